@@ -1,0 +1,36 @@
+//! The runtime of `sparse`: everything a generated kernel and its caller need at run time.
+//!
+//! - [`Tensor<T, F>`]: a coordinate hierarchy of levels plus a values array, in a format `F` that is
+//!   a type ([`Format`], with the named formats [`Csr`], [`Coo`], [`Ell`], ...).
+//! - The six level formats as data ([`Level`]) and as declarations ([`LevelSpec`]).
+//! - Packing from entries in any order, conversion between formats, validation of raw arrays.
+//! - [`Scalar`]: the value types, with SIMD lanes and the atomic add of the `Atomics` strategy.
+//! - [`io`]: Matrix Market and FROSTT `.tns` files.
+//!
+//! What belongs here: data structures and routines that run when a program runs. What does not:
+//! anything that looks at index notation or emits code (that is `sparse-compiler`).
+
+pub mod atomic;
+mod entries;
+mod error;
+mod format;
+pub mod io;
+mod level;
+mod pack;
+mod scalar;
+mod storage;
+mod tensor;
+pub mod validate;
+mod walk;
+
+pub use entries::Entries;
+pub use error::{FormatError, KernelError, Problem};
+pub use format::{
+    Bcsr, Coo, Csc, Csf, Csr, Dcsc, Dcsr, Dense, DenseMat, DenseVec, Dia, Ell, Format, HashMat,
+    HashVec, SparseVec, check_levels,
+};
+pub use level::{Coord, LevelKind, LevelSpec, Properties};
+pub use pack::ExplicitZeros;
+pub use scalar::Scalar;
+pub use storage::{EMPTY, Idx, Level};
+pub use tensor::Tensor;

@@ -1,0 +1,156 @@
+//! The value types kernels are generic over: f32, f64, i32, i64.
+//!
+//! [`Scalar`] gives generated code what it needs beyond arithmetic: the zero and one, a `wide` SIMD
+//! lane type for `CpuVector` schedules, parsing for the file readers, and an atomic add on a slice
+//! of values for the `Atomics` race strategy (seed-schedules.md A.9).
+
+use std::fmt::{Debug, Display};
+use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use crate::atomic::AtomicCell;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A value type of tensors and kernels.
+pub trait Scalar:
+    sealed::Sealed
+    + Copy
+    + Default
+    + PartialEq
+    + PartialOrd
+    + Debug
+    + Display
+    + Send
+    + Sync
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+    + 'static
+{
+    /// The additive identity: the value of every entry a tensor does not store.
+    const ZERO: Self;
+    /// The multiplicative identity.
+    const ONE: Self;
+    /// Whether the type is an integer type (file readers refuse real data for it).
+    const IS_INTEGER: bool;
+
+    /// The `wide` SIMD vector of this type.
+    type Lanes: Copy
+        + Add<Output = Self::Lanes>
+        + Sub<Output = Self::Lanes>
+        + Mul<Output = Self::Lanes>
+        + Send
+        + Sync;
+    /// The number of lanes in [`Scalar::Lanes`].
+    const LANES: usize;
+
+    /// All lanes set to `self`.
+    fn splat(self) -> Self::Lanes;
+    /// The first [`Scalar::LANES`] values of `chunk` (missing ones are zero).
+    fn load(chunk: &[Self]) -> Self::Lanes;
+    /// Writes the lanes to the first [`Scalar::LANES`] slots of `out` (fewer if `out` is shorter).
+    fn store(lanes: Self::Lanes, out: &mut [Self]);
+    /// The sum of the lanes.
+    fn reduce_add(lanes: Self::Lanes) -> Self;
+
+    /// The atomic cell an `Atomics` kernel adds into; see [`crate::atomic::as_atomic`].
+    type Atomic: AtomicCell<Self>;
+
+    /// Parses a value as written in Matrix Market or FROSTT files; integer types accept only
+    /// integers, floating types also accept integers and `inf`/`nan`.
+    fn parse_text(text: &str) -> Option<Self>;
+
+    /// The value as an f64, for tolerances in tests and reports.
+    fn to_f64(self) -> f64;
+}
+
+macro_rules! impl_scalar {
+    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal) => {
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {
+            const ZERO: Self = 0 as $t;
+            const ONE: Self = 1 as $t;
+            const IS_INTEGER: bool = $int;
+            type Lanes = $lanes;
+            const LANES: usize = $n;
+
+            #[inline]
+            fn splat(self) -> $lanes {
+                <$lanes>::splat(self)
+            }
+
+            #[inline]
+            fn load(chunk: &[Self]) -> $lanes {
+                <$lanes>::from(&chunk[..chunk.len().min($n)])
+            }
+
+            #[inline]
+            fn store(lanes: $lanes, out: &mut [Self]) {
+                let n = out.len().min($n);
+                out[..n].copy_from_slice(&lanes.to_array()[..n]);
+            }
+
+            #[inline]
+            fn reduce_add(lanes: $lanes) -> Self {
+                lanes.reduce_add()
+            }
+
+            type Atomic = $atomic;
+
+            fn parse_text(text: &str) -> Option<Self> {
+                text.parse().ok()
+            }
+
+            #[inline]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    };
+}
+
+impl_scalar!(f32, wide::f32x8, 8, crate::atomic::AtomicF32, integer: false);
+impl_scalar!(f64, wide::f64x4, 4, crate::atomic::AtomicF64, integer: false);
+impl_scalar!(i32, wide::i32x8, 8, std::sync::atomic::AtomicI32, integer: true);
+impl_scalar!(i64, wide::i64x4, 4, std::sync::atomic::AtomicI64, integer: true);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lanes_round_trip<T: Scalar>(values: &[T]) {
+        let lanes = T::load(values);
+        let mut out = vec![T::ZERO; T::LANES];
+        T::store(lanes, &mut out);
+        let n = values.len().min(T::LANES);
+        assert_eq!(&out[..n], &values[..n]);
+        assert!(out[n..].iter().all(|v| *v == T::ZERO));
+        let sum = values[..n].iter().fold(T::ZERO, |a, b| a + *b);
+        assert_eq!(T::reduce_add(lanes), sum);
+    }
+
+    #[test]
+    fn lanes_load_store_and_reduce() {
+        lanes_round_trip::<f64>(&[1.0, 2.0, 3.0]);
+        lanes_round_trip::<f64>(&[1.0, 2.0, 3.0, 4.0, 5.0]);
+        lanes_round_trip::<f32>(&[0.5; 9]);
+        lanes_round_trip::<i32>(&[1, -2, 3, 4, 5, 6, 7, 8]);
+        lanes_round_trip::<i64>(&[7]);
+    }
+
+    #[test]
+    fn parsing_respects_integer_types() {
+        assert_eq!(i32::parse_text("-12"), Some(-12));
+        assert_eq!(i32::parse_text("1.5"), None);
+        assert_eq!(f64::parse_text("1e3"), Some(1000.0));
+        assert_eq!(f32::parse_text("7"), Some(7.0));
+        assert_eq!(i64::parse_text("x"), None);
+    }
+}

@@ -1,0 +1,287 @@
+//! [`Tensor<T, F>`]: a coordinate hierarchy (one [`Level`] per stored level of the format `F`) and a
+//! values array indexed by the last level's positions (seed-formats.md §1.1).
+
+use std::marker::PhantomData;
+
+use crate::format::{Checked, Format};
+use crate::level::LevelSpec;
+use crate::pack::{ExplicitZeros, Filled, pack};
+use crate::storage::Level;
+use crate::walk::{logical_coords, walk};
+use crate::{Entries, FormatError, Scalar};
+
+/// A tensor of `T` values stored in format `F`.
+///
+/// The format is part of the type: a kernel compiled for `Tensor<f64, Csr>` does not accept a
+/// `Tensor<f64, Coo<2>>`. Every constructor leaves the levels consistent with `F::LEVELS` (the
+/// invariant generated kernels rely on), so reading a tensor never fails.
+///
+/// ```
+/// use sparse_runtime::{Csr, Tensor};
+///
+/// let a = Tensor::<f64, Csr>::from_entries([2, 3], [([1, 2], 5.0), ([0, 0], 1.0), ([1, 2], 1.0)])?;
+/// assert_eq!(a.nnz(), 2); // duplicates are summed
+/// assert_eq!(a.level(1).pos(), &[0, 1, 2]);
+/// assert_eq!(a.to_dense(), vec![1.0, 0.0, 0.0, 0.0, 0.0, 6.0]);
+/// # Ok::<(), sparse_runtime::FormatError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Tensor<T, F> {
+    shape: Vec<usize>,
+    levels: Vec<Level>,
+    vals: Vec<T>,
+    filled: Option<Filled>,
+    nnz: usize,
+    format: PhantomData<F>,
+}
+
+impl<T: Scalar, F: Format> Tensor<T, F> {
+    /// Packs entries given in any order; duplicates are summed and entries that sum to zero are
+    /// not stored. The format is usually inferred from where the tensor is used.
+    pub fn from_entries<const N: usize>(
+        shape: [usize; N],
+        entries: impl IntoIterator<Item = ([usize; N], T)>,
+    ) -> Result<Self, FormatError> {
+        Self::from_entries_with(shape, entries, ExplicitZeros::Drop)
+    }
+
+    /// Like [`Tensor::from_entries`], choosing whether explicit zeros are stored.
+    pub fn from_entries_with<const N: usize>(
+        shape: [usize; N],
+        entries: impl IntoIterator<Item = ([usize; N], T)>,
+        zeros: ExplicitZeros,
+    ) -> Result<Self, FormatError> {
+        const {
+            assert!(
+                N == F::ORDER,
+                "the shape's length must equal the format's order"
+            )
+        };
+        let entries = entries.into_iter();
+        let mut list = Entries::with_capacity(shape, entries.size_hint().0);
+        for (c, v) in entries {
+            list.push(&c, v)?;
+        }
+        Self::from_entry_list(&list, zeros)
+    }
+
+    /// Packs an [`Entries`] list (what the file readers return).
+    pub fn from_entry_list(
+        entries: &Entries<T>,
+        zeros: ExplicitZeros,
+    ) -> Result<Self, FormatError> {
+        let () = <F as Checked>::VALID;
+        check_order::<F>(entries.shape())?;
+        let packed = pack(F::NAME, F::LEVELS, entries, zeros)?;
+        Ok(Tensor {
+            shape: entries.shape().to_vec(),
+            levels: packed.levels,
+            vals: packed.vals,
+            filled: packed.filled,
+            nnz: packed.nnz,
+            format: PhantomData,
+        })
+    }
+
+    /// Packs a dense row-major array; zeros are not stored (except in dense levels).
+    pub fn from_dense(shape: impl AsRef<[usize]>, values: &[T]) -> Result<Self, FormatError> {
+        let shape = shape.as_ref();
+        check_order::<F>(shape)?;
+        let expected = dense_len(shape)?;
+        if values.len() != expected {
+            return Err(FormatError::DenseLength {
+                expected,
+                found: values.len(),
+            });
+        }
+        let mut list = Entries::with_capacity(shape, values.len());
+        let mut coords = vec![0usize; shape.len()];
+        for &v in values {
+            if v != T::ZERO {
+                list.push(&coords, v)?;
+            }
+            increment(&mut coords, shape);
+        }
+        Self::from_entry_list(&list, ExplicitZeros::Drop)
+    }
+
+    /// A tensor of `shape` with no stored entries (every value of a dense format zero).
+    ///
+    /// # Panics
+    /// If a dimension exceeds `u32::MAX` or the dense size overflows memory; [`Tensor::try_zeros`]
+    /// returns those as errors.
+    pub fn zeros(shape: impl AsRef<[usize]>) -> Self {
+        match Self::try_zeros(shape) {
+            Ok(t) => t,
+            Err(e) => panic!("Tensor::zeros: {e}"),
+        }
+    }
+
+    /// A tensor of `shape` with no stored entries, or why it cannot be made.
+    pub fn try_zeros(shape: impl AsRef<[usize]>) -> Result<Self, FormatError> {
+        Self::from_entry_list(&Entries::new(shape.as_ref()), ExplicitZeros::Drop)
+    }
+
+    /// Builds a tensor from raw level arrays after checking that they form a valid coordinate
+    /// hierarchy of format `F` (see [`crate::validate`]). Padding cannot be told apart from
+    /// explicit zeros in raw arrays, so every stored position counts as an entry.
+    pub fn from_raw_parts(
+        shape: Vec<usize>,
+        levels: Vec<Level>,
+        vals: Vec<T>,
+    ) -> Result<Self, FormatError> {
+        let () = <F as Checked>::VALID;
+        check_order::<F>(&shape)?;
+        crate::validate::validate(F::LEVELS, &shape, &levels, vals.len())?;
+        let mut nnz = 0;
+        walk(&levels, |_, _| nnz += 1);
+        Ok(Tensor {
+            shape,
+            levels,
+            vals,
+            filled: None,
+            nnz,
+            format: PhantomData,
+        })
+    }
+
+    /// The shape, the levels and the values.
+    pub fn into_raw_parts(self) -> (Vec<usize>, Vec<Level>, Vec<T>) {
+        (self.shape, self.levels, self.vals)
+    }
+
+    /// The logical shape.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The number of logical dimensions.
+    pub fn order(&self) -> usize {
+        F::ORDER
+    }
+
+    /// The format's level list.
+    pub fn format_levels(&self) -> &'static [LevelSpec] {
+        F::LEVELS
+    }
+
+    /// The number of stored entries, padding excluded. Every position of an all-dense format is
+    /// stored, so there it is the product of the shape.
+    pub fn nnz(&self) -> usize {
+        self.nnz
+    }
+
+    /// The length of the values array, padding and empty hash buckets included: `stored_len() -
+    /// nnz()` is what a padded format (ELL, DIA, BCSR) pays for its regular layout.
+    pub fn stored_len(&self) -> usize {
+        self.vals.len()
+    }
+
+    /// The levels, root first.
+    pub fn levels(&self) -> &[Level] {
+        &self.levels
+    }
+
+    /// Level `k` (0 is the root).
+    ///
+    /// # Panics
+    /// If `k` is not below the format's level count.
+    pub fn level(&self, k: usize) -> &Level {
+        &self.levels[k]
+    }
+
+    /// The values array, indexed by the last level's positions.
+    pub fn values(&self) -> &[T] {
+        &self.vals
+    }
+
+    /// The values array, mutable: the structure stays fixed, so kernels that only compute values
+    /// (and users scaling a matrix) can write it in place.
+    pub fn values_mut(&mut self) -> &mut [T] {
+        &mut self.vals
+    }
+
+    /// Whether value position `p` holds an entry rather than padding.
+    pub fn is_entry(&self, p: usize) -> bool {
+        self.filled.as_ref().is_none_or(|f| f.get(p))
+    }
+
+    /// Calls `visit(coordinates, value)` for every stored entry, in storage order.
+    pub fn for_each_entry(&self, mut visit: impl FnMut(&[usize], T)) {
+        let mut out = vec![0usize; self.shape.len()];
+        walk(&self.levels, |level_coords, p| {
+            if self.is_entry(p) && logical_coords(F::LEVELS, level_coords, &self.shape, &mut out) {
+                visit(&out, self.vals[p]);
+            }
+        });
+    }
+
+    /// The stored entries in logical coordinates, in storage order.
+    pub fn entries(&self) -> Entries<T> {
+        let mut list = Entries::with_capacity(self.shape.clone(), self.nnz);
+        // Coordinates come from a validated hierarchy, so `push` cannot fail.
+        self.for_each_entry(|c, v| {
+            let _ = list.push(c, v);
+        });
+        list
+    }
+
+    /// The tensor as a dense row-major array over its logical dimensions.
+    ///
+    /// # Panics
+    /// If the dense size overflows memory.
+    pub fn to_dense(&self) -> Vec<T> {
+        let mut dense = vec![T::ZERO; self.shape.iter().product()];
+        let strides = strides(&self.shape);
+        self.for_each_entry(|c, v| {
+            let at: usize = c.iter().zip(&strides).map(|(c, s)| c * s).sum();
+            dense[at] += v;
+        });
+        dense
+    }
+
+    /// The same tensor in format `G`; explicit zeros are kept.
+    pub fn convert<G: Format>(&self) -> Result<Tensor<T, G>, FormatError> {
+        Tensor::from_entry_list(&self.entries(), ExplicitZeros::Keep)
+    }
+}
+
+fn check_order<F: Format>(shape: &[usize]) -> Result<(), FormatError> {
+    if shape.len() != F::ORDER {
+        return Err(FormatError::OrderMismatch {
+            expected: F::ORDER,
+            found: shape.len(),
+        });
+    }
+    Ok(())
+}
+
+fn dense_len(shape: &[usize]) -> Result<usize, FormatError> {
+    shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .ok_or(FormatError::TooLarge {
+            what: "the dense size",
+            value: None,
+            limit: usize::MAX,
+        })
+}
+
+/// Advances row-major coordinates by one.
+fn increment(coords: &mut [usize], shape: &[usize]) {
+    for d in (0..coords.len()).rev() {
+        coords[d] += 1;
+        if coords[d] < shape[d] {
+            return;
+        }
+        coords[d] = 0;
+    }
+}
+
+fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * shape[d + 1];
+    }
+    strides
+}

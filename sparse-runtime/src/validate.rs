@@ -1,0 +1,350 @@
+//! Validation of raw level arrays: do they form a coordinate hierarchy of the declared format?
+//!
+//! Checks, level by level from the root, exactly what the level functions of seed-formats.md §1.3
+//! read: `pos` monotone and in range, coordinates inside their dimension, siblings sorted and unique
+//! where the level declares it, hashed coordinates reachable by linear probing, DIA offsets inside
+//! the matrix, and a values array with one value per position of the last level. A hierarchy that
+//! passes can be walked, and indexed by generated kernels, without any out-of-bounds access.
+
+use crate::FormatError;
+use crate::error::Problem;
+use crate::level::{Coord, LevelSpec};
+use crate::storage::{EMPTY, Idx, Level};
+
+/// Checks `levels` (and a values array of `vals_len`) against `specs` and `shape`.
+pub fn validate(
+    specs: &[LevelSpec],
+    shape: &[usize],
+    levels: &[Level],
+    vals_len: usize,
+) -> Result<(), FormatError> {
+    if levels.len() != specs.len() {
+        let problem = Problem::Length {
+            array: "levels",
+            expected: specs.len(),
+            found: levels.len(),
+        };
+        return Err(FormatError::Corrupt {
+            level: 0,
+            position: 0,
+            problem,
+        });
+    }
+    let mut parent_len = 1usize;
+    for (k, (spec, level)) in specs.iter().zip(levels).enumerate() {
+        let corrupt = |position, problem| FormatError::Corrupt {
+            level: k,
+            position,
+            problem,
+        };
+        if level.kind() != spec.kind {
+            let problem = Problem::WrongKind {
+                expected: spec.kind.name(),
+                found: level.kind().name(),
+            };
+            return Err(corrupt(0, problem));
+        }
+        let extent = coord_extent(spec.coord, shape, level);
+        check_level(k, specs, shape, levels, parent_len, extent).map_err(|(p, e)| corrupt(p, e))?;
+        parent_len = level.positions(parent_len).ok_or(FormatError::TooLarge {
+            what: "the number of positions of a level",
+            value: None,
+            limit: usize::MAX,
+        })?;
+    }
+    if vals_len != parent_len {
+        let problem = Problem::Length {
+            array: "vals",
+            expected: parent_len,
+            found: vals_len,
+        };
+        return Err(FormatError::Corrupt {
+            level: levels.len(),
+            position: 0,
+            problem,
+        });
+    }
+    Ok(())
+}
+
+/// The number of distinct coordinates a level can hold.
+fn coord_extent(coord: Coord, shape: &[usize], level: &Level) -> usize {
+    match coord {
+        Coord::Dim(d) => shape[d],
+        Coord::BlockOuter { dim, block } => shape[dim].div_ceil(block),
+        Coord::BlockInner { block, .. } => block,
+        Coord::Slot => level.size(),
+    }
+}
+
+type Failure = (usize, Problem);
+
+fn check_level(
+    k: usize,
+    specs: &[LevelSpec],
+    shape: &[usize],
+    levels: &[Level],
+    parent_len: usize,
+    extent: usize,
+) -> Result<(), Failure> {
+    let spec = specs[k];
+    match &levels[k] {
+        Level::Dense { size } => {
+            if spec.coord != Coord::Slot && *size != extent {
+                return Err((
+                    0,
+                    Problem::SizeMismatch {
+                        expected: extent,
+                        found: *size,
+                    },
+                ));
+            }
+            Ok(())
+        }
+        Level::Compressed { pos, crd } => {
+            check_len("pos", pos.len(), parent_len.saturating_add(1))?;
+            check_pos(pos, crd.len())?;
+            check_coords(crd, extent)?;
+            for p in 0..parent_len {
+                check_siblings(
+                    spec,
+                    &crd[pos[p] as usize..pos[p + 1] as usize],
+                    pos[p] as usize,
+                )?;
+            }
+            Ok(())
+        }
+        Level::Singleton { crd } => {
+            check_len("crd", crd.len(), parent_len)?;
+            check_coords(crd, extent)
+        }
+        Level::Range {
+            size,
+            bound,
+            offsets,
+        } => {
+            let rows = shape[spec.coord.dim().unwrap_or(0)];
+            let cols = specs
+                .get(k + 1)
+                .and_then(|s| s.coord.dim())
+                .map_or(0, |d| shape[d]);
+            if *size != rows {
+                return Err((
+                    0,
+                    Problem::SizeMismatch {
+                        expected: rows,
+                        found: *size,
+                    },
+                ));
+            }
+            if *bound != cols {
+                return Err((
+                    0,
+                    Problem::SizeMismatch {
+                        expected: cols,
+                        found: *bound,
+                    },
+                ));
+            }
+            let parent_extent = coord_extent(specs[k - 1].coord, shape, &levels[k - 1]);
+            check_len("offsets", offsets.len(), parent_extent)?;
+            match offsets
+                .iter()
+                .position(|&o| o <= -(rows as i64) || o >= cols as i64)
+            {
+                Some(d) => Err((d, Problem::OffsetOutOfRange(offsets[d]))),
+                None => Ok(()),
+            }
+        }
+        Level::Offset => Ok(()),
+        Level::Hashed { buckets, crd } => {
+            check_len("crd", crd.len(), parent_len.saturating_mul(*buckets))?;
+            if *buckets == 0 {
+                return Err((
+                    0,
+                    Problem::SizeMismatch {
+                        expected: 1,
+                        found: 0,
+                    },
+                ));
+            }
+            check_coords_or_empty(crd, extent)?;
+            for (segment, slots) in crd.chunks(*buckets).enumerate() {
+                check_hash_segment(slots, segment * buckets)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn check_len(array: &'static str, found: usize, expected: usize) -> Result<(), Failure> {
+    if found != expected {
+        return Err((
+            0,
+            Problem::Length {
+                array,
+                expected,
+                found,
+            },
+        ));
+    }
+    Ok(())
+}
+
+fn check_pos(pos: &[Idx], crd_len: usize) -> Result<(), Failure> {
+    if pos[0] != 0 {
+        return Err((0, Problem::PosStart(pos[0])));
+    }
+    if let Some(p) = pos.windows(2).position(|w| w[0] > w[1]) {
+        return Err((
+            p,
+            Problem::PosDecreasing {
+                before: pos[p],
+                after: pos[p + 1],
+            },
+        ));
+    }
+    let last = pos[pos.len() - 1] as usize;
+    if last != crd_len {
+        return Err((
+            pos.len() - 1,
+            Problem::Length {
+                array: "crd",
+                expected: last,
+                found: crd_len,
+            },
+        ));
+    }
+    Ok(())
+}
+
+fn check_coords(crd: &[Idx], extent: usize) -> Result<(), Failure> {
+    match crd.iter().position(|&c| c as usize >= extent) {
+        Some(p) => Err((
+            p,
+            Problem::CrdOutOfBounds {
+                crd: crd[p],
+                size: extent,
+            },
+        )),
+        None => Ok(()),
+    }
+}
+
+fn check_coords_or_empty(crd: &[Idx], extent: usize) -> Result<(), Failure> {
+    match crd.iter().position(|&c| c != EMPTY && c as usize >= extent) {
+        Some(p) => Err((
+            p,
+            Problem::CrdOutOfBounds {
+                crd: crd[p],
+                size: extent,
+            },
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Sorted (strictly if unique) where ordered; duplicate-free where unique.
+fn check_siblings(spec: LevelSpec, siblings: &[Idx], start: usize) -> Result<(), Failure> {
+    if spec.ordered {
+        for (i, w) in siblings.windows(2).enumerate() {
+            if w[0] > w[1] {
+                return Err((
+                    start + i + 1,
+                    Problem::Unsorted {
+                        before: w[0],
+                        after: w[1],
+                    },
+                ));
+            }
+            if spec.unique && w[0] == w[1] {
+                return Err((start + i + 1, Problem::Duplicate(w[1])));
+            }
+        }
+    } else if spec.unique {
+        let mut seen: Vec<(Idx, usize)> = siblings.iter().copied().zip(start..).collect();
+        seen.sort_unstable();
+        if let Some(w) = seen.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err((w[1].1, Problem::Duplicate(w[1].0)));
+        }
+    }
+    Ok(())
+}
+
+/// Every coordinate is reachable from its home bucket `c % W` without crossing an empty bucket,
+/// and appears once.
+fn check_hash_segment(slots: &[Idx], base: usize) -> Result<(), Failure> {
+    let w = slots.len();
+    let mut seen: Vec<Idx> = slots.iter().copied().filter(|&c| c != EMPTY).collect();
+    seen.sort_unstable();
+    if let Some(pair) = seen.windows(2).find(|p| p[0] == p[1]) {
+        let at = slots.iter().position(|&c| c == pair[0]).unwrap_or(0);
+        return Err((base + at, Problem::Duplicate(pair[0])));
+    }
+    for (slot, &c) in slots.iter().enumerate() {
+        if c == EMPTY {
+            continue;
+        }
+        let mut probe = c as usize % w;
+        while probe != slot {
+            if slots[probe] == EMPTY {
+                return Err((base + slot, Problem::HashMisplaced(c)));
+            }
+            probe = (probe + 1) % w;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{Csr, Format};
+
+    #[test]
+    fn csr_with_decreasing_pos_names_level_and_position() {
+        let levels = vec![
+            Level::Dense { size: 3 },
+            Level::Compressed {
+                pos: vec![0, 2, 1, 2],
+                crd: vec![0, 1],
+            },
+        ];
+        let err = validate(Csr::LEVELS, &[3, 2], &levels, 2).unwrap_err();
+        assert_eq!(
+            err,
+            FormatError::Corrupt {
+                level: 1,
+                position: 1,
+                problem: Problem::PosDecreasing {
+                    before: 2,
+                    after: 1
+                }
+            }
+        );
+    }
+
+    #[test]
+    fn empty_bucket_on_the_probe_path_is_found() {
+        let slots = [EMPTY, 4, EMPTY, EMPTY];
+        // 4 % 4 == 0, whose bucket is empty: locate would stop there and miss it.
+        assert_eq!(
+            check_hash_segment(&slots, 8),
+            Err((9, Problem::HashMisplaced(4)))
+        );
+    }
+
+    #[test]
+    fn kind_mismatch_is_reported() {
+        let levels = vec![Level::Dense { size: 1 }, Level::Singleton { crd: vec![0] }];
+        let err = validate(Csr::LEVELS, &[1, 1], &levels, 1).unwrap_err();
+        assert!(matches!(
+            err,
+            FormatError::Corrupt {
+                level: 1,
+                problem: Problem::WrongKind { .. },
+                ..
+            }
+        ));
+    }
+}
