@@ -13,9 +13,7 @@
 pub mod atomic;
 mod entries;
 mod error;
-mod format;
 pub mod io;
-mod level;
 mod pack;
 mod scalar;
 mod storage;
@@ -25,11 +23,10 @@ mod walk;
 
 pub use entries::Entries;
 pub use error::{FormatError, KernelError, Problem};
-pub use format::{
-    Bcsr, Coo, Csc, Csf, Csr, Dcsc, Dcsr, Dense, DenseMat, DenseVec, Dia, Ell, Format, HashMat,
-    HashVec, SparseVec, check_levels,
+pub use sparse_format::{
+    Bcsr, Coo, Coord, Csc, Csf, Csr, Dcsc, Dcsr, Dense, DenseMat, DenseVec, Dia, Ell, Format,
+    HashMat, HashVec, LevelKind, LevelSpec, Properties, SparseVec, check_levels,
 };
-pub use level::{Coord, LevelKind, LevelSpec, Properties};
 pub use pack::ExplicitZeros;
 pub use scalar::Scalar;
 pub use storage::{EMPTY, Idx, Level};

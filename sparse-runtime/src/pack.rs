@@ -10,7 +10,7 @@
 //! 4. build the levels top-down, giving every entry its position in each level, and
 //! 5. scatter the values to their final positions; positions no entry reached are padding.
 
-use crate::level::{Coord, LevelKind, LevelSpec};
+use sparse_format::{Coord, LevelKind, LevelSpec};
 use crate::storage::{EMPTY, Idx, Level};
 use crate::{Entries, FormatError, Scalar};
 

@@ -5,7 +5,7 @@
 //! when it is built ([`crate::FormatError::TooLarge`]). Positions computed from the arrays are
 //! `usize`.
 
-use crate::level::LevelKind;
+use sparse_format::LevelKind;
 
 /// The integer type of `pos` and `crd` arrays.
 pub type Idx = u32;

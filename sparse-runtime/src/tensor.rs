@@ -3,12 +3,21 @@
 
 use std::marker::PhantomData;
 
-use crate::format::{Checked, Format};
-use crate::level::LevelSpec;
+use sparse_format::{Format, LevelSpec, check_levels};
 use crate::pack::{ExplicitZeros, Filled, pack};
 use crate::storage::Level;
 use crate::walk::{logical_coords, walk};
 use crate::{Entries, FormatError, Scalar};
+
+/// Forces [`check_levels`] on a format when a tensor of it is first built, so that a custom format
+/// with an invalid level list is a compile error. Sealed by the blanket impl.
+trait Checked: Format {
+    const VALID: ();
+}
+
+impl<F: Format> Checked for F {
+    const VALID: () = check_levels(F::ORDER, F::LEVELS);
+}
 
 /// A tensor of `T` values stored in format `F`.
 ///
@@ -23,6 +32,25 @@ use crate::{Entries, FormatError, Scalar};
 /// assert_eq!(a.nnz(), 2); // duplicates are summed
 /// assert_eq!(a.level(1).pos(), &[0, 1, 2]);
 /// assert_eq!(a.to_dense(), vec![1.0, 0.0, 0.0, 0.0, 0.0, 6.0]);
+/// # Ok::<(), sparse_runtime::FormatError>(())
+/// ```
+///
+/// A format that is not named is a marker type implementing [`Format`]:
+///
+/// ```
+/// use sparse_runtime::{Format, LevelSpec, Tensor};
+///
+/// /// Rows dense, each row's columns in a hash table.
+/// #[derive(Clone, Copy, Debug, Default)]
+/// struct RowHash;
+/// impl Format for RowHash {
+///     const NAME: &'static str = "row-hash";
+///     const ORDER: usize = 2;
+///     const LEVELS: &'static [LevelSpec] = &[LevelSpec::dense(0), LevelSpec::hashed(1)];
+/// }
+///
+/// let t = Tensor::<f64, RowHash>::from_entries([2, 5], [([1, 4], 2.0), ([0, 0], 1.0)])?;
+/// assert_eq!(t.to_dense(), vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0]);
 /// # Ok::<(), sparse_runtime::FormatError>(())
 /// ```
 #[derive(Clone, Debug)]

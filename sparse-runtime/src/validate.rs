@@ -8,7 +8,7 @@
 
 use crate::FormatError;
 use crate::error::Problem;
-use crate::level::{Coord, LevelSpec};
+use sparse_format::{Coord, LevelSpec};
 use crate::storage::{EMPTY, Idx, Level};
 
 /// Checks `levels` (and a values array of `vals_len`) against `specs` and `shape`.
@@ -299,7 +299,7 @@ fn check_hash_segment(slots: &[Idx], base: usize) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{Csr, Format};
+    use sparse_format::{Csr, Format};
 
     #[test]
     fn csr_with_decreasing_pos_names_level_and_position() {

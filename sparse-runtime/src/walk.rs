@@ -6,7 +6,7 @@
 //! storage order, with its level coordinates. It assumes validated levels (every constructor of
 //! `Tensor` guarantees them).
 
-use crate::level::{Coord, LevelSpec};
+use sparse_format::{Coord, LevelSpec};
 use crate::storage::{EMPTY, Level};
 
 /// Calls `visit(level_coords, position)` for every labeled position of the last level.

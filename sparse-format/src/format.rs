@@ -11,7 +11,7 @@ use crate::level::{Coord, LevelKind, LevelSpec};
 /// A storage format: the levels of a coordinate hierarchy, top (root) to bottom.
 ///
 /// ```
-/// use sparse_runtime::{Format, LevelSpec, Tensor};
+/// use sparse_format::{check_levels, Format, LevelSpec};
 ///
 /// /// Rows dense, each row's columns in a hash table.
 /// #[derive(Clone, Copy, Debug, Default)]
@@ -21,9 +21,7 @@ use crate::level::{Coord, LevelKind, LevelSpec};
 ///     const ORDER: usize = 2;
 ///     const LEVELS: &'static [LevelSpec] = &[LevelSpec::dense(0), LevelSpec::hashed(1)];
 /// }
-///
-/// let t = Tensor::<f64, RowHash>::from_entries([2, 5], [([1, 4], 2.0), ([0, 0], 1.0)]).unwrap();
-/// assert_eq!(t.to_dense(), vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0]);
+/// check_levels(RowHash::ORDER, RowHash::LEVELS);
 /// ```
 pub trait Format: Copy + Default + std::fmt::Debug + Send + Sync + 'static {
     /// A short name for messages (`"csr"`, `"bcsr(2x2)"`).
@@ -32,16 +30,6 @@ pub trait Format: Copy + Default + std::fmt::Debug + Send + Sync + 'static {
     const ORDER: usize;
     /// The stored levels, root first.
     const LEVELS: &'static [LevelSpec];
-}
-
-/// Forces [`check_levels`] on a format when a tensor of it is first built. Sealed by a blanket impl,
-/// so a custom format cannot skip the check.
-pub(crate) trait Checked: Format {
-    const VALID: ();
-}
-
-impl<F: Format> Checked for F {
-    const VALID: () = check_levels(F::ORDER, F::LEVELS);
 }
 
 /// Panics (at compile time, when used in a constant) unless `levels` describes a tensor of
