@@ -8,6 +8,8 @@
 
 pub mod format;
 pub mod level;
+pub mod named;
 
 pub use format::*;
 pub use level::{Coord, LevelKind, LevelSpec, Properties};
+pub use named::{Custom, NamedFormat, NamedFormatError, encode_levels, named_format};
