@@ -11,6 +11,12 @@ use proc_macro::TokenStream;
 pub fn tensor_kernel(input: TokenStream) -> TokenStream {
     match sparse_compiler::compile(input.into()) {
         Ok(tokens) => tokens.into(),
-        Err(e) => e.to_compile_error().into(),
+        // The macro expands in item position, where consecutive `compile_error! { .. }`
+        // invocations are separate items: every error is reported.
+        Err(errors) => {
+            let mut out = proc_macro2::TokenStream::new();
+            out.extend(errors.iter().map(|e| e.to_syn().to_compile_error()));
+            out.into()
+        }
     }
 }

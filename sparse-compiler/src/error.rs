@@ -1,0 +1,187 @@
+//! The compiler's errors: every mistake a user can make in a `tensor_kernel!` invocation, and the
+//! few things the compiler does not support yet, each with the span it points at. All wording lives
+//! in [`Error::message`]; the macro shell turns errors into spanned `compile_error!`s.
+
+use proc_macro2::Span;
+
+/// A compile error with the span of the offending tokens.
+#[derive(Clone, Debug)]
+pub struct Error {
+    /// Where the error points.
+    pub span: Span,
+    /// What is wrong.
+    pub kind: ErrorKind,
+}
+
+/// What is wrong. Grouped by the stage that finds it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ErrorKind {
+    // syntax
+    /// The grammar did not match; the message comes from the parser.
+    Syntax(String),
+
+    // format resolution
+    /// A `formats<...>` entry names a tensor that the statement does not use.
+    UnknownTensor(String),
+    /// A tensor is given two formats.
+    DuplicateFormat(String),
+    /// A level format name that does not exist.
+    UnknownLevel(String),
+    /// A level property that does not exist, or does not apply to that level.
+    UnknownProperty {
+        /// The property written.
+        property: String,
+        /// The level it was written on.
+        level: &'static str,
+    },
+    /// A named format that does not exist.
+    UnknownFormat(String),
+    /// A named format given the wrong number of arguments.
+    FormatArguments {
+        /// The format.
+        format: String,
+        /// What it takes.
+        expected: &'static str,
+    },
+    /// A level list whose length does not match the tensor's order.
+    LevelCount {
+        /// The tensor.
+        tensor: String,
+        /// Its order in the statement.
+        order: usize,
+        /// The number of levels written.
+        levels: usize,
+    },
+    /// A named format for a tensor of another order (`csr` on a vector).
+    FormatOrder {
+        /// The tensor.
+        tensor: String,
+        /// The format.
+        format: String,
+        /// The orders the format stores.
+        expected: &'static str,
+        /// The tensor's order in the statement.
+        found: usize,
+    },
+    /// `order(...)` is not a permutation of the tensor's dimensions.
+    NotPermutation {
+        /// The tensor.
+        tensor: String,
+        /// Its order.
+        order: usize,
+    },
+    /// A level list the runtime cannot store (a range level not followed by offset, ...).
+    InvalidLevels(&'static str),
+    /// An output format with a level that cannot be assembled (range, offset).
+    OutputNotAssemblable {
+        /// The output tensor.
+        tensor: String,
+        /// The level format.
+        level: &'static str,
+    },
+
+    // notation
+    /// A tensor used with two different orders (`A(i)` and `A(i, j)`).
+    InconsistentOrder(String),
+    /// The same index variable used twice in one access (`A(i, i)`).
+    RepeatedIndex(String),
+    /// An index variable of the output that the right-hand side never uses.
+    UnboundOutputIndex(String),
+    /// The output appears on the right-hand side of `=`.
+    OutputOnRight(String),
+    /// No loop order visits every tensor in the order of its levels.
+    NoConcordantOrder {
+        /// A tensor whose level order conflicts with the others'.
+        tensor: String,
+        /// A suggestion, e.g. the transposed format.
+        suggestion: String,
+    },
+
+    // not supported yet
+    /// A feature of the contract that this version does not compile yet.
+    Unsupported(String),
+}
+
+impl Error {
+    /// An error of `kind` at `span`.
+    pub fn new(span: Span, kind: ErrorKind) -> Self {
+        Error { span, kind }
+    }
+
+    /// The message shown to the user.
+    pub fn message(&self) -> String {
+        match &self.kind {
+            ErrorKind::Syntax(m) => m.clone(),
+            ErrorKind::UnknownTensor(t) => {
+                format!("unknown tensor `{t}`: the statement does not use it")
+            }
+            ErrorKind::DuplicateFormat(t) => format!("tensor `{t}` is given a format twice"),
+            ErrorKind::UnknownLevel(l) => format!(
+                "unknown level format `{l}`; expected one of `dense`, `compressed`, `singleton`, \
+                 `range`, `offset`, `hashed`"
+            ),
+            ErrorKind::UnknownProperty { property, level } => format!(
+                "unknown property `{property}` for a {level} level; expected `unordered` or \
+                 `nonunique`"
+            ),
+            ErrorKind::UnknownFormat(f) => format!(
+                "unknown format `{f}`; expected a level list such as `(dense, compressed)` or one \
+                 of `dense`, `sparse`, `csr`, `csc`, `coo`, `dcsr`, `dcsc`, `csf`, `ell`, `dia`, \
+                 `bcsr(R, C)`, `hash`"
+            ),
+            ErrorKind::FormatArguments { format, expected } => {
+                format!("format `{format}` takes {expected}")
+            }
+            ErrorKind::LevelCount { tensor, order, levels } => format!(
+                "tensor `{tensor}` has order {order} but its format lists {levels} level{}",
+                if *levels == 1 { "" } else { "s" }
+            ),
+            ErrorKind::FormatOrder { tensor, format, expected, found } => format!(
+                "format `{format}` stores tensors of order {expected}, but `{tensor}` has order \
+                 {found}"
+            ),
+            ErrorKind::NotPermutation { tensor, order } => format!(
+                "the mode order of `{tensor}` must be a permutation of 0..{order}, each dimension \
+                 once"
+            ),
+            ErrorKind::InvalidLevels(why) => format!("invalid level list: {why}"),
+            ErrorKind::OutputNotAssemblable { tensor, level } => format!(
+                "output `{tensor}` cannot be assembled: a {level} level supports neither insert \
+                 nor append; store the output in a format of dense, compressed, singleton or \
+                 hashed levels"
+            ),
+            ErrorKind::InconsistentOrder(t) => {
+                format!("tensor `{t}` is used with different numbers of indices")
+            }
+            ErrorKind::RepeatedIndex(i) => {
+                format!("index `{i}` appears twice in one access; diagonal accesses are not supported")
+            }
+            ErrorKind::UnboundOutputIndex(i) => format!(
+                "index `{i}` of the output does not appear on the right-hand side, so its extent \
+                 is unknown"
+            ),
+            ErrorKind::OutputOnRight(t) => format!(
+                "output `{t}` appears on the right-hand side of `=`; use `+=` to accumulate into it"
+            ),
+            ErrorKind::NoConcordantOrder { tensor, suggestion } => format!(
+                "no loop order visits every tensor in its storage order: `{tensor}` conflicts \
+                 with the others; {suggestion}"
+            ),
+            ErrorKind::Unsupported(what) => format!("not supported yet: {what}"),
+        }
+    }
+
+    /// The error as a `syn::Error`, for the macro shell.
+    pub fn to_syn(&self) -> syn::Error {
+        syn::Error::new(self.span, self.message())
+    }
+}
+
+impl From<syn::Error> for Error {
+    fn from(e: syn::Error) -> Self {
+        Error::new(e.span(), ErrorKind::Syntax(e.to_string()))
+    }
+}
+
+/// Several independent errors, reported together.
+pub type Errors = Vec<Error>;

@@ -1,0 +1,37 @@
+//! Formats in the compiler: which levels each tensor has (resolved from the `formats<...>` clause)
+//! and, per level format, the level functions of seed-formats.md §1.3 and §1.5 as IR fragments.
+//!
+//! A tensor's format is resolved to a list of [`LevelSpec`]s shared with the runtime (the
+//! `sparse-format` crate), and to the Rust type the generated signature names.
+
+mod resolve;
+
+pub use resolve::resolve_formats;
+pub use sparse_format::{Coord, LevelKind, LevelSpec};
+
+use proc_macro2::Span;
+
+/// The resolved format of one tensor of the statement.
+#[derive(Clone, Debug)]
+pub struct TensorFormat {
+    /// The levels, root first.
+    pub levels: Vec<LevelSpec>,
+    /// The runtime type the generated signature names.
+    pub rust_type: FormatType,
+    /// Where the format was written (the tensor's first access when it defaulted to dense).
+    pub span: Span,
+}
+
+/// The runtime type of a format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormatType {
+    /// A named format type of `sparse_runtime`, with its const arguments: `Csr`, `Coo<3>`.
+    Named {
+        /// The type's name.
+        type_name: &'static str,
+        /// Its const generic arguments.
+        type_args: Vec<usize>,
+    },
+    /// `Custom<{ encode_levels(&[...]) }>` for an explicit level list.
+    Custom(Vec<LevelSpec>),
+}
