@@ -13,6 +13,7 @@
 
 pub mod error;
 pub mod format;
+pub mod ir;
 pub mod syntax;
 
 pub use error::{Error, ErrorKind, Errors};

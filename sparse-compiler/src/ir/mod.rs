@@ -1,0 +1,323 @@
+//! The imperative IR: the only thing backends see (DESIGN.md §2).
+//!
+//! A [`Kernel`] is a function over tensor parameters whose body is a tree of structured statements
+//! over typed local variables. It knows nothing of lattices or formats: every level function has
+//! already been expanded into loads, loops and arithmetic by `lower`. Backends know nothing of index
+//! notation: they print what is here.
+//!
+//! Semantics a backend may rely on:
+//! - Index expressions ([`Type::Index`]) are unsigned and never negative; loads from index arrays
+//!   ([`Array::Pos`], [`Array::Crd`], index workspaces) yield indices. Arithmetic on indices never
+//!   underflows (lowering orders subtractions so).
+//! - Value expressions ([`Type::Value`]) are of the kernel's scalar type `T`.
+//! - Every variable is declared by [`Stmt::Let`] before use, in an enclosing block; names are unique
+//!   in a kernel (the namer in `lower` guarantees it) and never collide with parameter names.
+//! - Out-of-bounds accesses cannot happen on validated tensors, but backends may keep bounds checks.
+
+mod print;
+
+pub use print::print_kernel;
+
+use crate::format::FormatType;
+
+/// A local variable, named by the lowerer.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Var(pub String);
+
+/// The type of a local variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// An unsigned index or position (`usize`).
+    Index,
+    /// A value of the kernel's scalar type.
+    Value,
+    /// A boolean.
+    Bool,
+}
+
+/// A generated function.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// The function's name.
+    pub name: String,
+    /// The tensor parameters: the output first, then the inputs in order of first appearance.
+    pub params: Vec<Param>,
+    /// Index variables whose extents are checked before anything runs: for each, the dimensions
+    /// that must all be equal.
+    pub shape_checks: Vec<ShapeCheck>,
+    /// The statements after the shape checks.
+    pub body: Vec<Stmt>,
+}
+
+/// A tensor parameter.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The name as written by the user.
+    pub name: String,
+    /// Whether the kernel writes it.
+    pub output: bool,
+    /// Its order.
+    pub order: usize,
+    /// Its format's runtime type.
+    pub format: FormatType,
+}
+
+/// One index variable's extent: every listed (parameter, dimension) must have the same size.
+#[derive(Clone, Debug)]
+pub struct ShapeCheck {
+    /// The index variable (for the error message).
+    pub index: String,
+    /// (parameter index, dimension) pairs; the first sets the extent.
+    pub dims: Vec<(usize, usize)>,
+}
+
+/// An array a statement can read or write.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Array {
+    /// `pos` of level `level` of parameter `param`.
+    Pos {
+        /// The parameter.
+        param: usize,
+        /// The level.
+        level: usize,
+    },
+    /// `crd` of level `level` of parameter `param`.
+    Crd {
+        /// The parameter.
+        param: usize,
+        /// The level.
+        level: usize,
+    },
+    /// The DIA offsets of range level `level` of parameter `param` (signed: loads yield an index
+    /// after the lowerer adds them to a coordinate, see [`Expr::AddOffset`]).
+    Offsets {
+        /// The parameter.
+        param: usize,
+        /// The range level.
+        level: usize,
+    },
+    /// The values of parameter `param`.
+    Vals {
+        /// The parameter.
+        param: usize,
+    },
+    /// A workspace declared by [`Stmt::Workspace`].
+    Temp(Var),
+}
+
+/// A workspace's element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TempType {
+    /// Values, initialized to zero.
+    Value,
+    /// Indices, initialized to zero.
+    Index,
+    /// Flags, initialized to false.
+    Bool,
+}
+
+/// An expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A variable.
+    Var(Var),
+    /// An index constant.
+    Index(usize),
+    /// A value constant, as written (an integer literal stays exact for integer kernels).
+    Value(Literal),
+    /// A boolean constant.
+    Bool(bool),
+    /// `array[index]`.
+    Load(Array, Box<Expr>),
+    /// The size of dimension `dim` of parameter `param`.
+    Dim {
+        /// The parameter.
+        param: usize,
+        /// The dimension.
+        dim: usize,
+    },
+    /// The stored size of a dense, range or hashed level (dense: the dimension or block or slot
+    /// count; range: the rows; hashed: buckets per parent).
+    LevelSize {
+        /// The parameter.
+        param: usize,
+        /// The level.
+        level: usize,
+    },
+    /// The number of elements of an array.
+    Len(Array),
+    /// A binary operation; both sides have the same type except for comparisons (bool result).
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Arithmetic negation of a value.
+    Neg(Box<Expr>),
+    /// Logical negation.
+    Not(Box<Expr>),
+    /// `index + offset`, where the offset is a signed load from [`Array::Offsets`]; the lowerer
+    /// guarantees the result is a valid index.
+    AddOffset(Box<Expr>, Box<Expr>),
+    /// The index range `[max(0, -off), min(rows, cols - off))` of a DIA diagonal: `Lo` or `Hi` end.
+    RangeBound {
+        /// Which end.
+        end: RangeEnd,
+        /// The diagonal's offset (a load from [`Array::Offsets`]).
+        offset: Box<Expr>,
+        /// The rows (the range level's size).
+        rows: Box<Expr>,
+        /// The columns (the offset level's dimension).
+        cols: Box<Expr>,
+    },
+    /// Selects between two expressions of the same type.
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+/// Which end of a range bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RangeEnd {
+    /// The first row.
+    Lo,
+    /// One past the last row.
+    Hi,
+}
+
+/// A literal value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Literal {
+    /// An integer, converted to `T` exactly.
+    Int(i64),
+    /// A float, converted to `T` (integer kernels refuse float literals at compile time).
+    Float(f64),
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// Minimum of two indices.
+    Min,
+    /// Maximum of two indices.
+    Max,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+}
+
+/// A statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// Declares `var` of `ty`, initialized to `init`.
+    Let {
+        /// The variable.
+        var: Var,
+        /// Its type.
+        ty: Type,
+        /// Its initial value.
+        init: Expr,
+        /// Whether later statements assign it.
+        mutable: bool,
+    },
+    /// `var = value` (or `var += value` when `accumulate`).
+    Assign {
+        /// The variable.
+        var: Var,
+        /// The value.
+        value: Expr,
+        /// Whether to add instead of overwrite.
+        accumulate: bool,
+    },
+    /// `array[index] = value` (or `+=` when `accumulate`); the array is an output's values or a
+    /// workspace.
+    Store {
+        /// The array.
+        array: Array,
+        /// The index.
+        index: Expr,
+        /// The value.
+        value: Expr,
+        /// Whether to add instead of overwrite.
+        accumulate: bool,
+    },
+    /// Declares a workspace of `len` elements of `ty`, zeroed.
+    Workspace {
+        /// Its name.
+        var: Var,
+        /// The element type.
+        ty: TempType,
+        /// The number of elements.
+        len: Expr,
+    },
+    /// Sorts the first `len` elements of an index workspace.
+    SortPrefix {
+        /// The workspace.
+        array: Var,
+        /// How many elements.
+        len: Expr,
+    },
+    /// `for var in lo..hi { body }`, `var` an index.
+    For {
+        /// The loop variable, declared by the loop.
+        var: Var,
+        /// The first value.
+        lo: Expr,
+        /// One past the last value.
+        hi: Expr,
+        /// The body.
+        body: Vec<Stmt>,
+    },
+    /// `while cond { body }`.
+    While {
+        /// The condition.
+        cond: Expr,
+        /// The body.
+        body: Vec<Stmt>,
+    },
+    /// `if cond { then } else { otherwise }`.
+    If {
+        /// The condition.
+        cond: Expr,
+        /// Taken when true.
+        then: Vec<Stmt>,
+        /// Taken when false (may be empty).
+        otherwise: Vec<Stmt>,
+    },
+    /// Sets every value of the output to zero (an `=` kernel into a dense output).
+    ZeroOutput,
+    /// Starts assembling a sparse output: its levels are cleared (capacity kept) and rebuilt by
+    /// the [`Stmt::Append`] and [`Stmt::FinishSegment`] statements that follow.
+    BeginAssembly,
+    /// Appends coordinate `coord` to compressed or singleton level `level` of the output (and,
+    /// on the last level, `value` to its values).
+    Append {
+        /// The output level.
+        level: usize,
+        /// The coordinate.
+        coord: Expr,
+    },
+    /// Appends a value to the output's values array.
+    AppendValue(Expr),
+    /// Closes the segment of compressed output level `level` under parent position `parent`:
+    /// `pos[parent + 1]` = the level's current length (append_edges, the one-pass form).
+    FinishSegment {
+        /// The output level.
+        level: usize,
+        /// The parent position.
+        parent: Expr,
+    },
+    /// Ends the assembly: the rebuilt levels are validated and installed in the output.
+    EndAssembly,
+}
