@@ -33,70 +33,83 @@ pub trait Format: Copy + Default + std::fmt::Debug + Send + Sync + 'static {
 }
 
 /// Panics (at compile time, when used in a constant) unless `levels` describes a tensor of
-/// `order` logical dimensions:
+/// `order` logical dimensions; the rules are those of [`level_list_problem`], whose message the
+/// panic carries.
+pub const fn check_levels(order: usize, levels: &[LevelSpec]) {
+    if let Some(problem) = level_list_problem(order, levels) {
+        panic!("{}", problem);
+    }
+}
+
+/// Why `levels` cannot describe a tensor of `order` logical dimensions, or `None` when it can:
 /// - every logical dimension is stored by exactly one `Dim` level, or by one `BlockOuter` level above
 ///   one dense `BlockInner` level with the same nonzero block size;
 /// - slot levels are dense; a range level has a parent and is directly followed by an offset level,
 ///   and an offset level directly follows a range level;
 /// - hashed levels are not declared ordered.
-pub const fn check_levels(order: usize, levels: &[LevelSpec]) {
-    assert!(
-        order > 0 || levels.is_empty(),
-        "a scalar (order-0) format has no levels"
-    );
+///
+/// The compiler reports the message as a spanned error; [`check_levels`] panics with it.
+pub const fn level_list_problem(order: usize, levels: &[LevelSpec]) -> Option<&'static str> {
+    if order == 0 && !levels.is_empty() {
+        return Some("a scalar (order-0) format has no levels");
+    }
     let mut d = 0;
     while d < order {
-        check_dim_covered(d, levels);
+        if !dim_covered(d, levels) {
+            return Some(
+                "every logical dimension must be stored by one level, or by one block-outer and \
+                 one block-inner level with the same nonzero block size",
+            );
+        }
         d += 1;
     }
     let mut k = 0;
     while k < levels.len() {
-        let level = levels[k];
-        match level.coord {
-            Coord::Dim(dim) | Coord::BlockOuter { dim, .. } | Coord::BlockInner { dim, .. } => {
-                assert!(
-                    dim < order,
-                    "a level stores a dimension the format does not have"
-                );
-            }
-            Coord::Slot => {
-                assert!(
-                    matches!(level.kind, LevelKind::Dense),
-                    "a slot level must be dense"
-                );
-            }
-        }
-        if let Coord::BlockInner { .. } = level.coord {
-            assert!(
-                matches!(level.kind, LevelKind::Dense),
-                "a block-inner level must be dense"
-            );
-        }
-        match level.kind {
-            LevelKind::Range => {
-                assert!(
-                    k > 0,
-                    "a range level needs a parent level (the diagonal number)"
-                );
-                assert!(
-                    k + 1 < levels.len() && matches!(levels[k + 1].kind, LevelKind::Offset),
-                    "a range level must be directly followed by an offset level"
-                );
-            }
-            LevelKind::Offset => {
-                assert!(
-                    k > 0 && matches!(levels[k - 1].kind, LevelKind::Range),
-                    "an offset level must directly follow a range level"
-                );
-            }
-            LevelKind::Hashed => assert!(!level.ordered, "a hashed level cannot be ordered"),
-            LevelKind::Dense | LevelKind::Compressed | LevelKind::Singleton => {}
+        if let Some(problem) = level_problem(order, levels, k) {
+            return Some(problem);
         }
         k += 1;
     }
+    None
 }
 
-const fn check_dim_covered(d: usize, levels: &[LevelSpec]) {
+/// What is wrong with level `k` of `levels` on its own or next to its neighbours.
+const fn level_problem(order: usize, levels: &[LevelSpec], k: usize) -> Option<&'static str> {
+    let level = levels[k];
+    match level.coord {
+        Coord::Dim(dim) | Coord::BlockOuter { dim, .. } | Coord::BlockInner { dim, .. } => {
+            if dim >= order {
+                return Some("a level stores a dimension the format does not have");
+            }
+        }
+        Coord::Slot => {
+            if !matches!(level.kind, LevelKind::Dense) {
+                return Some("a slot level must be dense");
+            }
+        }
+    }
+    if matches!(level.coord, Coord::BlockInner { .. }) && !matches!(level.kind, LevelKind::Dense) {
+        return Some("a block-inner level must be dense");
+    }
+    match level.kind {
+        LevelKind::Range if k == 0 => {
+            Some("a range level needs a parent level (the diagonal number)")
+        }
+        LevelKind::Range
+            if !(k + 1 < levels.len() && matches!(levels[k + 1].kind, LevelKind::Offset)) =>
+        {
+            Some("a range level must be directly followed by an offset level")
+        }
+        LevelKind::Offset if !(k > 0 && matches!(levels[k - 1].kind, LevelKind::Range)) => {
+            Some("an offset level must directly follow a range level")
+        }
+        LevelKind::Hashed if level.ordered => Some("a hashed level cannot be ordered"),
+        _ => None,
+    }
+}
+
+/// Whether logical dimension `d` is stored by one whole level, or by one matching block pair.
+const fn dim_covered(d: usize, levels: &[LevelSpec]) -> bool {
     let (mut whole, mut outer, mut inner) = (0, 0, 0);
     let (mut outer_block, mut inner_block) = (0, 0);
     let mut k = 0;
@@ -116,11 +129,7 @@ const fn check_dim_covered(d: usize, levels: &[LevelSpec]) {
         k += 1;
     }
     let blocked = outer == 1 && inner == 1 && outer_block == inner_block && outer_block > 0;
-    assert!(
-        (whole == 1 && outer == 0 && inner == 0) || (whole == 0 && blocked),
-        "every logical dimension must be stored by one level, or by one block-outer and one \
-         block-inner level with the same nonzero block size"
-    );
+    (whole == 1 && outer == 0 && inner == 0) || (whole == 0 && blocked)
 }
 
 const fn identity_levels<const N: usize>(kind: LevelKind) -> [LevelSpec; N] {
@@ -285,6 +294,43 @@ mod tests {
     #[should_panic(expected = "offset level")]
     fn a_range_level_without_offset_is_rejected() {
         check_levels(2, &[LevelSpec::dense(0), LevelSpec::range(1)]);
+    }
+
+    #[test]
+    fn level_list_problems_are_returned_without_panicking() {
+        assert_eq!(level_list_problem(2, Csr::LEVELS), None);
+        assert_eq!(
+            level_list_problem(2, &[LevelSpec::dense(0), LevelSpec::offset(1)]),
+            Some("an offset level must directly follow a range level")
+        );
+        assert_eq!(
+            level_list_problem(1, &[LevelSpec::range(0), LevelSpec::offset(0)]),
+            Some(
+                "every logical dimension must be stored by one level, or by one block-outer and \
+                 one block-inner level with the same nonzero block size"
+            )
+        );
+        assert_eq!(
+            level_list_problem(1, &[LevelSpec::compressed(1)]),
+            Some(
+                "every logical dimension must be stored by one level, or by one block-outer and \
+                 one block-inner level with the same nonzero block size"
+            )
+        );
+        assert_eq!(
+            level_list_problem(2, &[LevelSpec::range(0), LevelSpec::offset(1)]),
+            Some("a range level needs a parent level (the diagonal number)")
+        );
+        let mut ordered_hash = LevelSpec::hashed(0);
+        ordered_hash.ordered = true;
+        assert_eq!(
+            level_list_problem(1, &[ordered_hash]),
+            Some("a hashed level cannot be ordered")
+        );
+        assert_eq!(
+            level_list_problem(0, &[LevelSpec::dense(0)]),
+            Some("a scalar (order-0) format has no levels")
+        );
     }
 
     #[test]
