@@ -10,6 +10,7 @@
 //! What belongs here: data structures and routines that run when a program runs. What does not:
 //! anything that looks at index notation or emits code (that is `sparse-compiler`).
 
+mod assembly;
 pub mod atomic;
 mod entries;
 mod error;
@@ -21,13 +22,15 @@ mod tensor;
 pub mod validate;
 mod walk;
 
+pub use assembly::Assembly;
 pub use entries::Entries;
 pub use error::{FormatError, KernelError, Problem};
-pub use sparse_format::{
-    Bcsr, Coo, Coord, Csc, Csf, Csr, Dcsc, Dcsr, Dense, DenseMat, DenseVec, Dia, Ell, Format,
-    HashMat, HashVec, LevelKind, LevelSpec, Properties, SparseVec, check_levels,
-};
 pub use pack::ExplicitZeros;
 pub use scalar::Scalar;
+pub use sparse_format::{
+    Bcsr, Coo, Coord, Csc, Csf, Csr, Custom, Dcsc, Dcsr, Dense, DenseMat, DenseVec, Dia, Ell,
+    Format, HashMat, HashVec, LevelKind, LevelSpec, Properties, SparseVec, check_levels,
+    encode_levels,
+};
 pub use storage::{EMPTY, Idx, Level};
 pub use tensor::Tensor;

@@ -69,6 +69,16 @@ pub trait Scalar:
 
     /// The value as an f64, for tolerances in tests and reports.
     fn to_f64(self) -> f64;
+
+    /// An integer literal of a kernel as a value (an `as` conversion): exact for every integer
+    /// that fits the type, which is why the compiler keeps integer literals as integers; larger
+    /// ones wrap (i32) or round (f32, f64).
+    fn from_i64(n: i64) -> Self;
+
+    /// A float literal of a kernel as a value (an `as` conversion): rounded to the nearest f32,
+    /// truncated toward zero and saturated for integer types (NaN becomes 0). The compiler refuses
+    /// float literals in kernels it knows to be integer-valued; this keeps the generic code total.
+    fn from_f64(f: f64) -> Self;
 }
 
 macro_rules! impl_scalar {
@@ -112,6 +122,16 @@ macro_rules! impl_scalar {
             fn to_f64(self) -> f64 {
                 self as f64
             }
+
+            #[inline]
+            fn from_i64(n: i64) -> Self {
+                n as $t
+            }
+
+            #[inline]
+            fn from_f64(f: f64) -> Self {
+                f as $t
+            }
         }
     };
 }
@@ -152,5 +172,20 @@ mod tests {
         assert_eq!(f64::parse_text("1e3"), Some(1000.0));
         assert_eq!(f32::parse_text("7"), Some(7.0));
         assert_eq!(i64::parse_text("x"), None);
+    }
+
+    #[test]
+    fn literals_convert_like_as_casts() {
+        assert_eq!(f64::from_i64(-3), -3.0);
+        assert_eq!(f32::from_i64(1 << 40), 1_099_511_627_776.0);
+        assert_eq!(i64::from_i64(i64::MIN), i64::MIN);
+        assert_eq!(i32::from_i64(-7), -7);
+        assert_eq!(i32::from_i64(1 << 32), 0, "i32 wraps");
+        assert_eq!(f64::from_f64(0.1), 0.1);
+        assert_eq!(f32::from_f64(0.1), 0.1f32);
+        assert_eq!(i32::from_f64(-2.9), -2, "truncates toward zero");
+        assert_eq!(i64::from_f64(f64::NAN), 0);
+        assert_eq!(i32::from_f64(1e300), i32::MAX, "saturates");
+        assert!(f64::from_f64(f64::INFINITY).is_infinite());
     }
 }

@@ -88,6 +88,15 @@ impl Level {
         }
     }
 
+    /// The DIA offsets of a range level, one per diagonal; empty for other levels. Kernels bind it
+    /// once, as they bind `pos` and `crd`.
+    pub fn offsets(&self) -> &[i64] {
+        match self {
+            Level::Range { offsets, .. } => offsets,
+            _ => &[],
+        }
+    }
+
     /// The dimension size of a dense or range level, the bucket count of a hashed level; 0 otherwise.
     pub fn size(&self) -> usize {
         match self {

@@ -56,10 +56,11 @@ impl<F: Format> Checked for F {
 #[derive(Clone, Debug)]
 pub struct Tensor<T, F> {
     shape: Vec<usize>,
-    levels: Vec<Level>,
-    vals: Vec<T>,
-    filled: Option<Filled>,
-    nnz: usize,
+    // Crate-visible for output assembly (`assembly.rs`), which rebuilds them in place.
+    pub(crate) levels: Vec<Level>,
+    pub(crate) vals: Vec<T>,
+    pub(crate) filled: Option<Filled>,
+    pub(crate) nnz: usize,
     format: PhantomData<F>,
 }
 

@@ -1,0 +1,443 @@
+//! Output assembly: how a generated kernel rebuilds the structure of a sparse output
+//! (seed-formats.md §1.5, the append functions in their one-pass form).
+//!
+//! A kernel calls [`Tensor::begin_assembly`], which takes the output's level arrays and values out
+//! (cleared, capacity kept, so a kernel run in a loop stops allocating after the first call), then
+//! appends coordinates and values in storage order through the returned [`Assembly`], closing each
+//! compressed segment with [`Assembly::finish_segment`], and hands it back to
+//! [`Tensor::end_assembly`]. That pads the trailing `pos` entries, and installs the levels only if
+//! the runtime validator accepts them: a kernel with a bug returns an error instead of leaving a
+//! corrupt tensor behind.
+//!
+//! Dense output levels carry no assembly data (their size is the shape); singleton levels only
+//! `crd`; compressed levels `pos` and `crd`. Range, offset and hashed levels are not assembled by
+//! appending (the compiler refuses such outputs), and appending to them is reported as an error.
+
+use sparse_format::{Coord, Format, LevelKind};
+
+use crate::storage::{Idx, Level};
+use crate::walk::{logical_coords, walk};
+use crate::{FormatError, Scalar, Tensor};
+
+/// The output's levels and values while a kernel rebuilds them; see the module documentation.
+///
+/// ```
+/// use sparse_runtime::{Csr, Tensor};
+///
+/// let mut y = Tensor::<f64, Csr>::zeros([3, 4]);
+/// let mut asm = y.begin_assembly();
+/// asm.append(1, 2); // row 0: column 2
+/// asm.append_value(5.0);
+/// asm.finish_segment(1, 0);
+/// asm.append(1, 0); // row 2: column 0; row 1 gets an empty segment
+/// asm.append_value(7.0);
+/// asm.finish_segment(1, 2);
+/// y.end_assembly(asm)?;
+/// assert_eq!(y.level(1).pos(), &[0, 1, 1, 2]);
+/// assert_eq!(y.to_dense(), vec![0.0, 0.0, 5.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0, 0.0, 0.0, 0.0]);
+/// # Ok::<(), sparse_runtime::FormatError>(())
+/// ```
+#[derive(Debug)]
+pub struct Assembly<T> {
+    levels: Vec<Level>,
+    vals: Vec<T>,
+    /// The first thing that went wrong; later calls are then ignored and
+    /// [`Tensor::end_assembly`] returns it. Recording instead of panicking keeps the kernel's hot
+    /// loop free of error paths.
+    fault: Option<FormatError>,
+}
+
+impl<T: Scalar> Assembly<T> {
+    /// Appends coordinate `coord` to the `crd` of compressed or singleton level `level`.
+    #[inline]
+    pub fn append(&mut self, level: usize, coord: usize) {
+        let Ok(coord) = Idx::try_from(coord) else {
+            return self.fail(too_large("a coordinate of the assembled output", coord));
+        };
+        match self.levels.get_mut(level) {
+            Some(Level::Compressed { crd, .. } | Level::Singleton { crd }) => crd.push(coord),
+            _ => self.fail(not_appendable(level)),
+        }
+    }
+
+    /// Appends a value to the values array (one per position of the last level, in order).
+    #[inline]
+    pub fn append_value(&mut self, value: T) {
+        self.vals.push(value);
+    }
+
+    /// Closes the segment of compressed level `level` under parent position `parent`:
+    /// `pos[parent + 1]` becomes the level's current length. Parents since the last closed one that
+    /// got no children (skipped rows) get empty segments first. Closing a parent twice, or one
+    /// before the last closed, changes nothing.
+    #[inline]
+    pub fn finish_segment(&mut self, level: usize, parent: usize) {
+        match self.levels.get_mut(level) {
+            Some(Level::Compressed { pos, crd }) => {
+                let Ok(end) = Idx::try_from(crd.len()) else {
+                    let fault = too_large("a position of the assembled output", crd.len());
+                    return self.fail(fault);
+                };
+                let closed = pos.last().copied().unwrap_or(0);
+                let len = parent.saturating_add(1);
+                if pos.len() <= len {
+                    pos.resize(len, closed);
+                    pos.push(end);
+                }
+            }
+            _ => self.fail(not_appendable(level)),
+        }
+    }
+
+    /// Whether something went wrong (an index past `u32`, an append to a level that takes none);
+    /// [`Tensor::end_assembly`] will return the error.
+    pub fn has_fault(&self) -> bool {
+        self.fault.is_some()
+    }
+
+    #[cold]
+    fn fail(&mut self, fault: FormatError) {
+        self.fault.get_or_insert(fault);
+    }
+}
+
+fn too_large(what: &'static str, value: usize) -> FormatError {
+    FormatError::TooLarge {
+        what,
+        value: Some(value),
+        limit: Idx::MAX as usize,
+    }
+}
+
+fn not_appendable(level: usize) -> FormatError {
+    FormatError::Unrepresentable {
+        format: "the kernel's output",
+        level,
+        reason: "coordinates were appended to a level that is not compressed or singleton",
+    }
+}
+
+impl<T: Scalar, F: Format> Tensor<T, F> {
+    /// Starts rebuilding this tensor's structure (generated kernels call it): the levels and values
+    /// move into the returned [`Assembly`], cleared but keeping their capacity. Until
+    /// [`Tensor::end_assembly`] the tensor has no levels and must not be read; a kernel that
+    /// panics in between leaves it so.
+    pub fn begin_assembly(&mut self) -> Assembly<T> {
+        let mut levels = std::mem::take(&mut self.levels);
+        levels.iter_mut().for_each(clear_level);
+        let mut vals = std::mem::take(&mut self.vals);
+        vals.clear();
+        self.filled = None;
+        self.nnz = 0;
+        Assembly {
+            levels,
+            vals,
+            fault: None,
+        }
+    }
+
+    /// Finishes an assembly: pads every compressed level's `pos` to one more entry than its parent
+    /// level has positions, validates the result against the format and the shape, and installs
+    /// it. On error (an overflow, or a structure the validator rejects) the tensor is left empty
+    /// and valid.
+    pub fn end_assembly(&mut self, assembly: Assembly<T>) -> Result<(), FormatError> {
+        let Assembly {
+            mut levels,
+            vals,
+            fault,
+        } = assembly;
+        let checked = match fault {
+            Some(fault) => Err(fault),
+            None => pad_positions(&mut levels).and_then(|()| {
+                crate::validate::validate(F::LEVELS, self.shape(), &levels, vals.len())
+            }),
+        };
+        if let Err(e) = checked {
+            if let Ok(empty) = Self::try_zeros(self.shape()) {
+                *self = empty;
+            }
+            return Err(e);
+        }
+        self.nnz = count_entries(F::LEVELS, self.shape(), &levels, vals.len());
+        self.levels = levels;
+        self.vals = vals;
+        self.filled = None;
+        Ok(())
+    }
+
+    /// The levels and the values at once, the values mutable: a kernel that computes into an
+    /// already assembled output reads its `pos`/`crd` while it writes its values, which two
+    /// separate method calls on the tensor cannot borrow together.
+    pub fn levels_and_values_mut(&mut self) -> (&[Level], &mut [T]) {
+        (&self.levels, &mut self.vals)
+    }
+}
+
+/// Empties the arrays an assembly rebuilds; a compressed `pos` keeps its leading zero.
+fn clear_level(level: &mut Level) {
+    match level {
+        Level::Compressed { pos, crd } => {
+            pos.clear();
+            pos.push(0);
+            crd.clear();
+        }
+        Level::Singleton { crd } | Level::Hashed { crd, .. } => crd.clear(),
+        Level::Dense { .. } | Level::Range { .. } | Level::Offset => {}
+    }
+}
+
+/// Extends each compressed `pos` to the parent level's positions + 1 with empty segments for the
+/// trailing parents that got no children. Children appended after the last closed segment stay
+/// outside every segment, so validation reports them instead of giving them to a wrong parent.
+fn pad_positions(levels: &mut [Level]) -> Result<(), FormatError> {
+    let mut parent_len = 1usize;
+    for level in levels.iter_mut() {
+        if let Level::Compressed { pos, .. } = level {
+            let closed = pos.last().copied().unwrap_or(0);
+            let len = parent_len.saturating_add(1);
+            if pos.len() < len {
+                pos.resize(len, closed);
+            }
+        }
+        parent_len = level.positions(parent_len).ok_or(FormatError::TooLarge {
+            what: "the number of positions of a level",
+            value: None,
+            limit: usize::MAX,
+        })?;
+    }
+    Ok(())
+}
+
+/// The stored entries of a validated hierarchy: every value position, unless blocked dimensions
+/// can put positions past the shape's edge or hashed levels have empty buckets, which only a walk
+/// tells apart.
+fn count_entries(
+    specs: &[sparse_format::LevelSpec],
+    shape: &[usize],
+    levels: &[Level],
+    vals_len: usize,
+) -> usize {
+    let simple = specs
+        .iter()
+        .all(|s| matches!(s.coord, Coord::Dim(_) | Coord::Slot) && s.kind != LevelKind::Hashed);
+    if simple {
+        return vals_len;
+    }
+    let mut nnz = 0;
+    let mut out = vec![0usize; shape.len()];
+    walk(levels, |c, _| {
+        nnz += usize::from(logical_coords(specs, c, shape, &mut out));
+    });
+    nnz
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Coo, Csr, Dcsr, Dense, Problem};
+
+    /// Builds a CSR matrix row by row from `(row, col, value)` in storage order, the way a
+    /// generated kernel does: a segment is closed after the last entry of each row that has any.
+    fn assemble_csr(y: &mut Tensor<f64, Csr>, entries: &[(usize, usize, f64)]) {
+        let mut asm = y.begin_assembly();
+        for (e, &(i, j, v)) in entries.iter().enumerate() {
+            asm.append(1, j);
+            asm.append_value(v);
+            if entries.get(e + 1).is_none_or(|next| next.0 != i) {
+                asm.finish_segment(1, i);
+            }
+        }
+        y.end_assembly(asm).unwrap();
+    }
+
+    #[test]
+    fn csr_with_skipped_rows_matches_its_dense_form() {
+        let mut y = Tensor::<f64, Csr>::from_entries([5, 3], [([4, 1], 9.0)]).unwrap();
+        // Rows 0, 2 and 4 (the last) have no entries.
+        assemble_csr(&mut y, &[(1, 0, 1.0), (1, 2, 2.0), (3, 1, 3.0)]);
+        assert_eq!(y.level(1).pos(), &[0, 0, 2, 2, 3, 3]);
+        assert_eq!(y.level(1).crd(), &[0, 2, 1]);
+        assert_eq!(y.nnz(), 3);
+        let mut dense = vec![0.0; 15];
+        dense[3] = 1.0;
+        dense[5] = 2.0;
+        dense[10] = 3.0;
+        assert_eq!(y.to_dense(), dense);
+    }
+
+    #[test]
+    fn assembling_again_reuses_capacity() {
+        let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
+        assemble_csr(&mut y, &[(0, 0, 1.0), (0, 1, 2.0), (1, 1, 3.0)]);
+        let crd_capacity = match y.level(1) {
+            Level::Compressed { crd, .. } => crd.capacity(),
+            _ => unreachable!(),
+        };
+        assemble_csr(&mut y, &[(1, 0, 4.0)]);
+        assert_eq!(y.to_dense(), vec![0.0, 0.0, 4.0, 0.0]);
+        match y.level(1) {
+            Level::Compressed { crd, .. } => assert!(crd.capacity() >= crd_capacity),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn empty_assembly_gives_an_empty_tensor() {
+        let mut y = Tensor::<f64, Dcsr>::from_entries([3, 3], [([1, 1], 1.0)]).unwrap();
+        let asm = y.begin_assembly();
+        y.end_assembly(asm).unwrap();
+        assert_eq!(y.level(0).pos(), &[0, 0]);
+        assert_eq!(y.level(1).pos(), &[0]);
+        assert_eq!(y.nnz(), 0);
+        assert_eq!(y.to_dense(), vec![0.0; 9]);
+    }
+
+    #[test]
+    fn coo_levels_assemble_compressed_then_singleton() {
+        let mut y = Tensor::<i32, Coo<2>>::zeros([2, 3]);
+        let mut asm = y.begin_assembly();
+        for (i, j, v) in [(0, 2, 5), (1, 0, 6), (1, 1, 7)] {
+            asm.append(0, i);
+            asm.append(1, j);
+            asm.append_value(v);
+        }
+        asm.finish_segment(0, 0);
+        y.end_assembly(asm).unwrap();
+        assert_eq!(y.to_dense(), vec![0, 0, 5, 6, 7, 0]);
+    }
+
+    #[test]
+    fn coordinate_past_u32_sets_the_fault_and_fails() {
+        let mut y = Tensor::<f64, Csr>::from_entries([2, 2], [([0, 0], 1.0)]).unwrap();
+        let mut asm = y.begin_assembly();
+        asm.append(1, Idx::MAX as usize + 1);
+        assert!(asm.has_fault());
+        asm.append_value(1.0);
+        let err = y.end_assembly(asm).unwrap_err();
+        assert!(matches!(
+            err,
+            FormatError::TooLarge {
+                value: Some(v),
+                ..
+            } if v == Idx::MAX as usize + 1
+        ));
+        // The failed output is empty and valid, not half-built.
+        assert_eq!(y.level(1).pos(), &[0, 0, 0]);
+        assert_eq!(y.to_dense(), vec![0.0; 4]);
+    }
+
+    #[test]
+    fn unsorted_columns_are_rejected_by_validation() {
+        let mut y = Tensor::<f64, Csr>::zeros([1, 3]);
+        let mut asm = y.begin_assembly();
+        for j in [2, 0] {
+            asm.append(1, j);
+            asm.append_value(1.0);
+        }
+        asm.finish_segment(1, 0);
+        let err = y.end_assembly(asm).unwrap_err();
+        assert!(matches!(
+            err,
+            FormatError::Corrupt {
+                level: 1,
+                problem: Problem::Unsorted {
+                    before: 2,
+                    after: 0
+                },
+                ..
+            }
+        ));
+        assert_eq!(y.to_dense(), vec![0.0; 3]);
+    }
+
+    #[test]
+    fn coordinate_outside_the_shape_is_rejected() {
+        let mut y = Tensor::<f64, Csr>::zeros([1, 3]);
+        let mut asm = y.begin_assembly();
+        asm.append(1, 3);
+        asm.append_value(1.0);
+        asm.finish_segment(1, 0);
+        let err = y.end_assembly(asm).unwrap_err();
+        assert!(matches!(
+            err,
+            FormatError::Corrupt {
+                problem: Problem::CrdOutOfBounds { crd: 3, size: 3 },
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn values_without_positions_are_rejected() {
+        let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
+        let mut asm = y.begin_assembly();
+        asm.append_value(1.0);
+        let err = y.end_assembly(asm).unwrap_err();
+        assert!(matches!(
+            err,
+            FormatError::Corrupt {
+                level: 2,
+                problem: Problem::Length {
+                    array: "vals",
+                    expected: 0,
+                    found: 1
+                },
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn children_of_an_unclosed_segment_are_rejected() {
+        let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
+        let mut asm = y.begin_assembly();
+        asm.append(1, 0);
+        asm.append_value(1.0);
+        let err = y.end_assembly(asm).unwrap_err();
+        assert!(matches!(
+            err,
+            FormatError::Corrupt {
+                level: 1,
+                problem: Problem::Length {
+                    array: "crd",
+                    expected: 0,
+                    found: 1
+                },
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn closing_a_segment_twice_changes_nothing() {
+        let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
+        let mut asm = y.begin_assembly();
+        asm.append(1, 1);
+        asm.append_value(1.0);
+        asm.finish_segment(1, 1);
+        asm.finish_segment(1, 1);
+        asm.finish_segment(1, 0);
+        y.end_assembly(asm).unwrap();
+        assert_eq!(y.level(1).pos(), &[0, 0, 1]);
+    }
+
+    #[test]
+    fn appending_to_a_dense_level_is_a_fault() {
+        let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
+        let mut asm = y.begin_assembly();
+        asm.append(0, 1);
+        asm.finish_segment(0, 0);
+        asm.append(7, 1);
+        let err = y.end_assembly(asm).unwrap_err();
+        assert!(matches!(err, FormatError::Unrepresentable { level: 0, .. }));
+    }
+
+    #[test]
+    fn dense_output_values_are_split_from_levels() {
+        let mut y = Tensor::<f64, Dense<1>>::zeros([3]);
+        let (levels, vals) = y.levels_and_values_mut();
+        assert_eq!(levels[0].size(), 3);
+        vals[1] = 2.0;
+        assert_eq!(y.to_dense(), vec![0.0, 2.0, 0.0]);
+    }
+}
