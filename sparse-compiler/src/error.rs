@@ -33,6 +33,8 @@ pub enum ErrorKind {
         property: String,
         /// The level it was written on.
         level: &'static str,
+        /// The properties that level takes.
+        allowed: &'static [&'static str],
     },
     /// A named format that does not exist.
     UnknownFormat(String),
@@ -120,10 +122,11 @@ impl Error {
                 "unknown level format `{l}`; expected one of `dense`, `compressed`, `singleton`, \
                  `range`, `offset`, `hashed`"
             ),
-            ErrorKind::UnknownProperty { property, level } => format!(
-                "unknown property `{property}` for a {level} level; expected `unordered` or \
-                 `nonunique`"
-            ),
+            ErrorKind::UnknownProperty {
+                property,
+                level,
+                allowed,
+            } => property_message(property, level, allowed),
             ErrorKind::UnknownFormat(f) => format!(
                 "unknown format `{f}`; expected a level list such as `(dense, compressed)` or one \
                  of `dense`, `sparse`, `csr`, `csc`, `coo`, `dcsr`, `dcsc`, `csf`, `ell`, `dia`, \
@@ -132,11 +135,20 @@ impl Error {
             ErrorKind::FormatArguments { format, expected } => {
                 format!("format `{format}` takes {expected}")
             }
-            ErrorKind::LevelCount { tensor, order, levels } => format!(
+            ErrorKind::LevelCount {
+                tensor,
+                order,
+                levels,
+            } => format!(
                 "tensor `{tensor}` has order {order} but its format lists {levels} level{}",
                 if *levels == 1 { "" } else { "s" }
             ),
-            ErrorKind::FormatOrder { tensor, format, expected, found } => format!(
+            ErrorKind::FormatOrder {
+                tensor,
+                format,
+                expected,
+                found,
+            } => format!(
                 "format `{format}` stores tensors of order {expected}, but `{tensor}` has order \
                  {found}"
             ),
@@ -154,7 +166,9 @@ impl Error {
                 format!("tensor `{t}` is used with different numbers of indices")
             }
             ErrorKind::RepeatedIndex(i) => {
-                format!("index `{i}` appears twice in one access; diagonal accesses are not supported")
+                format!(
+                    "index `{i}` appears twice in one access; diagonal accesses are not supported"
+                )
             }
             ErrorKind::UnboundOutputIndex(i) => format!(
                 "index `{i}` of the output does not appear on the right-hand side, so its extent \
@@ -174,6 +188,24 @@ impl Error {
     /// The error as a `syn::Error`, for the macro shell.
     pub fn to_syn(&self) -> syn::Error {
         syn::Error::new(self.span, self.message())
+    }
+}
+
+/// "unknown property" for a word that is no property, "does not apply" for one that is, and what
+/// the level takes.
+fn property_message(property: &str, level: &str, allowed: &[&str]) -> String {
+    let head = if matches!(property, "unordered" | "nonunique") {
+        format!("property `{property}` does not apply to a {level} level")
+    } else {
+        format!("unknown property `{property}` for a {level} level")
+    };
+    match allowed {
+        [] => format!("{head}, which takes no properties"),
+        [one] => format!("{head}; expected `{one}`"),
+        [rest @ .., last] => {
+            let rest: Vec<String> = rest.iter().map(|p| format!("`{p}`")).collect();
+            format!("{head}; expected {} or `{last}`", rest.join(", "))
+        }
     }
 }
 
