@@ -14,6 +14,9 @@
 pub mod error;
 pub mod format;
 pub mod ir;
+pub mod lattice;
+pub mod lower;
+pub mod notation;
 pub mod syntax;
 
 pub use error::{Error, ErrorKind, Errors};
@@ -22,10 +25,26 @@ use proc_macro2::TokenStream;
 
 /// Compiles the body of a `tensor_kernel!` invocation into the tokens it expands to.
 pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
-    let kernel = syntax::parse_kernel(input).map_err(|e| vec![Error::from(e)])?;
-    let _formats = format::resolve_formats(&kernel)?;
+    let (kernel, ir) = front_end(input)?;
     Err(vec![Error::new(
         kernel.name.span(),
-        ErrorKind::Unsupported("code generation lands with the compiler issue".into()),
+        ErrorKind::Unsupported(format!(
+            "emitting Rust (the IR has {} statements)",
+            ir.body.len()
+        )),
     )])
+}
+
+/// Runs every stage up to the imperative IR: what the code viewer prints with `--ir`.
+pub fn lower_to_ir(input: TokenStream) -> Result<ir::Kernel, Errors> {
+    front_end(input).map(|(_, ir)| ir)
+}
+
+fn front_end(input: TokenStream) -> Result<(syntax::ast::Kernel, ir::Kernel), Errors> {
+    let kernel = syntax::parse_kernel(input).map_err(|e| vec![Error::from(e)])?;
+    let formats = format::resolve_formats(&kernel)?;
+    let program = notation::Program::build(&kernel, &formats)?;
+    let cin = notation::concretize(&program)?;
+    let ir = lower::lower(&program, &cin, &kernel.name.to_string())?;
+    Ok((kernel, ir))
 }

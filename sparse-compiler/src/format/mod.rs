@@ -4,8 +4,13 @@
 //! A tensor's format is resolved to a list of [`LevelSpec`]s shared with the runtime (the
 //! `sparse-format` crate), and to the Rust type the generated signature names.
 
+mod compressed;
+mod dense;
+mod level;
 mod resolve;
+mod singleton;
 
+pub use level::{Assembly, Iteration, Level, LevelRef, bin, load};
 pub use resolve::resolve_formats;
 pub use sparse_format::{Coord, LevelKind, LevelSpec};
 
@@ -34,4 +39,14 @@ pub enum FormatType {
     },
     /// `Custom<{ encode_levels(&[...]) }>` for an explicit level list.
     Custom(Vec<LevelSpec>),
+}
+
+/// The level functions of a level format.
+pub fn level_fns(kind: LevelKind) -> Option<&'static dyn Level> {
+    match kind {
+        LevelKind::Dense => Some(&dense::Dense),
+        LevelKind::Compressed => Some(&compressed::Compressed),
+        LevelKind::Singleton => Some(&singleton::Singleton),
+        LevelKind::Range | LevelKind::Offset | LevelKind::Hashed => None,
+    }
 }

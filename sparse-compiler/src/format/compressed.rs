@@ -1,0 +1,39 @@
+//! Compressed levels: the children of parent `p` are `crd[pos[p] .. pos[p + 1]]`
+//! (seed-formats.md §1.3); assembled by append (§1.5).
+
+use super::level::{Assembly, Iteration, Level, LevelRef, bin, load};
+use crate::ir::{BinOp, Expr};
+
+/// A compressed level.
+pub struct Compressed;
+
+impl Level for Compressed {
+    fn iteration(&self) -> Iteration {
+        Iteration::Position
+    }
+
+    fn has_locate(&self) -> bool {
+        false
+    }
+
+    fn assembly(&self) -> Assembly {
+        Assembly::Append
+    }
+
+    fn pos_bounds(&self, at: LevelRef, parent: &Expr) -> Option<(Expr, Expr)> {
+        let next = bin(BinOp::Add, parent.clone(), Expr::Index(1));
+        Some((load(at.pos(), parent.clone()), load(at.pos(), next)))
+    }
+
+    fn pos_access(&self, at: LevelRef, p: &Expr) -> Expr {
+        load(at.crd(), p.clone())
+    }
+
+    fn coord_bounds(&self, _: LevelRef) -> Option<(Expr, Expr)> {
+        None
+    }
+
+    fn locate(&self, _: LevelRef, _: &Expr, _: &Expr) -> Option<Expr> {
+        None
+    }
+}

@@ -1,0 +1,41 @@
+//! Singleton levels: the one child of parent `p` is `crd[p]`, at position `p`
+//! (seed-formats.md §1.3); assembled by append (§1.5).
+
+use super::level::{Assembly, Iteration, Level, LevelRef, bin, load};
+use crate::ir::{BinOp, Expr};
+
+/// A singleton level.
+pub struct Singleton;
+
+impl Level for Singleton {
+    fn iteration(&self) -> Iteration {
+        Iteration::Position
+    }
+
+    fn has_locate(&self) -> bool {
+        false
+    }
+
+    fn assembly(&self) -> Assembly {
+        Assembly::Append
+    }
+
+    fn pos_bounds(&self, _: LevelRef, parent: &Expr) -> Option<(Expr, Expr)> {
+        Some((
+            parent.clone(),
+            bin(BinOp::Add, parent.clone(), Expr::Index(1)),
+        ))
+    }
+
+    fn pos_access(&self, at: LevelRef, p: &Expr) -> Expr {
+        load(at.crd(), p.clone())
+    }
+
+    fn coord_bounds(&self, _: LevelRef) -> Option<(Expr, Expr)> {
+        None
+    }
+
+    fn locate(&self, _: LevelRef, _: &Expr, _: &Expr) -> Option<Expr> {
+        None
+    }
+}

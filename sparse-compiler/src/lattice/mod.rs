@@ -1,0 +1,250 @@
+//! Iteration lattices (merge lattices, seed-kjolstad.md §2.6 and seed-formats.md §3.2–3.4): for the
+//! loop over one index variable, which level iterators are coiterated, which are located, and
+//! which sub-regions of the iteration space the loop's cases cover.
+//!
+//! A lattice is built bottom-up over the loop body's expression: an access contributes its
+//! iterator, a product intersects its operands' lattices, a sum unions them. Two optimizations from
+//! the level properties: a full (dense) level in a point makes the point iterate the dimension and
+//! *locate* into its dense levels instead of coiterating them, and once the top point iterates the
+//! whole dimension, points that lack it are dropped (nothing is left to iterate after a full
+//! iterator is exhausted).
+
+use std::collections::BTreeSet;
+
+use crate::notation::Expr;
+use crate::syntax::ast::BinOp;
+
+/// How an access's level is visited by the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IterKind {
+    /// A full level with locate (dense): the loop iterates the dimension and locates into it.
+    Full,
+    /// A level iterated by position (compressed, singleton), ordered and unique.
+    Position,
+}
+
+/// One access's level that the loop's index variable reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Iterator {
+    /// The access's number.
+    pub access: usize,
+    /// The level.
+    pub level: usize,
+}
+
+/// A lattice point: the position iterators that are all non-exhausted in the region it covers, and
+/// whether the region is dense (the dimension iterator is part of it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Point {
+    /// Position iterators, merged by minimum coordinate.
+    pub iterators: BTreeSet<Iterator>,
+    /// Whether the point iterates the whole dimension.
+    pub dense: bool,
+}
+
+/// A merge lattice: points ordered from the top (every iterator) down.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lattice {
+    /// The points, top first.
+    pub points: Vec<Point>,
+}
+
+impl Lattice {
+    /// Builds the lattice of `expr` for one loop; `iterator_of(access)` gives the access's iterator
+    /// at this loop, if its next level is reached by the loop's variable.
+    pub fn build(
+        expr: &Expr,
+        iterator_of: &dyn Fn(usize) -> Option<(Iterator, IterKind)>,
+    ) -> Lattice {
+        let lattice = build(expr, iterator_of);
+        lattice.optimized()
+    }
+
+    /// The points covered by `point`'s loop: those whose iterators are a subset of its own.
+    pub fn sub_points(&self, point: &Point) -> Vec<&Point> {
+        self.points
+            .iter()
+            .filter(|q| q.iterators.is_subset(&point.iterators) && (point.dense || !q.dense))
+            .collect()
+    }
+
+    /// Every position iterator of the lattice.
+    pub fn iterators(&self) -> BTreeSet<Iterator> {
+        self.points
+            .iter()
+            .flat_map(|p| p.iterators.iter().copied())
+            .collect()
+    }
+
+    fn optimized(mut self) -> Lattice {
+        if self.points.first().is_some_and(|p| p.dense) {
+            self.points.retain(|p| p.dense);
+        }
+        let mut seen: Vec<Point> = Vec::new();
+        self.points.retain(|p| {
+            let new = !seen.contains(p);
+            seen.push(p.clone());
+            new
+        });
+        self.points
+            .sort_by_key(|p| std::cmp::Reverse((p.iterators.len(), p.dense)));
+        self
+    }
+}
+
+fn point(iterators: BTreeSet<Iterator>, dense: bool) -> Lattice {
+    Lattice {
+        points: vec![Point { iterators, dense }],
+    }
+}
+
+fn build(expr: &Expr, iterator_of: &dyn Fn(usize) -> Option<(Iterator, IterKind)>) -> Lattice {
+    match expr {
+        Expr::Access { id, .. } => match iterator_of(*id) {
+            Some((it, IterKind::Position)) => point(BTreeSet::from([it]), false),
+            Some((_, IterKind::Full)) | None => point(BTreeSet::new(), true),
+        },
+        Expr::Temp(_) | Expr::Literal(_) => point(BTreeSet::new(), true),
+        Expr::Neg(e) => build(e, iterator_of),
+        Expr::Binary(op, a, b) => {
+            let (a, b) = (build(a, iterator_of), build(b, iterator_of));
+            match op {
+                BinOp::Mul | BinOp::Div => intersect(&a, &b),
+                BinOp::Add | BinOp::Sub => union(&a, &b),
+            }
+        }
+    }
+}
+
+/// Conjunction: a point per pair; the region is dense only where both are.
+fn intersect(a: &Lattice, b: &Lattice) -> Lattice {
+    let mut points = Vec::new();
+    for p in &a.points {
+        for q in &b.points {
+            let iterators = p.iterators.union(&q.iterators).copied().collect();
+            points.push(Point {
+                iterators,
+                dense: p.dense && q.dense,
+            });
+        }
+    }
+    Lattice { points }
+}
+
+/// Disjunction: the pairs (both present), then each side alone; dense if either is.
+fn union(a: &Lattice, b: &Lattice) -> Lattice {
+    let mut points = Vec::new();
+    for p in &a.points {
+        for q in &b.points {
+            let iterators = p.iterators.union(&q.iterators).copied().collect();
+            points.push(Point {
+                iterators,
+                dense: p.dense || q.dense,
+            });
+        }
+    }
+    points.extend(a.points.iter().cloned());
+    points.extend(b.points.iter().cloned());
+    Lattice { points }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::Access;
+
+    fn access(id: usize) -> Expr {
+        Expr::Access {
+            id,
+            access: Access {
+                tensor: id,
+                indices: vec![0],
+            },
+        }
+    }
+
+    fn sparse(ids: &[usize]) -> impl Fn(usize) -> Option<(Iterator, IterKind)> + '_ {
+        move |id| {
+            let kind = if ids.contains(&id) {
+                IterKind::Position
+            } else {
+                IterKind::Full
+            };
+            Some((
+                Iterator {
+                    access: id,
+                    level: 0,
+                },
+                kind,
+            ))
+        }
+    }
+
+    fn its(ids: &[usize]) -> BTreeSet<Iterator> {
+        ids.iter()
+            .map(|&access| Iterator { access, level: 0 })
+            .collect()
+    }
+
+    fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    #[test]
+    fn sparse_union_has_three_points() {
+        let l = Lattice::build(&bin(BinOp::Add, access(1), access(2)), &sparse(&[1, 2]));
+        let sets: Vec<_> = l.points.iter().map(|p| p.iterators.clone()).collect();
+        assert_eq!(sets, vec![its(&[1, 2]), its(&[1]), its(&[2])]);
+    }
+
+    #[test]
+    fn sparse_intersection_has_one_point() {
+        let l = Lattice::build(&bin(BinOp::Mul, access(1), access(2)), &sparse(&[1, 2]));
+        assert_eq!(
+            l.points,
+            vec![Point {
+                iterators: its(&[1, 2]),
+                dense: false
+            }]
+        );
+    }
+
+    #[test]
+    fn dense_plus_sparse_drops_the_sparse_only_point() {
+        let l = Lattice::build(&bin(BinOp::Add, access(1), access(2)), &sparse(&[2]));
+        assert_eq!(
+            l.points,
+            vec![
+                Point {
+                    iterators: its(&[2]),
+                    dense: true
+                },
+                Point {
+                    iterators: its(&[]),
+                    dense: true
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn sum_of_product_matches_the_digest() {
+        // b + c*d, all sparse: [{b,c,d}, {c,d}, {b}].
+        let e = bin(BinOp::Add, access(1), bin(BinOp::Mul, access(2), access(3)));
+        let l = Lattice::build(&e, &sparse(&[1, 2, 3]));
+        let sets: Vec<_> = l.points.iter().map(|p| p.iterators.clone()).collect();
+        assert_eq!(sets, vec![its(&[1, 2, 3]), its(&[2, 3]), its(&[1])]);
+    }
+
+    #[test]
+    fn product_with_dense_operand_iterates_the_sparse_one() {
+        let l = Lattice::build(&bin(BinOp::Mul, access(1), access(2)), &sparse(&[1]));
+        assert_eq!(
+            l.points,
+            vec![Point {
+                iterators: its(&[1]),
+                dense: false
+            }]
+        );
+    }
+}

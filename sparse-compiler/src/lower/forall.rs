@@ -1,0 +1,491 @@
+//! Lowering one forall: its lattice, its loops and their cases (seed-kjolstad.md §3.1–3.3).
+
+use std::collections::BTreeMap;
+
+use super::Lowerer;
+use super::expr::{Absent, zero_stmt};
+use crate::error::Error;
+use crate::format::{LevelKind, bin, level_fns, load};
+use crate::ir::{BinOp, Expr, Stmt, Type, Var};
+use crate::lattice::{IterKind, Iterator, Lattice, Point};
+use crate::notation::{Cin, IndexVar};
+
+/// A position iterator's loop state: its current position and the end of its range.
+#[derive(Clone, Debug)]
+struct Cursor {
+    it: Iterator,
+    pos: Var,
+    end: Var,
+}
+
+/// Per iterator inside a loop body: its coordinate, whether it sits on the loop's coordinate, and
+/// where its run of equal coordinates ends (the next position to visit).
+#[derive(Clone, Debug)]
+struct Here {
+    coord: Var,
+    at: Var,
+    next: Expr,
+}
+
+impl Lowerer<'_> {
+    pub(super) fn forall(
+        &mut self,
+        v: IndexVar,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let expr = self.effective(body);
+        let iterators = self.iterators_at(v)?;
+        let lattice = Lattice::build(&expr, &|id| iterators.get(&id).copied());
+        let segment = self.output_segment(v);
+        let saved = self.scope.clone();
+        let top = &lattice.points[0];
+        let result = if top.dense {
+            self.dense_loop(v, &lattice, body, out)
+        } else if lattice.points.len() == 1 && top.iterators.len() == 1 {
+            self.position_loop(v, &lattice, body, out)
+        } else {
+            self.merge_loops(v, &lattice, body, out)
+        };
+        self.scope = saved;
+        if let Some((level, parent)) = segment {
+            out.push(Stmt::FinishSegment { level, parent });
+        }
+        result
+    }
+
+    /// The iterators the loop over `v` drives: for every input access whose next level stores `v`.
+    fn iterators_at(&self, v: IndexVar) -> Result<BTreeMap<usize, (Iterator, IterKind)>, Error> {
+        let mut iterators = BTreeMap::new();
+        for a in 1..self.accesses.len() {
+            let k = self.next_level(a);
+            if k == self.levels(a).len()
+                || self.level_var(a, k) != Some(v)
+                || self.parent_pos(a, k).is_none()
+            {
+                continue;
+            }
+            let spec = self.levels(a)[k];
+            let kind = match spec.kind {
+                LevelKind::Dense => IterKind::Full,
+                LevelKind::Compressed | LevelKind::Singleton if spec.ordered => IterKind::Position,
+                LevelKind::Compressed | LevelKind::Singleton => {
+                    return Err(self.unsupported("iterating an unordered level"));
+                }
+                other => return Err(self.unsupported_level(other)),
+            };
+            iterators.insert(
+                a,
+                (
+                    Iterator {
+                        access: a,
+                        level: k,
+                    },
+                    kind,
+                ),
+            );
+        }
+        Ok(iterators)
+    }
+
+    /// The extent of index variable `v`: a dimension of the first tensor it indexes.
+    pub(super) fn extent(&self, v: IndexVar) -> Expr {
+        self.accesses
+            .iter()
+            .find_map(|a| {
+                a.indices.iter().position(|&x| x == v).map(|dim| Expr::Dim {
+                    param: a.tensor,
+                    dim,
+                })
+            })
+            .unwrap_or(Expr::Index(0))
+    }
+
+    /// `for v in 0..N`, with a cursor per position iterator of the lattice (dense ∪ sparse).
+    fn dense_loop(
+        &mut self,
+        v: IndexVar,
+        lattice: &Lattice,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let cursors = self.open_cursors(lattice, out)?;
+        let coord = self.names.fresh(&self.program.vars[v].clone());
+        let mut inner = Vec::new();
+        let mut here = BTreeMap::new();
+        for c in &cursors {
+            let h = self.look(c, Some(&coord), &mut inner)?;
+            here.insert(c.it, h);
+        }
+        self.cases(
+            v,
+            &coord,
+            lattice,
+            &lattice.points[0],
+            &cursors,
+            &here,
+            body,
+            &mut inner,
+        )?;
+        advance(&cursors, &here, &mut inner);
+        out.push(Stmt::For {
+            var: coord,
+            lo: Expr::Index(0),
+            hi: self.extent(v),
+            body: inner,
+        });
+        Ok(())
+    }
+
+    /// One position iterator alone: a loop over its positions (deduplicating a non-unique level).
+    fn position_loop(
+        &mut self,
+        v: IndexVar,
+        lattice: &Lattice,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let cursors = self.open_cursors(lattice, out)?;
+        let c = &cursors[0];
+        let mut inner = Vec::new();
+        let coord = self.names.fresh(&self.program.vars[v].clone());
+        let h = self.look(c, None, &mut inner)?;
+        inner.push(Stmt::Let {
+            var: coord.clone(),
+            ty: Type::Index,
+            init: Expr::Var(h.coord.clone()),
+            mutable: false,
+        });
+        let here = BTreeMap::from([(c.it, h.clone())]);
+        self.case(
+            v,
+            &coord,
+            lattice,
+            &lattice.points[0],
+            &cursors,
+            &here,
+            body,
+            &mut inner,
+        )?;
+        inner.push(Stmt::Assign {
+            var: c.pos.clone(),
+            value: h.next,
+            accumulate: false,
+        });
+        let cond = bin(
+            BinOp::Lt,
+            Expr::Var(c.pos.clone()),
+            Expr::Var(c.end.clone()),
+        );
+        out.push(Stmt::While { cond, body: inner });
+        Ok(())
+    }
+
+    /// Two-finger merges: one `while` per lattice point, each running while all of the point's
+    /// iterators have positions left (seed-kjolstad.md §3.3).
+    fn merge_loops(
+        &mut self,
+        v: IndexVar,
+        lattice: &Lattice,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let cursors = self.open_cursors(lattice, out)?;
+        for point in &lattice.points {
+            let active: Vec<Cursor> = cursors
+                .iter()
+                .filter(|c| point.iterators.contains(&c.it))
+                .cloned()
+                .collect();
+            let mut inner = Vec::new();
+            let mut here = BTreeMap::new();
+            for c in &active {
+                here.insert(c.it, self.look(c, None, &mut inner)?);
+            }
+            let coord = self.names.fresh(&self.program.vars[v].clone());
+            let min = here
+                .values()
+                .map(|h| Expr::Var(h.coord.clone()))
+                .reduce(|a, b| bin(BinOp::Min, a, b));
+            inner.push(Stmt::Let {
+                var: coord.clone(),
+                ty: Type::Index,
+                init: min.unwrap_or(Expr::Index(0)),
+                mutable: false,
+            });
+            for h in here.values() {
+                let at = bin(
+                    BinOp::Eq,
+                    Expr::Var(h.coord.clone()),
+                    Expr::Var(coord.clone()),
+                );
+                inner.push(Stmt::Let {
+                    var: h.at.clone(),
+                    ty: Type::Bool,
+                    init: at,
+                    mutable: false,
+                });
+            }
+            self.cases(v, &coord, lattice, point, &active, &here, body, &mut inner)?;
+            advance(&active, &here, &mut inner);
+            let cond = active
+                .iter()
+                .map(|c| {
+                    bin(
+                        BinOp::Lt,
+                        Expr::Var(c.pos.clone()),
+                        Expr::Var(c.end.clone()),
+                    )
+                })
+                .reduce(|a, b| bin(BinOp::And, a, b))
+                .unwrap_or(Expr::Bool(false));
+            out.push(Stmt::While { cond, body: inner });
+        }
+        Ok(())
+    }
+
+    /// `let mut p = begin; let end = ...;` for every position iterator of the lattice.
+    fn open_cursors(
+        &mut self,
+        lattice: &Lattice,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Cursor>, Error> {
+        let mut cursors = Vec::new();
+        for it in lattice.iterators() {
+            let (lo, hi) = self.pos_bounds(it)?;
+            let hint = format!(
+                "{}{}",
+                self.program.tensors[self.accesses[it.access].tensor].name, it.level
+            );
+            let pos = self.names.fresh(&format!("p{hint}"));
+            let end = self.names.fresh(&format!("p{hint}_end"));
+            out.push(Stmt::Let {
+                var: pos.clone(),
+                ty: Type::Index,
+                init: lo,
+                mutable: true,
+            });
+            out.push(Stmt::Let {
+                var: end.clone(),
+                ty: Type::Index,
+                init: hi,
+                mutable: false,
+            });
+            cursors.push(Cursor { it, pos, end });
+        }
+        Ok(cursors)
+    }
+
+    /// `pos_bounds` of an iterator's level under its parent; a parent that is a run of duplicates
+    /// (a non-unique level) spans the children of every position of the run.
+    fn pos_bounds(&self, it: Iterator) -> Result<(Expr, Expr), Error> {
+        let spec = self.levels(it.access)[it.level];
+        let fns = level_fns(spec.kind).ok_or_else(|| self.unsupported_level(spec.kind))?;
+        let at = self.level_ref(it.access, it.level);
+        let parent = self
+            .parent_pos(it.access, it.level)
+            .ok_or_else(|| self.internal("iterator without parent"))?;
+        let missing = || self.internal("a level without position iteration");
+        let (lo, hi) = fns.pos_bounds(at, &parent).ok_or_else(missing)?;
+        match it
+            .level
+            .checked_sub(1)
+            .and_then(|k| self.scope.run_ends.get(&(it.access, k)))
+        {
+            Some(run_end) => {
+                let last = bin(BinOp::Sub, run_end.clone(), Expr::Index(1));
+                let (_, hi) = fns.pos_bounds(at, &last).ok_or_else(missing)?;
+                Ok((lo, hi))
+            }
+            None => Ok((lo, hi)),
+        }
+    }
+
+    /// Reads a cursor's coordinate (and, for a non-unique level, the end of its run of equal
+    /// coordinates). With `coord`, also whether the cursor sits on that loop coordinate.
+    fn look(
+        &mut self,
+        c: &Cursor,
+        coord: Option<&Var>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Here, Error> {
+        let spec = self.levels(c.it.access)[c.it.level];
+        let fns = level_fns(spec.kind).ok_or_else(|| self.unsupported_level(spec.kind))?;
+        let at_ref = self.level_ref(c.it.access, c.it.level);
+        let p = Expr::Var(c.pos.clone());
+        let in_range = bin(BinOp::Lt, p.clone(), Expr::Var(c.end.clone()));
+        let name = self
+            .names
+            .fresh(&format!("{}_crd", c.pos.0.trim_start_matches("__")));
+        let at = self
+            .names
+            .fresh(&format!("{}_here", c.pos.0.trim_start_matches("__")));
+        let read = fns.pos_access(at_ref, &p);
+        match coord {
+            // In a dense loop the cursor may be exhausted: read only in range.
+            Some(coord) => {
+                let value = Expr::Select(
+                    Box::new(in_range.clone()),
+                    Box::new(read),
+                    Box::new(Expr::Index(0)),
+                );
+                out.push(Stmt::Let {
+                    var: name.clone(),
+                    ty: Type::Index,
+                    init: value,
+                    mutable: false,
+                });
+                let here = bin(
+                    BinOp::And,
+                    in_range,
+                    bin(BinOp::Eq, Expr::Var(name.clone()), Expr::Var(coord.clone())),
+                );
+                out.push(Stmt::Let {
+                    var: at.clone(),
+                    ty: Type::Bool,
+                    init: here,
+                    mutable: false,
+                });
+            }
+            None => out.push(Stmt::Let {
+                var: name.clone(),
+                ty: Type::Index,
+                init: read,
+                mutable: false,
+            }),
+        }
+        let next = if spec.unique {
+            bin(BinOp::Add, p, Expr::Index(1))
+        } else {
+            let run = self
+                .names
+                .fresh(&format!("{}_run", c.pos.0.trim_start_matches("__")));
+            out.push(Stmt::Let {
+                var: run.clone(),
+                ty: Type::Index,
+                init: bin(BinOp::Add, p, Expr::Index(1)),
+                mutable: true,
+            });
+            let same = bin(
+                BinOp::And,
+                bin(BinOp::Lt, Expr::Var(run.clone()), Expr::Var(c.end.clone())),
+                bin(
+                    BinOp::Eq,
+                    load(at_ref.crd(), Expr::Var(run.clone())),
+                    Expr::Var(name.clone()),
+                ),
+            );
+            let step = Stmt::Assign {
+                var: run.clone(),
+                value: Expr::Index(1),
+                accumulate: true,
+            };
+            out.push(Stmt::While {
+                cond: same,
+                body: vec![step],
+            });
+            Expr::Var(run)
+        };
+        Ok(Here {
+            coord: name,
+            at,
+            next,
+        })
+    }
+
+    /// The if / else-if chain over the sub-points of `point`, most iterators first.
+    #[allow(clippy::too_many_arguments)]
+    fn cases(
+        &mut self,
+        v: IndexVar,
+        coord: &Var,
+        lattice: &Lattice,
+        point: &Point,
+        cursors: &[Cursor],
+        here: &BTreeMap<Iterator, Here>,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let subs: Vec<Point> = lattice.sub_points(point).into_iter().cloned().collect();
+        let mut chain: Vec<Stmt> = Vec::new();
+        for q in subs.iter().rev() {
+            let mut stmts = Vec::new();
+            self.case(v, coord, lattice, q, cursors, here, body, &mut stmts)?;
+            let cond = q
+                .iterators
+                .iter()
+                .map(|it| Expr::Var(here[it].at.clone()))
+                .reduce(|a, b| bin(BinOp::And, a, b));
+            chain = match cond {
+                None => stmts,
+                Some(cond) => vec![Stmt::If {
+                    cond,
+                    then: stmts,
+                    otherwise: chain,
+                }],
+            };
+        }
+        out.extend(chain);
+        Ok(())
+    }
+
+    /// One case: the body with the iterators of `q` on the coordinate and the others absent.
+    #[allow(clippy::too_many_arguments)]
+    fn case(
+        &mut self,
+        v: IndexVar,
+        coord: &Var,
+        lattice: &Lattice,
+        q: &Point,
+        cursors: &[Cursor],
+        here: &BTreeMap<Iterator, Here>,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let saved = self.scope.clone();
+        self.scope.coords.insert(v, Expr::Var(coord.clone()));
+        for c in cursors.iter().filter(|c| q.iterators.contains(&c.it)) {
+            self.scope
+                .positions
+                .insert((c.it.access, c.it.level), Expr::Var(c.pos.clone()));
+            if !self.levels(c.it.access)[c.it.level].unique {
+                self.scope
+                    .run_ends
+                    .insert((c.it.access, c.it.level), here[&c.it].next.clone());
+            }
+        }
+        let absent = Absent {
+            accesses: lattice
+                .iterators()
+                .iter()
+                .filter(|it| !q.iterators.contains(it))
+                .map(|it| it.access)
+                .collect(),
+            temps: Vec::new(),
+        };
+        self.locate_ready(out)?;
+        let result = match zero_stmt(body, &absent) {
+            Some(b) => self.stmt(&b, out),
+            None => Ok(()),
+        };
+        self.scope = saved;
+        result
+    }
+}
+
+/// Moves every cursor that sat on the coordinate past its run.
+fn advance(cursors: &[Cursor], here: &BTreeMap<Iterator, Here>, out: &mut Vec<Stmt>) {
+    for c in cursors {
+        let h = &here[&c.it];
+        let step = Stmt::Assign {
+            var: c.pos.clone(),
+            value: h.next.clone(),
+            accumulate: false,
+        };
+        out.push(Stmt::If {
+            cond: Expr::Var(h.at.clone()),
+            then: vec![step],
+            otherwise: Vec::new(),
+        });
+    }
+}

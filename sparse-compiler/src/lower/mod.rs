@@ -1,0 +1,341 @@
+//! Concrete index notation -> imperative IR (seed-kjolstad.md §3, seed-formats.md §3.6).
+//!
+//! The lowerer walks the concrete statement. At each forall it builds the iteration lattice of the
+//! loop body (`lattice`), then emits one loop per lattice point: a plain `for` over positions when
+//! one position iterator drives the loop, a `for` over the dimension (with cursors for any sparse
+//! operands) when the region is dense, and a two-finger `while` merge otherwise. Inside a loop, each
+//! case of the lattice lowers the body with the operands that are absent in that case removed
+//! (`expr::zero`). Levels are only ever touched through their level functions (`format::Level`).
+//! Outputs are assembled as they are computed: dense levels by insert, compressed levels by append.
+
+mod expr;
+mod forall;
+mod names;
+mod output;
+
+use std::collections::BTreeMap;
+
+use crate::error::{Error, ErrorKind, Errors};
+use crate::format::{Coord, LevelKind, LevelRef, level_fns};
+use crate::ir::{self, Expr, Stmt, Type, Var};
+use crate::notation::{Access, Cin, IndexVar, Lhs, Program};
+use names::Namer;
+
+/// Lowers a concretized program to an IR kernel named `name`.
+pub fn lower(program: &Program, cin: &Cin, name: &str) -> Result<ir::Kernel, Errors> {
+    let mut lowerer = Lowerer::new(program);
+    let mut body = Vec::new();
+    lowerer.begin_output(&mut body)?;
+    lowerer.stmt(cin, &mut body).map_err(|e| vec![e])?;
+    lowerer.end_output(&mut body);
+    let mut stmts = std::mem::take(&mut lowerer.hoisted);
+    stmts.extend(body);
+    Ok(ir::Kernel {
+        name: name.to_string(),
+        params: params(program),
+        shape_checks: shape_checks(program, &lowerer.accesses),
+        body: stmts,
+    })
+}
+
+fn params(program: &Program) -> Vec<ir::Param> {
+    program
+        .tensors
+        .iter()
+        .enumerate()
+        .map(|(k, t)| ir::Param {
+            name: t.name.clone(),
+            output: k == program.output.tensor,
+            order: t.order,
+            format: t.format.clone(),
+        })
+        .collect()
+}
+
+/// For every index variable, the dimensions it indexes: they must agree at run time.
+fn shape_checks(program: &Program, accesses: &[Access]) -> Vec<ir::ShapeCheck> {
+    program
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(v, name)| {
+            let mut dims = Vec::new();
+            for a in accesses {
+                for (d, &x) in a.indices.iter().enumerate() {
+                    if x == v && !dims.contains(&(a.tensor, d)) {
+                        dims.push((a.tensor, d));
+                    }
+                }
+            }
+            ir::ShapeCheck {
+                index: name.clone(),
+                dims,
+            }
+        })
+        .collect()
+}
+
+/// What a temporary of the concrete statement became in the IR.
+#[derive(Clone, Debug)]
+enum Temp {
+    /// A scalar accumulator.
+    Scalar(Var),
+    /// A dense workspace over `var` with its touched-coordinate list.
+    Workspace {
+        var: IndexVar,
+        values: Var,
+        set: Var,
+        list: Var,
+        count: Var,
+    },
+}
+
+/// The lowering state: which coordinates and level positions are known at the current point of
+/// the generated code. Loops save and restore it around their bodies.
+#[derive(Clone, Default)]
+struct Scope {
+    coords: BTreeMap<IndexVar, Expr>,
+    positions: BTreeMap<(usize, usize), Expr>,
+    /// For a non-unique level whose position is the start of a run of equal coordinates: the
+    /// position after the run (its children span the whole run).
+    run_ends: BTreeMap<(usize, usize), Expr>,
+}
+
+struct Lowerer<'p> {
+    program: &'p Program,
+    /// Every access by number; 0 is the output.
+    accesses: Vec<Access>,
+    names: Namer,
+    scope: Scope,
+    temps: BTreeMap<usize, Temp>,
+    /// The effective expression each temporary stands for (for lattices).
+    temp_exprs: BTreeMap<usize, crate::notation::Expr>,
+    /// Declarations hoisted to the top of the kernel (workspaces).
+    hoisted: Vec<Stmt>,
+}
+
+impl<'p> Lowerer<'p> {
+    fn new(program: &'p Program) -> Self {
+        let mut accesses = vec![program.output.clone(); program.access_count];
+        collect_accesses(&program.rhs, &mut accesses);
+        Lowerer {
+            program,
+            accesses,
+            names: Namer::default(),
+            scope: Scope::default(),
+            temps: BTreeMap::new(),
+            temp_exprs: BTreeMap::new(),
+            hoisted: Vec::new(),
+        }
+    }
+
+    fn stmt(&mut self, cin: &Cin, out: &mut Vec<Stmt>) -> Result<(), Error> {
+        match cin {
+            Cin::Forall { var, body } => self.forall(*var, body, out),
+            Cin::Where { consumer, producer } => self.where_(consumer, producer, out),
+            Cin::Assign {
+                lhs,
+                accumulate,
+                rhs,
+            } => self.assign(lhs, *accumulate, rhs, out),
+        }
+    }
+
+    fn where_(&mut self, consumer: &Cin, producer: &Cin, out: &mut Vec<Stmt>) -> Result<(), Error> {
+        let (temp, lhs) = produced_temp(producer)
+            .ok_or_else(|| self.internal("a `where` without a temporary"))?;
+        let effective = self.effective(producer);
+        self.temp_exprs.insert(temp, effective);
+        match lhs {
+            Lhs::Scalar(_) => {
+                let var = self.names.fresh("t");
+                let zero = Expr::Value(ir::Literal::Int(0));
+                out.push(Stmt::Let {
+                    var: var.clone(),
+                    ty: Type::Value,
+                    init: zero,
+                    mutable: true,
+                });
+                self.temps.insert(temp, Temp::Scalar(var));
+                self.stmt(producer, out)?;
+                self.stmt(consumer, out)
+            }
+            Lhs::Workspace { var, .. } => {
+                let ws = self.workspace(var);
+                self.temps.insert(temp, ws);
+                self.stmt(producer, out)?;
+                self.workspace_consumer(temp, consumer, out)
+            }
+            Lhs::Output => Err(self.internal("a `where` producing the output")),
+        }
+    }
+
+    /// The expression a statement computes, with temporaries replaced by what they stand for.
+    fn effective(&self, cin: &Cin) -> crate::notation::Expr {
+        match cin {
+            Cin::Forall { body, .. } => self.effective(body),
+            Cin::Where { consumer, producer } => {
+                let mut temps = self.temp_exprs.clone();
+                if let Some((t, _)) = produced_temp(producer) {
+                    temps.insert(t, self.effective(producer));
+                }
+                substitute(&self.effective(consumer), &temps)
+            }
+            Cin::Assign { rhs, .. } => substitute(rhs, &self.temp_exprs),
+        }
+    }
+
+    /// The index variable stored by level `k` of access `a`, if it stores a whole dimension.
+    fn level_var(&self, a: usize, k: usize) -> Option<IndexVar> {
+        let access = &self.accesses[a];
+        match self.program.tensors[access.tensor].levels[k].coord {
+            Coord::Dim(d) => access.indices.get(d).copied(),
+            _ => None,
+        }
+    }
+
+    fn levels(&self, a: usize) -> &[crate::format::LevelSpec] {
+        &self.program.tensors[self.accesses[a].tensor].levels
+    }
+
+    fn level_ref(&self, a: usize, k: usize) -> LevelRef {
+        LevelRef {
+            param: self.accesses[a].tensor,
+            level: k,
+        }
+    }
+
+    /// The position of the parent of level `k` of access `a` (the root's parent is position 0).
+    fn parent_pos(&self, a: usize, k: usize) -> Option<Expr> {
+        if k == 0 {
+            Some(Expr::Index(0))
+        } else {
+            self.scope.positions.get(&(a, k - 1)).cloned()
+        }
+    }
+
+    /// The first level of access `a` whose position is not known yet.
+    fn next_level(&self, a: usize) -> usize {
+        (0..self.levels(a).len())
+            .find(|&k| !self.scope.positions.contains_key(&(a, k)))
+            .unwrap_or(self.levels(a).len())
+    }
+
+    /// Locates every level whose coordinate is bound and whose parent is known, top-down, for
+    /// every access: dense levels by `locate`. Called after each new coordinate binding.
+    fn locate_ready(&mut self, out: &mut Vec<Stmt>) -> Result<(), Error> {
+        for a in 0..self.accesses.len() {
+            loop {
+                let k = self.next_level(a);
+                if k == self.levels(a).len() {
+                    break;
+                }
+                let spec = self.levels(a)[k];
+                let Some(v) = self.level_var(a, k) else { break };
+                let Some(coord) = self.scope.coords.get(&v).cloned() else {
+                    break;
+                };
+                let Some(parent) = self.parent_pos(a, k) else {
+                    break;
+                };
+                if !spec.kind.has_locate() {
+                    break;
+                }
+                let fns = level_fns(spec.kind).ok_or_else(|| self.unsupported_level(spec.kind))?;
+                let at = self.level_ref(a, k);
+                let Some(p) = fns.locate(at, &parent, &coord) else {
+                    break;
+                };
+                let p = self.bind_index("p", p, out);
+                self.scope.positions.insert((a, k), p);
+            }
+        }
+        Ok(())
+    }
+
+    /// Binds `value` to a fresh immutable index variable unless it is already a variable or constant.
+    fn bind_index(&mut self, hint: &str, value: Expr, out: &mut Vec<Stmt>) -> Expr {
+        if matches!(value, Expr::Var(_) | Expr::Index(_)) {
+            return value;
+        }
+        let var = self.names.fresh(hint);
+        out.push(Stmt::Let {
+            var: var.clone(),
+            ty: Type::Index,
+            init: value,
+            mutable: false,
+        });
+        Expr::Var(var)
+    }
+
+    fn unsupported_level(&self, kind: LevelKind) -> Error {
+        let span = self.program.tensors[0].span;
+        Error::new(
+            span,
+            ErrorKind::Unsupported(format!("kernels over {} levels", kind.name())),
+        )
+    }
+
+    fn unsupported(&self, what: &str) -> Error {
+        Error::new(
+            self.program.tensors[0].span,
+            ErrorKind::Unsupported(what.to_string()),
+        )
+    }
+
+    fn internal(&self, what: &str) -> Error {
+        Error::new(
+            self.program.tensors[0].span,
+            ErrorKind::Unsupported(format!("internal: {what}")),
+        )
+    }
+}
+
+fn collect_accesses(e: &crate::notation::Expr, out: &mut [Access]) {
+    use crate::notation::Expr as E;
+    match e {
+        E::Access { id, access } => out[*id] = access.clone(),
+        E::Temp(_) | E::Literal(_) => {}
+        E::Neg(e) => collect_accesses(e, out),
+        E::Binary(_, a, b) => {
+            collect_accesses(a, out);
+            collect_accesses(b, out);
+        }
+    }
+}
+
+/// The temporary a producer statement assigns, and how.
+fn produced_temp(cin: &Cin) -> Option<(usize, Lhs)> {
+    match cin {
+        Cin::Forall { body, .. } => produced_temp(body),
+        Cin::Where { consumer, .. } => produced_temp(consumer),
+        Cin::Assign {
+            lhs: lhs @ Lhs::Scalar(t),
+            ..
+        } => Some((*t, lhs.clone())),
+        Cin::Assign {
+            lhs: lhs @ Lhs::Workspace { temp, .. },
+            ..
+        } => Some((*temp, lhs.clone())),
+        Cin::Assign {
+            lhs: Lhs::Output, ..
+        } => None,
+    }
+}
+
+fn substitute(
+    e: &crate::notation::Expr,
+    temps: &BTreeMap<usize, crate::notation::Expr>,
+) -> crate::notation::Expr {
+    use crate::notation::Expr as E;
+    match e {
+        E::Temp(t) => temps.get(t).cloned().unwrap_or(E::Temp(*t)),
+        E::Access { .. } | E::Literal(_) => e.clone(),
+        E::Neg(x) => E::Neg(Box::new(substitute(x, temps))),
+        E::Binary(op, a, b) => E::Binary(
+            *op,
+            Box::new(substitute(a, temps)),
+            Box::new(substitute(b, temps)),
+        ),
+    }
+}

@@ -1,0 +1,313 @@
+//! Assignments and output assembly (seed-formats.md §1.5 and §3.6, seed-kjolstad.md §3.6–3.7).
+//!
+//! A dense output is zeroed (for `=`) and written by insert: its positions come from `locate`. A
+//! sparse output is rebuilt by append: the kernel clears its levels, appends each coordinate and
+//! value in order, closes each segment after the loop over its variable, and the runtime validates
+//! the result when assembly ends. Workspaces collect a row that cannot be appended in order
+//! (Gustavson's SpGEMM): a dense value array, a flag per coordinate and the list of touched
+//! coordinates, sorted before they are appended.
+
+use super::{Lowerer, Temp};
+use crate::error::{Error, Errors};
+use crate::format::LevelKind;
+use crate::ir::{Array, Expr, Literal, Stmt, TempType, Type};
+use crate::notation::{Cin, Expr as NExpr, IndexVar, Lhs};
+use crate::syntax::ast::AssignOp;
+
+impl Lowerer<'_> {
+    /// Whether the output has levels that are assembled by append.
+    pub(super) fn assembles(&self) -> bool {
+        self.levels(0)
+            .iter()
+            .any(|l| !matches!(l.kind, LevelKind::Dense))
+    }
+
+    /// Checks that the output can be assembled, and starts: zeroing a dense output written with
+    /// `=`, or clearing a sparse one.
+    pub(super) fn begin_output(&mut self, out: &mut Vec<Stmt>) -> Result<(), Errors> {
+        let levels = self.levels(0).to_vec();
+        if !self.assembles() {
+            if self.program.op == AssignOp::Assign {
+                out.push(Stmt::ZeroOutput);
+            }
+            return Ok(());
+        }
+        let last = levels.len() - 1;
+        let shape_ok = levels[..last].iter().all(|l| l.kind == LevelKind::Dense)
+            && matches!(levels[last].kind, LevelKind::Compressed)
+            && levels[last].unique;
+        if !shape_ok {
+            return Err(vec![self.unsupported(
+                "sparse outputs other than dense levels above one compressed level",
+            )]);
+        }
+        if self.program.op == AssignOp::AddAssign {
+            return Err(vec![self.unsupported("`+=` into a sparse output")]);
+        }
+        out.push(Stmt::BeginAssembly);
+        Ok(())
+    }
+
+    pub(super) fn end_output(&mut self, out: &mut Vec<Stmt>) {
+        if self.assembles() {
+            out.push(Stmt::EndAssembly);
+        }
+    }
+
+    /// The output level whose segment the loop over `v` fills, and its parent position.
+    pub(super) fn output_segment(&self, v: IndexVar) -> Option<(usize, Expr)> {
+        if !self.assembles() {
+            return None;
+        }
+        let k = self.next_level(0);
+        let spec = self.levels(0).get(k)?;
+        (spec.kind == LevelKind::Compressed && self.level_var(0, k) == Some(v))
+            .then(|| self.parent_pos(0, k).map(|p| (k, p)))
+            .flatten()
+    }
+
+    pub(super) fn assign(
+        &mut self,
+        lhs: &Lhs,
+        accumulate: bool,
+        rhs: &NExpr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let value = self.value(rhs)?;
+        match lhs {
+            Lhs::Scalar(t) => match self.temps.get(t) {
+                Some(Temp::Scalar(var)) => {
+                    out.push(Stmt::Assign {
+                        var: var.clone(),
+                        value,
+                        accumulate,
+                    });
+                    Ok(())
+                }
+                _ => Err(self.internal("a scalar temporary without a variable")),
+            },
+            Lhs::Workspace { temp, var } => self.scatter(*temp, *var, value, out),
+            Lhs::Output if self.assembles() => {
+                if accumulate {
+                    return Err(self.unsupported("accumulating into a sparse output"));
+                }
+                self.append(value, out)
+            }
+            Lhs::Output => {
+                let index = self.output_position()?;
+                out.push(Stmt::Store {
+                    array: Array::Vals { param: 0 },
+                    index,
+                    value,
+                    accumulate,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    fn output_position(&self) -> Result<Expr, Error> {
+        match self.levels(0).len() {
+            0 => Ok(Expr::Index(0)),
+            n => self
+                .scope
+                .positions
+                .get(&(0, n - 1))
+                .cloned()
+                .ok_or_else(|| self.internal("output position unknown")),
+        }
+    }
+
+    /// Appends the current coordinate of the output's last level, and `value`.
+    fn append(&mut self, value: Expr, out: &mut Vec<Stmt>) -> Result<(), Error> {
+        let last = self.levels(0).len() - 1;
+        let v = self
+            .level_var(0, last)
+            .ok_or_else(|| self.internal("output level without variable"))?;
+        let coord = self
+            .scope
+            .coords
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| self.internal("output coordinate unbound"))?;
+        out.push(Stmt::Append { level: last, coord });
+        out.push(Stmt::AppendValue(value));
+        Ok(())
+    }
+
+    /// A dense workspace over `var`, allocated once at the top of the kernel.
+    pub(super) fn workspace(&mut self, var: IndexVar) -> Temp {
+        let len = self.extent(var);
+        let name = self.program.vars[var].clone();
+        let values = self.names.fresh(&format!("w_{name}"));
+        let set = self.names.fresh(&format!("w_{name}_set"));
+        let list = self.names.fresh(&format!("w_{name}_list"));
+        let count = self.names.fresh(&format!("w_{name}_count"));
+        self.hoisted.push(Stmt::Workspace {
+            var: values.clone(),
+            ty: TempType::Value,
+            len: len.clone(),
+        });
+        self.hoisted.push(Stmt::Workspace {
+            var: set.clone(),
+            ty: TempType::Bool,
+            len: len.clone(),
+        });
+        self.hoisted.push(Stmt::Workspace {
+            var: list.clone(),
+            ty: TempType::Index,
+            len,
+        });
+        self.hoisted.push(Stmt::Let {
+            var: count.clone(),
+            ty: Type::Index,
+            init: Expr::Index(0),
+            mutable: true,
+        });
+        Temp::Workspace {
+            var,
+            values,
+            set,
+            list,
+            count,
+        }
+    }
+
+    /// `w[j] += value`, recording `j` the first time it is touched.
+    fn scatter(
+        &mut self,
+        temp: usize,
+        var: IndexVar,
+        value: Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let Some(Temp::Workspace {
+            values,
+            set,
+            list,
+            count,
+            ..
+        }) = self.temps.get(&temp).cloned()
+        else {
+            return Err(self.internal("a workspace without arrays"));
+        };
+        let j = self
+            .scope
+            .coords
+            .get(&var)
+            .cloned()
+            .ok_or_else(|| self.internal("workspace coordinate unbound"))?;
+        let first = vec![
+            Stmt::Store {
+                array: Array::Temp(set.clone()),
+                index: j.clone(),
+                value: Expr::Bool(true),
+                accumulate: false,
+            },
+            Stmt::Store {
+                array: Array::Temp(list),
+                index: Expr::Var(count.clone()),
+                value: j.clone(),
+                accumulate: false,
+            },
+            Stmt::Assign {
+                var: count,
+                value: Expr::Index(1),
+                accumulate: true,
+            },
+        ];
+        let untouched = Expr::Not(Box::new(Expr::Load(Array::Temp(set), Box::new(j.clone()))));
+        out.push(Stmt::If {
+            cond: untouched,
+            then: first,
+            otherwise: Vec::new(),
+        });
+        out.push(Stmt::Store {
+            array: Array::Temp(values),
+            index: j,
+            value,
+            accumulate: true,
+        });
+        Ok(())
+    }
+
+    /// The consumer `∀j out(.., j) = w(j)`: the touched coordinates in order, each appended (or
+    /// stored) and its workspace entry reset.
+    pub(super) fn workspace_consumer(
+        &mut self,
+        temp: usize,
+        consumer: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let Some(Temp::Workspace {
+            var,
+            values,
+            set,
+            list,
+            count,
+        }) = self.temps.get(&temp).cloned()
+        else {
+            return Err(self.internal("a workspace without arrays"));
+        };
+        if !matches!(consumer, Cin::Forall { var: v, .. } if *v == var) {
+            return Err(self.unsupported("a workspace consumed outside a loop over its variable"));
+        }
+        let segment = self.output_segment(var);
+        out.push(Stmt::SortPrefix {
+            array: list.clone(),
+            len: Expr::Var(count.clone()),
+        });
+        let idx = self.names.fresh("k");
+        let j = self.names.fresh(&self.program.vars[var].clone());
+        let mut body = vec![Stmt::Let {
+            var: j.clone(),
+            ty: Type::Index,
+            init: Expr::Load(Array::Temp(list), Box::new(Expr::Var(idx.clone()))),
+            mutable: false,
+        }];
+        let saved = self.scope.clone();
+        self.scope.coords.insert(var, Expr::Var(j.clone()));
+        self.locate_ready(&mut body)?;
+        let value = Expr::Load(Array::Temp(values.clone()), Box::new(Expr::Var(j.clone())));
+        if self.assembles() {
+            self.append(value, &mut body)?;
+        } else {
+            let index = self.output_position()?;
+            body.push(Stmt::Store {
+                array: Array::Vals { param: 0 },
+                index,
+                value,
+                accumulate: false,
+            });
+        }
+        self.scope = saved;
+        let zero = Expr::Value(Literal::Int(0));
+        body.push(Stmt::Store {
+            array: Array::Temp(values),
+            index: Expr::Var(j.clone()),
+            value: zero,
+            accumulate: false,
+        });
+        body.push(Stmt::Store {
+            array: Array::Temp(set),
+            index: Expr::Var(j),
+            value: Expr::Bool(false),
+            accumulate: false,
+        });
+        out.push(Stmt::For {
+            var: idx,
+            lo: Expr::Index(0),
+            hi: Expr::Var(count.clone()),
+            body,
+        });
+        out.push(Stmt::Assign {
+            var: count,
+            value: Expr::Index(0),
+            accumulate: false,
+        });
+        if let Some((level, parent)) = segment {
+            out.push(Stmt::FinishSegment { level, parent });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,302 @@
+//! Concrete index notation (seed-kjolstad.md §2.2–2.4): foralls, `where` and assignments.
+//!
+//! Concretization places each implicit sum on the smallest term that uses its variable, widened
+//! through the products, quotients (numerator side) and negations around it, since a sum
+//! distributes over those: the sum in `A(i,j)*x(j)` covers the whole product, the one in
+//! `b(i) - A(i,j)*x(j)` only the product. A sum over the whole right-hand side becomes `+=` into
+//! the output, promoted to a scalar temporary when every output loop encloses every reduction loop
+//! (so SpMV accumulates in a register); a sum over part of it becomes a scalar temporary computed
+//! by a `where` producer. When a reduction loop sits between the loops of a sparse output's levels,
+//! the output cannot be appended to in order: the inner output variable gets a dense workspace.
+
+use super::order::default_order;
+use super::{Expr, IndexVar, Program};
+use crate::error::Errors;
+use crate::format::LevelKind;
+use crate::syntax::ast::{AssignOp, BinOp};
+
+/// A statement of concrete index notation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cin {
+    /// `∀var body`.
+    Forall {
+        /// The index variable.
+        var: IndexVar,
+        /// The body.
+        body: Box<Cin>,
+    },
+    /// `consumer where producer`: the producer computes temporaries the consumer reads.
+    Where {
+        /// The consumer.
+        consumer: Box<Cin>,
+        /// The producer.
+        producer: Box<Cin>,
+    },
+    /// `lhs = rhs` or `lhs += rhs`.
+    Assign {
+        /// What is written.
+        lhs: Lhs,
+        /// `+=` rather than `=`.
+        accumulate: bool,
+        /// The value.
+        rhs: Expr,
+    },
+}
+
+/// The target of an assignment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lhs {
+    /// The output access.
+    Output,
+    /// Scalar temporary number `t` (read as `Expr::Temp(t)`).
+    Scalar(usize),
+    /// Dense workspace number `t`, a vector over index variable `var` (read as `Expr::Temp(t)`).
+    Workspace {
+        /// The temporary's number.
+        temp: usize,
+        /// The variable it is indexed by.
+        var: IndexVar,
+    },
+}
+
+impl Cin {
+    fn forall(vars: &[IndexVar], body: Cin) -> Cin {
+        vars.iter().rev().fold(body, |body, &var| Cin::Forall {
+            var,
+            body: Box::new(body),
+        })
+    }
+
+    fn where_(consumer: Cin, producer: Cin) -> Cin {
+        Cin::Where {
+            consumer: Box::new(consumer),
+            producer: Box::new(producer),
+        }
+    }
+}
+
+/// Turns the program into concrete index notation with the default loop order.
+pub fn concretize(program: &Program) -> Result<Cin, Errors> {
+    let mut next_temp = 0;
+    let mut producers = Vec::new();
+    let rhs = split_nested_sums(program, &program.rhs, &mut next_temp, &mut producers)?;
+    let out_vars = &program.output.indices;
+    let mut all = out_vars.clone();
+    rhs.collect_vars(&mut all);
+    let order = default_order(program, &rhs, &all).map_err(|e| vec![e])?;
+    let accumulate = program.op == AssignOp::AddAssign;
+    let reductions: Vec<IndexVar> = order
+        .iter()
+        .copied()
+        .filter(|v| !out_vars.contains(v))
+        .collect();
+    let assign = |lhs, rhs| {
+        with_producers(
+            Cin::Assign {
+                lhs,
+                accumulate: true,
+                rhs,
+            },
+            &producers,
+        )
+    };
+
+    if reductions.is_empty() {
+        let body = with_producers(
+            Cin::Assign {
+                lhs: Lhs::Output,
+                accumulate,
+                rhs,
+            },
+            &producers,
+        );
+        return Ok(Cin::forall(&order, body));
+    }
+    let first_reduction = order
+        .iter()
+        .position(|v| reductions.contains(v))
+        .unwrap_or(0);
+    let (outer, inner) = order.split_at(first_reduction);
+    if inner.iter().all(|v| reductions.contains(v)) {
+        // Scalar promotion: every output loop encloses the reductions.
+        let t = next_temp;
+        let consumer = Cin::Assign {
+            lhs: Lhs::Output,
+            accumulate,
+            rhs: Expr::Temp(t),
+        };
+        let producer = Cin::forall(inner, assign(Lhs::Scalar(t), rhs));
+        return Ok(Cin::forall(outer, Cin::where_(consumer, producer)));
+    }
+    let inner_out: Vec<IndexVar> = inner
+        .iter()
+        .copied()
+        .filter(|v| out_vars.contains(v))
+        .collect();
+    if needs_workspace(program, &inner_out) && !accumulate && inner_out.len() == 1 {
+        // Gustavson: ∀outer (∀j out = w(j) where ∀inner w(j) += rhs).
+        let t = next_temp;
+        let var = inner_out[0];
+        let consumer = Cin::forall(
+            &inner_out,
+            Cin::Assign {
+                lhs: Lhs::Output,
+                accumulate: false,
+                rhs: Expr::Temp(t),
+            },
+        );
+        let producer = Cin::forall(inner, assign(Lhs::Workspace { temp: t, var }, rhs));
+        return Ok(Cin::forall(outer, Cin::where_(consumer, producer)));
+    }
+    let body = with_producers(
+        Cin::Assign {
+            lhs: Lhs::Output,
+            accumulate: true,
+            rhs,
+        },
+        &producers,
+    );
+    Ok(Cin::forall(&order, body))
+}
+
+/// Whether an output level storing one of `vars` must be appended to (it has no insert).
+fn needs_workspace(program: &Program, vars: &[IndexVar]) -> bool {
+    let out = &program.tensors[program.output.tensor];
+    out.levels.iter().any(|l| {
+        let var = l.coord.dim().and_then(|d| program.output.indices.get(d));
+        var.is_some_and(|v| vars.contains(v))
+            && !matches!(l.kind, LevelKind::Dense | LevelKind::Hashed)
+    })
+}
+
+fn with_producers(consumer: Cin, producers: &[Cin]) -> Cin {
+    producers
+        .iter()
+        .fold(consumer, |c, p| Cin::where_(c, p.clone()))
+}
+
+/// Replaces every sum that covers only part of `expr` by a scalar temporary, and records the
+/// `where` producer that computes it.
+fn split_nested_sums(
+    program: &Program,
+    expr: &Expr,
+    next_temp: &mut usize,
+    producers: &mut Vec<Cin>,
+) -> Result<Expr, Errors> {
+    let outside: Vec<IndexVar> = program.output.indices.clone();
+    let mut expr = expr.clone();
+    loop {
+        let mut vars = Vec::new();
+        expr.collect_vars(&mut vars);
+        let nested = vars
+            .iter()
+            .copied()
+            .filter(|v| !outside.contains(v))
+            .find_map(|v| {
+                let path = sum_home(&expr, v);
+                (!path.is_empty()).then_some((v, path))
+            });
+        let Some((_, path)) = nested else {
+            return Ok(expr);
+        };
+        let sub = subexpr(&expr, &path).clone();
+        let mut sub_vars = Vec::new();
+        sub.collect_vars(&mut sub_vars);
+        let rest_vars = vars_outside(&expr, &path);
+        let summed: Vec<IndexVar> = sub_vars
+            .iter()
+            .copied()
+            .filter(|v| !outside.contains(v) && !rest_vars.contains(v))
+            .collect();
+        let order = default_order(program, &sub, &summed).map_err(|e| vec![e])?;
+        let t = *next_temp;
+        *next_temp += 1;
+        producers.push(Cin::forall(
+            &order,
+            Cin::Assign {
+                lhs: Lhs::Scalar(t),
+                accumulate: true,
+                rhs: sub,
+            },
+        ));
+        replace(&mut expr, &path, Expr::Temp(t));
+    }
+}
+
+/// The path (child indices from the root) to the term a sum over `v` covers; empty when it covers
+/// the whole expression.
+fn sum_home(expr: &Expr, v: IndexVar) -> Vec<usize> {
+    let mut path = Vec::new();
+    let mut node = expr;
+    loop {
+        match node {
+            Expr::Binary(_, a, b) if a.uses(v) != b.uses(v) => {
+                let step = usize::from(b.uses(v));
+                path.push(step);
+                node = if step == 0 { a } else { b };
+            }
+            Expr::Neg(e) => {
+                path.push(0);
+                node = e;
+            }
+            _ => break,
+        }
+    }
+    widen(expr, path)
+}
+
+/// Drops trailing steps of `path` while the parent distributes the sum: a product, the numerator
+/// of a quotient, a negation.
+fn widen(expr: &Expr, mut path: Vec<usize>) -> Vec<usize> {
+    while let Some(&last) = path.last() {
+        let parent = subexpr(expr, &path[..path.len() - 1]);
+        let distributes = match parent {
+            Expr::Binary(BinOp::Mul, ..) | Expr::Neg(_) => true,
+            Expr::Binary(BinOp::Div, ..) => last == 0,
+            _ => false,
+        };
+        if !distributes {
+            break;
+        }
+        path.pop();
+    }
+    path
+}
+
+fn subexpr<'e>(expr: &'e Expr, path: &[usize]) -> &'e Expr {
+    path.iter().fold(expr, |node, &step| match node {
+        Expr::Binary(_, a, b) => {
+            if step == 0 {
+                a
+            } else {
+                b
+            }
+        }
+        Expr::Neg(e) => e,
+        other => other,
+    })
+}
+
+fn replace(expr: &mut Expr, path: &[usize], with: Expr) {
+    match (path.split_first(), expr) {
+        (None, e) => *e = with,
+        (Some((&step, rest)), Expr::Binary(_, a, b)) => {
+            replace(if step == 0 { a } else { b }, rest, with)
+        }
+        (Some((_, rest)), Expr::Neg(e)) => replace(e, rest, with),
+        (Some(_), _) => {}
+    }
+}
+
+/// The variables used outside the subterm at `path`.
+fn vars_outside(expr: &Expr, path: &[usize]) -> Vec<IndexVar> {
+    let mut copy = expr.clone();
+    replace(
+        &mut copy,
+        path,
+        Expr::Literal(crate::syntax::ast::LiteralValue::Int(0)),
+    );
+    let mut vars = Vec::new();
+    copy.collect_vars(&mut vars);
+    vars
+}

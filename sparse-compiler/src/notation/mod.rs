@@ -1,0 +1,257 @@
+//! AST + resolved formats -> index notation ([`Program`]) -> concrete index notation ([`Cin`]).
+//!
+//! Index notation here is the statement with names resolved: tensors are numbered in parameter
+//! order (output first), index variables in order of first appearance, and every access knows its
+//! tensor's levels. Concretization (seed-kjolstad.md §2.4) makes the loops explicit: a forall per
+//! index variable in the default loop order (every tensor iterated concordantly with its levels,
+//! except levels with locate, which do not constrain the order), implicit sums turned into `+=`
+//! into the output or into scalar temporaries introduced by `where`, and a dense workspace where a
+//! sparse output could not be appended to in order (Gustavson's SpGEMM).
+
+mod concrete;
+mod order;
+
+pub use concrete::{Cin, Lhs, concretize};
+
+use std::collections::BTreeMap;
+
+use proc_macro2::Span;
+
+use crate::error::{Error, ErrorKind, Errors};
+use crate::format::{FormatType, LevelSpec, TensorFormat};
+use crate::syntax::ast::{self, AssignOp, BinOp, LiteralValue};
+
+/// An index variable, numbered in order of first appearance (output indices first).
+pub type IndexVar = usize;
+
+/// A tensor of the statement, numbered in parameter order (the output is 0).
+#[derive(Clone, Debug)]
+pub struct Tensor {
+    /// The name as written.
+    pub name: String,
+    /// The number of dimensions.
+    pub order: usize,
+    /// The levels, root first.
+    pub levels: Vec<LevelSpec>,
+    /// The runtime type of its format.
+    pub format: FormatType,
+    /// Where it was first written.
+    pub span: Span,
+}
+
+/// One access `A(i, j)` of the right-hand side, or the output's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// The tensor.
+    pub tensor: usize,
+    /// The index variable of each logical dimension.
+    pub indices: Vec<IndexVar>,
+}
+
+/// An expression of index notation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A tensor access; `id` numbers the accesses of the statement (the output's is 0).
+    Access {
+        /// The access's number.
+        id: usize,
+        /// The access.
+        access: Access,
+    },
+    /// A scalar temporary introduced by concretization.
+    Temp(usize),
+    /// A literal.
+    Literal(LiteralValue),
+    /// `-e`.
+    Neg(Box<Expr>),
+    /// `a op b`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+}
+
+/// The statement in index notation, names resolved.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The tensors, in parameter order (output first).
+    pub tensors: Vec<Tensor>,
+    /// The index variables' names, by number.
+    pub vars: Vec<String>,
+    /// The output access (access number 0).
+    pub output: Access,
+    /// `=` or `+=`.
+    pub op: AssignOp,
+    /// The right-hand side.
+    pub rhs: Expr,
+    /// The number of accesses (output included).
+    pub access_count: usize,
+}
+
+impl Program {
+    /// Builds the program from the parsed kernel and its resolved formats (one per tensor, in
+    /// parameter order), checking what only the whole statement can tell.
+    pub fn build(
+        kernel: &ast::Kernel,
+        formats: &[(syn::Ident, TensorFormat)],
+    ) -> Result<Self, Errors> {
+        let tensors: Vec<Tensor> = formats
+            .iter()
+            .map(|(name, f)| Tensor {
+                name: name.to_string(),
+                order: sparse_format::named::order_of(&f.levels),
+                levels: f.levels.clone(),
+                format: f.rust_type.clone(),
+                span: name.span(),
+            })
+            .collect();
+        let by_name: BTreeMap<String, usize> = tensors
+            .iter()
+            .enumerate()
+            .map(|(k, t)| (t.name.clone(), k))
+            .collect();
+        let mut builder = Builder {
+            by_name,
+            vars: Vec::new(),
+            errors: Vec::new(),
+            accesses: 1,
+        };
+        let output = builder.access(&kernel.assignment.lhs);
+        let rhs = builder.expr(&kernel.assignment.rhs);
+        let mut errors = builder.errors;
+        check_output(kernel, &output, &rhs, &builder.vars, &mut errors);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Program {
+            tensors,
+            vars: builder.vars,
+            output,
+            op: kernel.assignment.op,
+            rhs,
+            access_count: builder.accesses,
+        })
+    }
+}
+
+struct Builder {
+    by_name: BTreeMap<String, usize>,
+    vars: Vec<String>,
+    errors: Errors,
+    accesses: usize,
+}
+
+impl Builder {
+    fn var(&mut self, name: &syn::Ident) -> IndexVar {
+        let name = name.to_string();
+        match self.vars.iter().position(|v| *v == name) {
+            Some(v) => v,
+            None => {
+                self.vars.push(name);
+                self.vars.len() - 1
+            }
+        }
+    }
+
+    fn access(&mut self, a: &ast::Access) -> Access {
+        let tensor = self
+            .by_name
+            .get(&a.tensor.to_string())
+            .copied()
+            .unwrap_or(0);
+        let indices: Vec<IndexVar> = a.indices.iter().map(|i| self.var(i)).collect();
+        for (k, i) in a.indices.iter().enumerate() {
+            if a.indices[..k].iter().any(|j| j == i) {
+                self.errors.push(Error::new(
+                    i.span(),
+                    ErrorKind::RepeatedIndex(i.to_string()),
+                ));
+            }
+        }
+        Access { tensor, indices }
+    }
+
+    fn expr(&mut self, e: &ast::Expr) -> Expr {
+        match e {
+            ast::Expr::Access(a) => {
+                let access = self.access(a);
+                self.accesses += 1;
+                Expr::Access {
+                    id: self.accesses - 1,
+                    access,
+                }
+            }
+            ast::Expr::Literal(l) => Expr::Literal(l.value),
+            ast::Expr::Neg { operand, .. } => Expr::Neg(Box::new(self.expr(operand))),
+            ast::Expr::Binary { op, lhs, rhs, .. } => {
+                Expr::Binary(*op, Box::new(self.expr(lhs)), Box::new(self.expr(rhs)))
+            }
+        }
+    }
+}
+
+/// The output's indices must all be used on the right (their extents come from there), and the
+/// output may appear on the right only when accumulating.
+fn check_output(
+    kernel: &ast::Kernel,
+    output: &Access,
+    rhs: &Expr,
+    vars: &[String],
+    errors: &mut Errors,
+) {
+    let lhs = &kernel.assignment.lhs;
+    let mut used = Vec::new();
+    rhs.collect_vars(&mut used);
+    for (k, &v) in output.indices.iter().enumerate() {
+        if !used.contains(&v) {
+            errors.push(Error::new(
+                lhs.indices[k].span(),
+                ErrorKind::UnboundOutputIndex(vars[v].clone()),
+            ));
+        }
+    }
+    if kernel.assignment.op == AssignOp::Assign
+        && let Some(span) = find_tensor(&kernel.assignment.rhs, &lhs.tensor)
+    {
+        errors.push(Error::new(
+            span,
+            ErrorKind::OutputOnRight(lhs.tensor.to_string()),
+        ));
+    }
+}
+
+fn find_tensor(e: &ast::Expr, name: &syn::Ident) -> Option<Span> {
+    match e {
+        ast::Expr::Access(a) if a.tensor == *name => Some(a.span),
+        ast::Expr::Access(_) | ast::Expr::Literal(_) => None,
+        ast::Expr::Neg { operand, .. } => find_tensor(operand, name),
+        ast::Expr::Binary { lhs, rhs, .. } => {
+            find_tensor(lhs, name).or_else(|| find_tensor(rhs, name))
+        }
+    }
+}
+
+impl Expr {
+    /// Appends the index variables the expression uses, in order of first appearance.
+    pub fn collect_vars(&self, out: &mut Vec<IndexVar>) {
+        match self {
+            Expr::Access { access, .. } => {
+                for &v in &access.indices {
+                    if !out.contains(&v) {
+                        out.push(v);
+                    }
+                }
+            }
+            Expr::Temp(_) | Expr::Literal(_) => {}
+            Expr::Neg(e) => e.collect_vars(out),
+            Expr::Binary(_, a, b) => {
+                a.collect_vars(out);
+                b.collect_vars(out);
+            }
+        }
+    }
+
+    /// Whether the expression uses index variable `v`.
+    pub fn uses(&self, v: IndexVar) -> bool {
+        let mut vars = Vec::new();
+        self.collect_vars(&mut vars);
+        vars.contains(&v)
+    }
+}

@@ -1,0 +1,97 @@
+//! The default loop order (seed-kjolstad.md §2.4 step 3, DESIGN.md §1): every tensor is iterated
+//! concordantly with its levels, except that a level with locate (dense, hashed) does not constrain
+//! the order; ties go to the variable that appears first. The output does not constrain the order
+//! either: an output that cannot be appended to in this order gets a workspace (`concrete`).
+
+use super::{Expr, IndexVar, Program};
+use crate::error::{Error, ErrorKind};
+use crate::format::Coord;
+
+/// Orders `vars` (a subset of the program's variables) so that every access in `expr` is
+/// concordant, or explains which tensor makes that impossible.
+pub fn default_order(
+    program: &Program,
+    expr: &Expr,
+    vars: &[IndexVar],
+) -> Result<Vec<IndexVar>, Error> {
+    let mut edges: Vec<(IndexVar, IndexVar, usize)> = Vec::new();
+    collect_edges(program, expr, &mut edges);
+    let mut order = Vec::with_capacity(vars.len());
+    let mut left: Vec<IndexVar> = vars.to_vec();
+    left.sort_unstable();
+    while !left.is_empty() {
+        let ready = left.iter().copied().find(|&v| {
+            !edges
+                .iter()
+                .any(|&(a, b, _)| b == v && left.contains(&a) && a != v)
+        });
+        match ready {
+            Some(v) => {
+                order.push(v);
+                left.retain(|&x| x != v);
+            }
+            None => return Err(cycle_error(program, &edges, &left)),
+        }
+    }
+    Ok(order)
+}
+
+/// For each access and each level without locate, every variable of the levels above it must be
+/// bound first.
+fn collect_edges(program: &Program, expr: &Expr, edges: &mut Vec<(IndexVar, IndexVar, usize)>) {
+    match expr {
+        Expr::Access { access, .. } => {
+            let levels = &program.tensors[access.tensor].levels;
+            let level_var = |k: usize| match levels[k].coord {
+                Coord::Dim(d) => access.indices.get(d).copied(),
+                _ => None,
+            };
+            for (k, level) in levels.iter().enumerate().skip(1) {
+                if level.kind.has_locate() {
+                    continue;
+                }
+                let Some(below) = level_var(k) else { continue };
+                for above in (0..k).filter_map(level_var) {
+                    edges.push((above, below, access.tensor));
+                }
+            }
+        }
+        Expr::Temp(_) | Expr::Literal(_) => {}
+        Expr::Neg(e) => collect_edges(program, e, edges),
+        Expr::Binary(_, a, b) => {
+            collect_edges(program, a, edges);
+            collect_edges(program, b, edges);
+        }
+    }
+}
+
+fn cycle_error(
+    program: &Program,
+    edges: &[(IndexVar, IndexVar, usize)],
+    left: &[IndexVar],
+) -> Error {
+    let tensor = edges
+        .iter()
+        .rev()
+        .find(|(a, b, _)| left.contains(a) && left.contains(b))
+        .map_or(0, |e| e.2);
+    let t = &program.tensors[tensor];
+    let suggestion = if t.order == 2 {
+        format!(
+            "store `{}` in the transposed format (for example `csc` instead of `csr`)",
+            t.name
+        )
+    } else {
+        format!(
+            "store `{}` with a mode order that matches the other tensors",
+            t.name
+        )
+    };
+    Error::new(
+        t.span,
+        ErrorKind::NoConcordantOrder {
+            tensor: t.name.clone(),
+            suggestion,
+        },
+    )
+}
