@@ -211,6 +211,7 @@ fn triplets_to_csr(c: &mut Criterion) {
     let ours = triplets.to_entries();
     let theirs = triplets.to_trimat();
     drop(triplets);
+    check_same_csr(&ours, &theirs);
     let mut group = c.benchmark_group("triplets_to_csr");
     configure(&mut group, ours.len());
     group.bench_function(BenchmarkId::new("ours", &label), |b| {
@@ -220,6 +221,26 @@ fn triplets_to_csr(c: &mut Criterion) {
         b.iter(|| black_box(&theirs).to_csr::<u32>())
     });
     group.finish();
+}
+
+/// Both conversions must build the same matrix, or the comparison means nothing: same row
+/// pointers and column indices, and the same values up to the order in which duplicates are added.
+fn check_same_csr(ours: &Entries<f64>, theirs: &TriMatI<f64, u32>) {
+    let a = Tensor::<f64, Csr>::from_entry_list(ours, ExplicitZeros::Drop)
+        .expect("generated triplets pack");
+    let b = theirs.to_csr::<u32>();
+    assert_eq!(
+        a.level(1).pos(),
+        &b.proper_indptr()[..],
+        "row pointers differ"
+    );
+    assert_eq!(a.level(1).crd(), b.indices(), "column indices differ");
+    let close = a
+        .values()
+        .iter()
+        .zip(b.data())
+        .all(|(x, y)| (x - y).abs() <= 1e-12 * x.abs().max(1.0));
+    assert!(close && a.values().len() == b.data().len(), "values differ");
 }
 
 /// Benchmarks CSR -> `F` on `csr`, with the CSR -> CSR and clone baselines on the same matrix.
