@@ -11,6 +11,7 @@
 //! stages and of `ir`, never of a later one (DESIGN.md §2). Only `syntax` and `emit` use syn/quote.
 //! Errors are [`Error`]s with spans; the macro shell turns them into `compile_error!`s.
 
+pub mod emit;
 pub mod error;
 pub mod format;
 pub mod ir;
@@ -26,13 +27,7 @@ use proc_macro2::TokenStream;
 /// Compiles the body of a `tensor_kernel!` invocation into the tokens it expands to.
 pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
     let (kernel, ir) = front_end(input)?;
-    Err(vec![Error::new(
-        kernel.name.span(),
-        ErrorKind::Unsupported(format!(
-            "emitting Rust (the IR has {} statements)",
-            ir.body.len()
-        )),
-    )])
+    Ok(emit::emit_rust(&ir, &kernel.attrs, &kernel.vis))
 }
 
 /// Runs every stage up to the imperative IR: what the code viewer prints with `--ir`.

@@ -1,7 +1,7 @@
 //! Compressed levels: the children of parent `p` are `crd[pos[p] .. pos[p + 1]]`
 //! (seed-formats.md §1.3); assembled by append (§1.5).
 
-use super::level::{Assembly, Iteration, Level, LevelRef, bin, load};
+use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
 use crate::ir::{BinOp, Expr};
 
 /// A compressed level.
@@ -20,20 +20,24 @@ impl Level for Compressed {
         Assembly::Append
     }
 
-    fn pos_bounds(&self, at: LevelRef, parent: &Expr) -> Option<(Expr, Expr)> {
+    fn pos_bounds(&self, env: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)> {
         let next = bin(BinOp::Add, parent.clone(), Expr::Index(1));
-        Some((load(at.pos(), parent.clone()), load(at.pos(), next)))
+        Some((load(env.at.pos(), parent.clone()), load(env.at.pos(), next)))
     }
 
-    fn pos_access(&self, at: LevelRef, p: &Expr) -> Expr {
-        load(at.crd(), p.clone())
+    fn pos_access(&self, env: &LevelEnv, p: &Expr) -> Expr {
+        load(env.at.crd(), p.clone())
     }
 
-    fn coord_bounds(&self, _: LevelRef) -> Option<(Expr, Expr)> {
+    fn coord_bounds(&self, _: &LevelEnv) -> Option<(Expr, Expr)> {
         None
     }
 
-    fn locate(&self, _: LevelRef, _: &Expr, _: &Expr) -> Option<Expr> {
+    fn coord_access(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
+        None
+    }
+
+    fn locate(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
         None
     }
 }

@@ -1,7 +1,8 @@
-//! Dense levels: every coordinate in `[0, N)`, position `p_parent * N + i` (seed-formats.md §1.3).
+//! Dense levels: every coordinate in `[0, N)`, position `p_parent * N + i` (seed-formats.md §1.3);
+//! assembled by insert (§1.5).
 
-use super::level::{Assembly, Iteration, Level, LevelRef, bin};
-use crate::ir::{BinOp, Expr};
+use super::level::{Assembly, Iteration, Level, LevelEnv, dense_position};
+use crate::ir::Expr;
 
 /// A dense level.
 pub struct Dense;
@@ -19,26 +20,23 @@ impl Level for Dense {
         Assembly::Insert
     }
 
-    fn pos_bounds(&self, _: LevelRef, _: &Expr) -> Option<(Expr, Expr)> {
+    fn pos_bounds(&self, _: &LevelEnv, _: &Expr) -> Option<(Expr, Expr)> {
         None
     }
 
-    fn pos_access(&self, _: LevelRef, p: &Expr) -> Expr {
+    fn pos_access(&self, _: &LevelEnv, p: &Expr) -> Expr {
         p.clone()
     }
 
-    fn coord_bounds(&self, at: LevelRef) -> Option<(Expr, Expr)> {
-        Some((Expr::Index(0), at.size()))
+    fn coord_bounds(&self, env: &LevelEnv) -> Option<(Expr, Expr)> {
+        Some((Expr::Index(0), env.at.size()))
     }
 
-    fn locate(&self, at: LevelRef, parent: &Expr, coord: &Expr) -> Option<Expr> {
-        Some(match parent {
-            Expr::Index(0) => coord.clone(),
-            _ => bin(
-                BinOp::Add,
-                bin(BinOp::Mul, parent.clone(), at.size()),
-                coord.clone(),
-            ),
-        })
+    fn coord_access(&self, env: &LevelEnv, parent: &Expr, coord: &Expr) -> Option<Expr> {
+        Some(dense_position(env.at, parent, coord))
+    }
+
+    fn locate(&self, env: &LevelEnv, parent: &Expr, coord: &Expr) -> Option<Expr> {
+        Some(dense_position(env.at, parent, coord))
     }
 }

@@ -41,6 +41,18 @@ impl LevelRef {
     }
 }
 
+/// What a level function may read besides its own arrays: the coordinates of the levels above
+/// (root first) and, for a range level, the size of the dimension below it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelEnv {
+    /// The level's arrays.
+    pub at: LevelRef,
+    /// The coordinates of the levels above, root first.
+    pub ancestors: Vec<Expr>,
+    /// The size of the logical dimension the next level stores, if any.
+    pub next_dim: Option<Expr>,
+}
+
 /// How a level's coordinates are iterated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Iteration {
@@ -71,13 +83,31 @@ pub trait Level {
     /// Its assembly capability.
     fn assembly(&self) -> Assembly;
     /// `pos_bounds(p_parent) -> [begin, end)` for position iteration.
-    fn pos_bounds(&self, at: LevelRef, parent: &Expr) -> Option<(Expr, Expr)>;
-    /// `pos_access(p) -> coordinate` for position iteration.
-    fn pos_access(&self, at: LevelRef, p: &Expr) -> Expr;
-    /// `coord_bounds -> [begin, end)` for value iteration.
-    fn coord_bounds(&self, at: LevelRef) -> Option<(Expr, Expr)>;
-    /// `locate(p_parent, i) -> p` (also `coord_access` for value iteration).
-    fn locate(&self, at: LevelRef, parent: &Expr, coord: &Expr) -> Option<Expr>;
+    fn pos_bounds(&self, env: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)>;
+    /// `pos_access(p, ancestors) -> coordinate` for position iteration.
+    fn pos_access(&self, env: &LevelEnv, p: &Expr) -> Expr;
+    /// The `found` half of `pos_access`: a condition, where some positions hold no coordinate.
+    fn found(&self, _env: &LevelEnv, _p: &Expr) -> Option<Expr> {
+        None
+    }
+    /// `coord_bounds(ancestors) -> [begin, end)` for value iteration.
+    fn coord_bounds(&self, env: &LevelEnv) -> Option<(Expr, Expr)>;
+    /// `coord_access(p_parent, i) -> p` for value iteration.
+    fn coord_access(&self, env: &LevelEnv, parent: &Expr, coord: &Expr) -> Option<Expr>;
+    /// `locate(p_parent, i) -> p`.
+    fn locate(&self, env: &LevelEnv, parent: &Expr, coord: &Expr) -> Option<Expr>;
+}
+
+/// `p_parent * size + i`: the position of a dense or range level's child.
+pub fn dense_position(at: LevelRef, parent: &Expr, coord: &Expr) -> Expr {
+    match parent {
+        Expr::Index(0) => coord.clone(),
+        _ => bin(
+            BinOp::Add,
+            bin(BinOp::Mul, parent.clone(), at.size()),
+            coord.clone(),
+        ),
+    }
 }
 
 /// `a op b` as an IR expression.

@@ -6,11 +6,14 @@
 
 mod compressed;
 mod dense;
+mod hashed;
 mod level;
+mod offset;
+mod range;
 mod resolve;
 mod singleton;
 
-pub use level::{Assembly, Iteration, Level, LevelRef, bin, load};
+pub use level::{Assembly, Iteration, Level, LevelEnv, LevelRef, bin, load};
 pub use resolve::resolve_formats;
 pub use sparse_format::{Coord, LevelKind, LevelSpec};
 
@@ -42,11 +45,13 @@ pub enum FormatType {
 }
 
 /// The level functions of a level format.
-pub fn level_fns(kind: LevelKind) -> Option<&'static dyn Level> {
+pub fn level_fns(kind: LevelKind) -> &'static dyn Level {
     match kind {
-        LevelKind::Dense => Some(&dense::Dense),
-        LevelKind::Compressed => Some(&compressed::Compressed),
-        LevelKind::Singleton => Some(&singleton::Singleton),
-        LevelKind::Range | LevelKind::Offset | LevelKind::Hashed => None,
+        LevelKind::Dense => &dense::Dense,
+        LevelKind::Compressed => &compressed::Compressed,
+        LevelKind::Singleton => &singleton::Singleton,
+        LevelKind::Range => &range::Range,
+        LevelKind::Offset => &offset::Offset,
+        LevelKind::Hashed => &hashed::Hashed,
     }
 }

@@ -1,7 +1,7 @@
 //! Singleton levels: the one child of parent `p` is `crd[p]`, at position `p`
 //! (seed-formats.md §1.3); assembled by append (§1.5).
 
-use super::level::{Assembly, Iteration, Level, LevelRef, bin, load};
+use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
 use crate::ir::{BinOp, Expr};
 
 /// A singleton level.
@@ -20,22 +20,26 @@ impl Level for Singleton {
         Assembly::Append
     }
 
-    fn pos_bounds(&self, _: LevelRef, parent: &Expr) -> Option<(Expr, Expr)> {
+    fn pos_bounds(&self, _: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)> {
         Some((
             parent.clone(),
             bin(BinOp::Add, parent.clone(), Expr::Index(1)),
         ))
     }
 
-    fn pos_access(&self, at: LevelRef, p: &Expr) -> Expr {
-        load(at.crd(), p.clone())
+    fn pos_access(&self, env: &LevelEnv, p: &Expr) -> Expr {
+        load(env.at.crd(), p.clone())
     }
 
-    fn coord_bounds(&self, _: LevelRef) -> Option<(Expr, Expr)> {
+    fn coord_bounds(&self, _: &LevelEnv) -> Option<(Expr, Expr)> {
         None
     }
 
-    fn locate(&self, _: LevelRef, _: &Expr, _: &Expr) -> Option<Expr> {
+    fn coord_access(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
+        None
+    }
+
+    fn locate(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
         None
     }
 }

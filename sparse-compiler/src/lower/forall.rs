@@ -27,6 +27,13 @@ struct Here {
     next: Expr,
 }
 
+/// The iterators of one loop: the lattice's view (by access) and the value-iterated levels whose
+/// bounds restrict a dense loop (range levels).
+struct LoopIterators {
+    by_access: BTreeMap<usize, (Iterator, IterKind)>,
+    bounded: Vec<Iterator>,
+}
+
 impl Lowerer<'_> {
     pub(super) fn forall(
         &mut self,
@@ -36,12 +43,12 @@ impl Lowerer<'_> {
     ) -> Result<(), Error> {
         let expr = self.effective(body);
         let iterators = self.iterators_at(v)?;
-        let lattice = Lattice::build(&expr, &|id| iterators.get(&id).copied());
+        let lattice = Lattice::build(&expr, &|id| iterators.by_access.get(&id).copied());
         let segment = self.output_segment(v);
         let saved = self.scope.clone();
         let top = &lattice.points[0];
         let result = if top.dense {
-            self.dense_loop(v, &lattice, body, out)
+            self.dense_loop(v, &lattice, &iterators.bounded, body, out)
         } else if lattice.points.len() == 1 && top.iterators.len() == 1 {
             self.position_loop(v, &lattice, body, out)
         } else {
@@ -55,8 +62,9 @@ impl Lowerer<'_> {
     }
 
     /// The iterators the loop over `v` drives: for every input access whose next level stores `v`.
-    fn iterators_at(&self, v: IndexVar) -> Result<BTreeMap<usize, (Iterator, IterKind)>, Error> {
-        let mut iterators = BTreeMap::new();
+    fn iterators_at(&self, v: IndexVar) -> Result<LoopIterators, Error> {
+        let mut by_access = BTreeMap::new();
+        let mut bounded = Vec::new();
         for a in 1..self.accesses.len() {
             let k = self.next_level(a);
             if k == self.levels(a).len()
@@ -65,50 +73,68 @@ impl Lowerer<'_> {
             {
                 continue;
             }
-            let spec = self.levels(a)[k];
-            let kind = match spec.kind {
-                LevelKind::Dense => IterKind::Full,
-                LevelKind::Compressed | LevelKind::Singleton if spec.ordered => IterKind::Position,
-                LevelKind::Compressed | LevelKind::Singleton => {
-                    return Err(self.unsupported("iterating an unordered level"));
-                }
-                other => return Err(self.unsupported_level(other)),
+            let it = Iterator {
+                access: a,
+                level: k,
             };
-            iterators.insert(
-                a,
-                (
-                    Iterator {
-                        access: a,
-                        level: k,
-                    },
-                    kind,
-                ),
-            );
+            let kind = match self.levels(a)[k].kind {
+                LevelKind::Dense => IterKind::Full,
+                LevelKind::Range => {
+                    bounded.push(it);
+                    IterKind::Full
+                }
+                LevelKind::Compressed
+                | LevelKind::Singleton
+                | LevelKind::Offset
+                | LevelKind::Hashed => IterKind::Position,
+            };
+            by_access.insert(a, (it, kind));
         }
-        Ok(iterators)
+        Ok(LoopIterators { by_access, bounded })
     }
 
-    /// The extent of index variable `v`: a dimension of the first tensor it indexes.
+    /// The extent of index variable `v`: a dimension of the first tensor it indexes, or the size
+    /// of the level a hidden variable iterates.
     pub(super) fn extent(&self, v: IndexVar) -> Expr {
-        self.accesses
-            .iter()
-            .find_map(|a| {
-                a.indices.iter().position(|&x| x == v).map(|dim| Expr::Dim {
+        let logical = self.accesses.iter().find_map(|a| {
+            let dim = a.indices.iter().position(|&x| x == v)?;
+            Some(Expr::Dim {
+                param: a.tensor,
+                dim,
+            })
+        });
+        let level = || {
+            self.accesses.iter().find_map(|a| {
+                let level = a.level_vars.iter().position(|&x| x == v)?;
+                Some(Expr::LevelSize {
                     param: a.tensor,
-                    dim,
+                    level,
                 })
             })
-            .unwrap_or(Expr::Index(0))
+        };
+        logical.or_else(level).unwrap_or(Expr::Index(0))
     }
 
-    /// `for v in 0..N`, with a cursor per position iterator of the lattice (dense ∪ sparse).
+    /// `for v in lo..hi` over the dimension (or a range level's bounds), with a cursor per position
+    /// iterator of the lattice (a dense operand added to sparse ones).
     fn dense_loop(
         &mut self,
         v: IndexVar,
         lattice: &Lattice,
+        bounded: &[Iterator],
         body: &Cin,
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
+        let (lo, hi) = match bounded {
+            [] => (Expr::Index(0), self.extent(v)),
+            [it] => {
+                let env = self.level_env(it.access, it.level);
+                let fns = level_fns(self.levels(it.access)[it.level].kind);
+                fns.coord_bounds(&env)
+                    .ok_or_else(|| self.internal("a range level without bounds"))?
+            }
+            _ => return Err(self.unsupported("two range levels iterated by one loop")),
+        };
         let cursors = self.open_cursors(lattice, out)?;
         let coord = self.names.fresh(&self.program.vars[v].clone());
         let mut inner = Vec::new();
@@ -117,6 +143,9 @@ impl Lowerer<'_> {
             let h = self.look(c, Some(&coord), &mut inner)?;
             here.insert(c.it, h);
         }
+        self.scope
+            .value_iterated
+            .extend(bounded.iter().map(|it| (it.access, it.level)));
         self.cases(
             v,
             &coord,
@@ -130,15 +159,78 @@ impl Lowerer<'_> {
         advance(&cursors, &here, &mut inner);
         out.push(Stmt::For {
             var: coord,
-            lo: Expr::Index(0),
-            hi: self.extent(v),
+            lo,
+            hi,
             body: inner,
         });
         Ok(())
     }
 
-    /// One position iterator alone: a loop over its positions (deduplicating a non-unique level).
+    /// One position iterator alone: a `for` over its positions (skipping empty hash buckets), or
+    /// a `while` that visits each run of equal coordinates of a non-unique level once.
     fn position_loop(
+        &mut self,
+        v: IndexVar,
+        lattice: &Lattice,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let point = &lattice.points[0];
+        let Some(&it) = point.iterators.first() else {
+            return Err(self.internal("an empty position loop"));
+        };
+        if !self.levels(it.access)[it.level].unique {
+            return self.run_loop(v, lattice, body, out);
+        }
+        let (lo, hi) = self.pos_bounds(it)?;
+        let hint = format!(
+            "p{}{}",
+            self.program.tensors[self.accesses[it.access].tensor].name, it.level
+        );
+        let pos = self.names.fresh(&hint);
+        let cursor = Cursor {
+            it,
+            pos: pos.clone(),
+            end: pos.clone(),
+        };
+        let coord = self.names.fresh(&self.program.vars[v].clone());
+        let env = self.level_env(it.access, it.level);
+        let fns = level_fns(self.levels(it.access)[it.level].kind);
+        let p = Expr::Var(pos.clone());
+        let mut inner = vec![Stmt::Let {
+            var: coord.clone(),
+            ty: Type::Index,
+            init: fns.pos_access(&env, &p),
+            mutable: false,
+        }];
+        self.case(
+            v,
+            &coord,
+            lattice,
+            point,
+            &[cursor],
+            &BTreeMap::new(),
+            body,
+            &mut inner,
+        )?;
+        if let Some(found) = fns.found(&env, &p) {
+            inner = vec![Stmt::If {
+                cond: found,
+                then: inner,
+                otherwise: Vec::new(),
+            }];
+        }
+        out.push(Stmt::For {
+            var: pos,
+            lo,
+            hi,
+            body: inner,
+        });
+        Ok(())
+    }
+
+    /// A non-unique position iterator alone: visits each run of equal coordinates once.
+    fn run_loop(
         &mut self,
         v: IndexVar,
         lattice: &Lattice,
@@ -244,7 +336,8 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// `let mut p = begin; let end = ...;` for every position iterator of the lattice.
+    /// `let mut p = begin; let end = ...;` for every position iterator of the lattice. Merging
+    /// needs sorted coordinates, so unordered levels (hashed) are refused here.
     fn open_cursors(
         &mut self,
         lattice: &Lattice,
@@ -252,6 +345,10 @@ impl Lowerer<'_> {
     ) -> Result<Vec<Cursor>, Error> {
         let mut cursors = Vec::new();
         for it in lattice.iterators() {
+            let spec = self.levels(it.access)[it.level];
+            if !spec.ordered || spec.kind == LevelKind::Hashed {
+                return Err(self.unsupported("coiterating an unordered level (hashed or unordered compressed) with another operand"));
+            }
             let (lo, hi) = self.pos_bounds(it)?;
             let hint = format!(
                 "{}{}",
@@ -279,14 +376,13 @@ impl Lowerer<'_> {
     /// `pos_bounds` of an iterator's level under its parent; a parent that is a run of duplicates
     /// (a non-unique level) spans the children of every position of the run.
     fn pos_bounds(&self, it: Iterator) -> Result<(Expr, Expr), Error> {
-        let spec = self.levels(it.access)[it.level];
-        let fns = level_fns(spec.kind).ok_or_else(|| self.unsupported_level(spec.kind))?;
-        let at = self.level_ref(it.access, it.level);
+        let fns = level_fns(self.levels(it.access)[it.level].kind);
+        let env = self.level_env(it.access, it.level);
         let parent = self
             .parent_pos(it.access, it.level)
             .ok_or_else(|| self.internal("iterator without parent"))?;
         let missing = || self.internal("a level without position iteration");
-        let (lo, hi) = fns.pos_bounds(at, &parent).ok_or_else(missing)?;
+        let (lo, hi) = fns.pos_bounds(&env, &parent).ok_or_else(missing)?;
         match it
             .level
             .checked_sub(1)
@@ -294,7 +390,7 @@ impl Lowerer<'_> {
         {
             Some(run_end) => {
                 let last = bin(BinOp::Sub, run_end.clone(), Expr::Index(1));
-                let (_, hi) = fns.pos_bounds(at, &last).ok_or_else(missing)?;
+                let (_, hi) = fns.pos_bounds(&env, &last).ok_or_else(missing)?;
                 Ok((lo, hi))
             }
             None => Ok((lo, hi)),
@@ -310,17 +406,14 @@ impl Lowerer<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<Here, Error> {
         let spec = self.levels(c.it.access)[c.it.level];
-        let fns = level_fns(spec.kind).ok_or_else(|| self.unsupported_level(spec.kind))?;
-        let at_ref = self.level_ref(c.it.access, c.it.level);
+        let fns = level_fns(spec.kind);
+        let env = self.level_env(c.it.access, c.it.level);
         let p = Expr::Var(c.pos.clone());
         let in_range = bin(BinOp::Lt, p.clone(), Expr::Var(c.end.clone()));
-        let name = self
-            .names
-            .fresh(&format!("{}_crd", c.pos.0.trim_start_matches("__")));
-        let at = self
-            .names
-            .fresh(&format!("{}_here", c.pos.0.trim_start_matches("__")));
-        let read = fns.pos_access(at_ref, &p);
+        let stem = c.pos.0.trim_start_matches("__").to_string();
+        let name = self.names.fresh(&format!("{stem}_crd"));
+        let at = self.names.fresh(&format!("{stem}_here"));
+        let read = fns.pos_access(&env, &p);
         match coord {
             // In a dense loop the cursor may be exhausted: read only in range.
             Some(coord) => {
@@ -357,9 +450,7 @@ impl Lowerer<'_> {
         let next = if spec.unique {
             bin(BinOp::Add, p, Expr::Index(1))
         } else {
-            let run = self
-                .names
-                .fresh(&format!("{}_run", c.pos.0.trim_start_matches("__")));
+            let run = self.names.fresh(&format!("{stem}_run"));
             out.push(Stmt::Let {
                 var: run.clone(),
                 ty: Type::Index,
@@ -371,7 +462,7 @@ impl Lowerer<'_> {
                 bin(BinOp::Lt, Expr::Var(run.clone()), Expr::Var(c.end.clone())),
                 bin(
                     BinOp::Eq,
-                    load(at_ref.crd(), Expr::Var(run.clone())),
+                    load(env.at.crd(), Expr::Var(run.clone())),
                     Expr::Var(name.clone()),
                 ),
             );
@@ -463,13 +554,57 @@ impl Lowerer<'_> {
                 .collect(),
             temps: Vec::new(),
         };
-        self.locate_ready(out)?;
+        let guards = self.recover(out);
+        let mut inner = Vec::new();
+        self.locate_ready(&mut inner)?;
         let result = match zero_stmt(body, &absent) {
-            Some(b) => self.stmt(&b, out),
+            Some(b) => self.stmt(&b, &mut inner),
             None => Ok(()),
         };
+        match guards {
+            Some(cond) => out.push(Stmt::If {
+                cond,
+                then: inner,
+                otherwise: Vec::new(),
+            }),
+            None => out.extend(inner),
+        }
         self.scope = saved;
         result
+    }
+
+    /// Coordinate recovery (seed-schedules.md A.5): binds every derived variable whose outer and
+    /// inner parts are now bound, `outer * block + inner`, and returns the guard that keeps it
+    /// inside its dimension (the last block of a dimension the block size does not divide).
+    fn recover(&mut self, out: &mut Vec<Stmt>) -> Option<Expr> {
+        let mut guards = Vec::new();
+        let program = self.program;
+        for (&var, d) in &program.derived {
+            if self.scope.coords.contains_key(&var) {
+                continue;
+            }
+            let (Some(outer), Some(inner)) = (
+                self.scope.coords.get(&d.outer),
+                self.scope.coords.get(&d.inner),
+            ) else {
+                continue;
+            };
+            let value = bin(
+                BinOp::Add,
+                bin(BinOp::Mul, outer.clone(), Expr::Index(d.block)),
+                inner.clone(),
+            );
+            let name = self.names.fresh(&self.program.vars[var].clone());
+            out.push(Stmt::Let {
+                var: name.clone(),
+                ty: Type::Index,
+                init: value,
+                mutable: false,
+            });
+            guards.push(bin(BinOp::Lt, Expr::Var(name.clone()), self.extent(var)));
+            self.scope.coords.insert(var, Expr::Var(name));
+        }
+        guards.into_iter().reduce(|a, b| bin(BinOp::And, a, b))
     }
 }
 

@@ -16,7 +16,7 @@ mod output;
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{Coord, LevelKind, LevelRef, level_fns};
+use crate::format::{LevelEnv, LevelRef, level_fns};
 use crate::ir::{self, Expr, Stmt, Type, Var};
 use crate::notation::{Access, Cin, IndexVar, Lhs, Program};
 use names::Namer;
@@ -99,6 +99,8 @@ struct Scope {
     /// For a non-unique level whose position is the start of a run of equal coordinates: the
     /// position after the run (its children span the whole run).
     run_ends: BTreeMap<(usize, usize), Expr>,
+    /// Levels iterated by value in the current loop, whose positions come from `coord_access`.
+    value_iterated: Vec<(usize, usize)>,
 }
 
 struct Lowerer<'p> {
@@ -187,10 +189,31 @@ impl<'p> Lowerer<'p> {
 
     /// The index variable stored by level `k` of access `a`, if it stores a whole dimension.
     fn level_var(&self, a: usize, k: usize) -> Option<IndexVar> {
-        let access = &self.accesses[a];
-        match self.program.tensors[access.tensor].levels[k].coord {
-            Coord::Dim(d) => access.indices.get(d).copied(),
-            _ => None,
+        self.accesses[a].level_vars.get(k).copied()
+    }
+
+    /// What the level functions of level `k` of access `a` may read: its arrays, the coordinates
+    /// of the levels above (0 where not bound), and the size of the dimension below it.
+    fn level_env(&self, a: usize, k: usize) -> LevelEnv {
+        let ancestors = (0..k)
+            .map(|l| {
+                let v = self.level_var(a, l);
+                v.and_then(|v| self.scope.coords.get(&v).cloned())
+                    .unwrap_or(Expr::Index(0))
+            })
+            .collect();
+        let next_dim = self
+            .levels(a)
+            .get(k + 1)
+            .and_then(|l| l.coord.dim())
+            .map(|dim| Expr::Dim {
+                param: self.accesses[a].tensor,
+                dim,
+            });
+        LevelEnv {
+            at: self.level_ref(a, k),
+            ancestors,
+            next_dim,
         }
     }
 
@@ -222,7 +245,8 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Locates every level whose coordinate is bound and whose parent is known, top-down, for
-    /// every access: dense levels by `locate`. Called after each new coordinate binding.
+    /// every access: levels with `locate` (dense), and value-iterated levels of the current loop
+    /// (range) by `coord_access`. Called after each new coordinate binding.
     fn locate_ready(&mut self, out: &mut Vec<Stmt>) -> Result<(), Error> {
         for a in 0..self.accesses.len() {
             loop {
@@ -238,12 +262,14 @@ impl<'p> Lowerer<'p> {
                 let Some(parent) = self.parent_pos(a, k) else {
                     break;
                 };
-                if !spec.kind.has_locate() {
-                    break;
-                }
-                let fns = level_fns(spec.kind).ok_or_else(|| self.unsupported_level(spec.kind))?;
-                let at = self.level_ref(a, k);
-                let Some(p) = fns.locate(at, &parent, &coord) else {
+                let env = self.level_env(a, k);
+                let fns = level_fns(spec.kind);
+                let p = if self.scope.value_iterated.contains(&(a, k)) {
+                    fns.coord_access(&env, &parent, &coord)
+                } else {
+                    fns.locate(&env, &parent, &coord)
+                };
+                let Some(p) = p else {
                     break;
                 };
                 let p = self.bind_index("p", p, out);
@@ -266,14 +292,6 @@ impl<'p> Lowerer<'p> {
             mutable: false,
         });
         Expr::Var(var)
-    }
-
-    fn unsupported_level(&self, kind: LevelKind) -> Error {
-        let span = self.program.tensors[0].span;
-        Error::new(
-            span,
-            ErrorKind::Unsupported(format!("kernels over {} levels", kind.name())),
-        )
     }
 
     fn unsupported(&self, what: &str) -> Error {

@@ -80,9 +80,10 @@ pub fn concretize(program: &Program) -> Result<Cin, Errors> {
     let mut next_temp = 0;
     let mut producers = Vec::new();
     let rhs = split_nested_sums(program, &program.rhs, &mut next_temp, &mut producers)?;
-    let out_vars = &program.output.indices;
-    let mut all = out_vars.clone();
-    rhs.collect_vars(&mut all);
+    let out_vars = &program.loop_vars_of(&program.output.indices);
+    let mut used = program.output.indices.clone();
+    rhs.collect_loop_vars(&mut used);
+    let all = program.loop_vars_of(&used);
     let order = default_order(program, &rhs, &all).map_err(|e| vec![e])?;
     let accumulate = program.op == AssignOp::AddAssign;
     let reductions: Vec<IndexVar> = order
@@ -183,11 +184,12 @@ fn split_nested_sums(
     next_temp: &mut usize,
     producers: &mut Vec<Cin>,
 ) -> Result<Expr, Errors> {
-    let outside: Vec<IndexVar> = program.output.indices.clone();
+    let outside: Vec<IndexVar> = program.loop_vars_of(&program.output.indices);
     let mut expr = expr.clone();
     loop {
         let mut vars = Vec::new();
-        expr.collect_vars(&mut vars);
+        expr.collect_loop_vars(&mut vars);
+        let vars = program.loop_vars_of(&vars);
         let nested = vars
             .iter()
             .copied()
@@ -201,7 +203,8 @@ fn split_nested_sums(
         };
         let sub = subexpr(&expr, &path).clone();
         let mut sub_vars = Vec::new();
-        sub.collect_vars(&mut sub_vars);
+        sub.collect_loop_vars(&mut sub_vars);
+        let sub_vars = program.loop_vars_of(&sub_vars);
         let rest_vars = vars_outside(&expr, &path);
         let summed: Vec<IndexVar> = sub_vars
             .iter()
@@ -298,5 +301,6 @@ fn vars_outside(expr: &Expr, path: &[usize]) -> Vec<IndexVar> {
     );
     let mut vars = Vec::new();
     copy.collect_vars(&mut vars);
+    copy.collect_loop_vars(&mut vars);
     vars
 }

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use proc_macro2::Span;
 
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{FormatType, LevelSpec, TensorFormat};
+use crate::format::{Coord, FormatType, LevelSpec, TensorFormat};
 use crate::syntax::ast::{self, AssignOp, BinOp, LiteralValue};
 
 /// An index variable, numbered in order of first appearance (output indices first).
@@ -46,6 +46,22 @@ pub struct Access {
     pub tensor: usize,
     /// The index variable of each logical dimension.
     pub indices: Vec<IndexVar>,
+    /// The variable each stored level iterates: the dimension's variable for a level that stores
+    /// a whole dimension, a hidden variable for a slot level (ELL's `k`, DIA's diagonal) or one
+    /// part of a blocked dimension (BCSR).
+    pub level_vars: Vec<IndexVar>,
+}
+
+/// A variable recovered from the two hidden variables of a blocked dimension: `outer * block +
+/// inner` (seed-schedules.md A.5, coordinate recovery).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Derived {
+    /// The block-row (or column) variable.
+    pub outer: IndexVar,
+    /// The offset inside the block.
+    pub inner: IndexVar,
+    /// The block size.
+    pub block: usize,
 }
 
 /// An expression of index notation.
@@ -83,6 +99,27 @@ pub struct Program {
     pub rhs: Expr,
     /// The number of accesses (output included).
     pub access_count: usize,
+    /// Variables that are no loops of their own but recovered from a blocked dimension's parts.
+    pub derived: BTreeMap<IndexVar, Derived>,
+}
+
+impl Program {
+    /// `vars` with every derived variable replaced by the variables it is recovered from.
+    pub fn loop_vars_of(&self, vars: &[IndexVar]) -> Vec<IndexVar> {
+        let mut out = Vec::new();
+        for &v in vars {
+            let parts = match self.derived.get(&v) {
+                Some(d) => vec![d.outer, d.inner],
+                None => vec![v],
+            };
+            for p in parts {
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
 }
 
 impl Program {
@@ -109,7 +146,11 @@ impl Program {
             .collect();
         let mut builder = Builder {
             by_name,
+            levels: tensors.iter().map(|t| t.levels.clone()).collect(),
+            names: tensors.iter().map(|t| t.name.clone()).collect(),
             vars: Vec::new(),
+            hidden: Vec::new(),
+            derived: BTreeMap::new(),
             errors: Vec::new(),
             accesses: 1,
         };
@@ -117,6 +158,11 @@ impl Program {
         let rhs = builder.expr(&kernel.assignment.rhs);
         let mut errors = builder.errors;
         check_output(kernel, &output, &rhs, &builder.vars, &mut errors);
+        if output.level_vars.iter().any(|v| builder.hidden.contains(v)) {
+            let span = kernel.assignment.lhs.span;
+            let what = "outputs in formats with slot or block levels (ELL, DIA, BCSR)";
+            errors.push(Error::new(span, ErrorKind::Unsupported(what.into())));
+        }
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -127,13 +173,18 @@ impl Program {
             op: kernel.assignment.op,
             rhs,
             access_count: builder.accesses,
+            derived: builder.derived,
         })
     }
 }
 
 struct Builder {
     by_name: BTreeMap<String, usize>,
+    levels: Vec<Vec<LevelSpec>>,
+    names: Vec<String>,
     vars: Vec<String>,
+    hidden: Vec<IndexVar>,
+    derived: BTreeMap<IndexVar, Derived>,
     errors: Errors,
     accesses: usize,
 }
@@ -165,7 +216,66 @@ impl Builder {
                 ));
             }
         }
-        Access { tensor, indices }
+        let level_vars = self.level_vars(tensor, &indices, a);
+        Access {
+            tensor,
+            indices,
+            level_vars,
+        }
+    }
+
+    fn hidden_var(&mut self, name: String) -> IndexVar {
+        self.vars.push(name);
+        self.hidden.push(self.vars.len() - 1);
+        self.vars.len() - 1
+    }
+
+    /// The variable of each level of an access; slot and block levels get hidden variables, and a
+    /// blocked dimension's variable becomes derived from its two parts.
+    fn level_vars(
+        &mut self,
+        tensor: usize,
+        indices: &[IndexVar],
+        a: &ast::Access,
+    ) -> Vec<IndexVar> {
+        let levels = self.levels[tensor].clone();
+        let name = self.names[tensor].clone();
+        let mut vars = Vec::with_capacity(levels.len());
+        let mut outer = BTreeMap::new();
+        for (k, level) in levels.iter().enumerate() {
+            let v = match level.coord {
+                Coord::Dim(d) => indices.get(d).copied().unwrap_or(0),
+                Coord::Slot => self.hidden_var(format!("{name}_slot{k}")),
+                Coord::BlockOuter { dim, .. } => {
+                    let v = self.hidden_var(format!(
+                        "{}_outer",
+                        self.vars[indices.get(dim).copied().unwrap_or(0)]
+                    ));
+                    outer.insert(dim, v);
+                    v
+                }
+                Coord::BlockInner { dim, block } => {
+                    let inner = self.hidden_var(format!(
+                        "{}_inner",
+                        self.vars[indices.get(dim).copied().unwrap_or(0)]
+                    ));
+                    let var = indices.get(dim).copied().unwrap_or(0);
+                    let derived = Derived {
+                        outer: outer.get(&dim).copied().unwrap_or(inner),
+                        inner,
+                        block,
+                    };
+                    if self.derived.insert(var, derived).is_some() {
+                        let what = format!("index `{}` blocked by two tensors", self.vars[var]);
+                        self.errors
+                            .push(Error::new(a.span, ErrorKind::Unsupported(what)));
+                    }
+                    inner
+                }
+            };
+            vars.push(v);
+        }
+        vars
     }
 
     fn expr(&mut self, e: &ast::Expr) -> Expr {
@@ -229,29 +339,40 @@ fn find_tensor(e: &ast::Expr, name: &syn::Ident) -> Option<Span> {
 }
 
 impl Expr {
-    /// Appends the index variables the expression uses, in order of first appearance.
+    /// Appends the index variables the expression's accesses use, in order of first appearance.
     pub fn collect_vars(&self, out: &mut Vec<IndexVar>) {
+        self.collect(out, |a| &a.indices);
+    }
+
+    /// Appends the variables the expression's levels iterate (hidden ones included, derived ones
+    /// excluded): the loops the expression needs.
+    pub fn collect_loop_vars(&self, out: &mut Vec<IndexVar>) {
+        self.collect(out, |a| &a.level_vars);
+    }
+
+    fn collect(&self, out: &mut Vec<IndexVar>, vars_of: fn(&Access) -> &Vec<IndexVar>) {
         match self {
             Expr::Access { access, .. } => {
-                for &v in &access.indices {
+                for &v in vars_of(access) {
                     if !out.contains(&v) {
                         out.push(v);
                     }
                 }
             }
             Expr::Temp(_) | Expr::Literal(_) => {}
-            Expr::Neg(e) => e.collect_vars(out),
+            Expr::Neg(e) => e.collect(out, vars_of),
             Expr::Binary(_, a, b) => {
-                a.collect_vars(out);
-                b.collect_vars(out);
+                a.collect(out, vars_of);
+                b.collect(out, vars_of);
             }
         }
     }
 
-    /// Whether the expression uses index variable `v`.
+    /// Whether the expression uses index variable `v`, as a logical index or a level's variable.
     pub fn uses(&self, v: IndexVar) -> bool {
         let mut vars = Vec::new();
         self.collect_vars(&mut vars);
+        self.collect_loop_vars(&mut vars);
         vars.contains(&v)
     }
 }

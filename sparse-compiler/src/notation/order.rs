@@ -5,7 +5,6 @@
 
 use super::{Expr, IndexVar, Program};
 use crate::error::{Error, ErrorKind};
-use crate::format::Coord;
 
 /// Orders `vars` (a subset of the program's variables) so that every access in `expr` is
 /// concordant, or explains which tensor makes that impossible.
@@ -42,10 +41,7 @@ fn collect_edges(program: &Program, expr: &Expr, edges: &mut Vec<(IndexVar, Inde
     match expr {
         Expr::Access { access, .. } => {
             let levels = &program.tensors[access.tensor].levels;
-            let level_var = |k: usize| match levels[k].coord {
-                Coord::Dim(d) => access.indices.get(d).copied(),
-                _ => None,
-            };
+            let level_var = |k: usize| access.level_vars.get(k).copied();
             for (k, level) in levels.iter().enumerate().skip(1) {
                 if level.kind.has_locate() {
                     continue;

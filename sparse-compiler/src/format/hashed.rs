@@ -1,0 +1,62 @@
+//! Hashed levels: `W` buckets per parent, slot `p` holding `crd[p]` or the empty marker
+//! (seed-formats.md §1.3). Iterated by position over the parent's buckets, skipping empty ones;
+//! the iteration is unordered.
+
+use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
+use crate::ir::{BinOp, Expr};
+
+/// A hashed level.
+pub struct Hashed;
+
+impl Level for Hashed {
+    fn iteration(&self) -> Iteration {
+        Iteration::Position
+    }
+
+    fn has_locate(&self) -> bool {
+        true
+    }
+
+    fn assembly(&self) -> Assembly {
+        Assembly::Insert
+    }
+
+    fn pos_bounds(&self, env: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)> {
+        let w = env.at.size();
+        let lo = bin(BinOp::Mul, parent.clone(), w.clone());
+        let hi = bin(
+            BinOp::Mul,
+            bin(BinOp::Add, parent.clone(), Expr::Index(1)),
+            w,
+        );
+        Some((lo, hi))
+    }
+
+    fn pos_access(&self, env: &LevelEnv, p: &Expr) -> Expr {
+        load(env.at.crd(), p.clone())
+    }
+
+    fn found(&self, env: &LevelEnv, p: &Expr) -> Option<Expr> {
+        // `sparse_format` has no runtime; the marker is `u32::MAX`, as `sparse_runtime::EMPTY` is.
+        let empty = Expr::Index(u32::MAX as usize);
+        Some(bin(
+            BinOp::Ne,
+            Expr::Load(env.at.crd(), Box::new(p.clone())),
+            empty,
+        ))
+    }
+
+    fn coord_bounds(&self, _: &LevelEnv) -> Option<(Expr, Expr)> {
+        None
+    }
+
+    fn coord_access(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
+        None
+    }
+
+    /// Locating into a hash table needs a probe loop, which is not an expression; the lowerer
+    /// iterates hashed levels instead.
+    fn locate(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
+        None
+    }
+}

@@ -1,0 +1,60 @@
+//! Offset levels (DIA's columns): the one child of a range level's position, with coordinate
+//! `i + offsets[d]` where `i` is the parent coordinate and `d` the grandparent's
+//! (seed-formats.md §1.3). It reads the range level's offsets array.
+
+use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
+use crate::ir::{Array, BinOp, Expr};
+
+/// An offset level.
+pub struct Offset;
+
+impl Level for Offset {
+    fn iteration(&self) -> Iteration {
+        Iteration::Position
+    }
+
+    fn has_locate(&self) -> bool {
+        false
+    }
+
+    fn assembly(&self) -> Assembly {
+        Assembly::None
+    }
+
+    fn pos_bounds(&self, _: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)> {
+        Some((
+            parent.clone(),
+            bin(BinOp::Add, parent.clone(), Expr::Index(1)),
+        ))
+    }
+
+    fn pos_access(&self, env: &LevelEnv, _: &Expr) -> Expr {
+        let n = env.ancestors.len();
+        let (Some(diagonal), Some(row)) = (
+            n.checked_sub(2).map(|k| &env.ancestors[k]),
+            env.ancestors.last(),
+        ) else {
+            return Expr::Index(0);
+        };
+        let offsets = Array::Offsets {
+            param: env.at.param,
+            level: env.at.level - 1,
+        };
+        Expr::AddOffset(
+            Box::new(row.clone()),
+            Box::new(load(offsets, diagonal.clone())),
+        )
+    }
+
+    fn coord_bounds(&self, _: &LevelEnv) -> Option<(Expr, Expr)> {
+        None
+    }
+
+    fn coord_access(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
+        None
+    }
+
+    fn locate(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
+        None
+    }
+}
