@@ -61,3 +61,38 @@ fn shape_mismatch_is_an_error() {
     let mut y = Tensor::<f64, Dense<1>>::zeros([2]);
     assert!(matches!(spmv_csr(&mut y, &a, &x), Err(KernelError::ShapeMismatch { .. })));
 }
+
+tensor_kernel! { fn spmv_ell; y(i) = A(i,j) * x(j); formats<A: ell>; }
+tensor_kernel! { fn spmv_dia; y(i) = A(i,j) * x(j); formats<A: dia>; }
+tensor_kernel! { fn spmv_bcsr; y(i) = A(i,j) * x(j); formats<A: bcsr(2, 3)>; }
+tensor_kernel! { fn spmv_hash; y(i) = A(i,j) * x(j); formats<A: hash>; }
+tensor_kernel! { fn spmv_custom; y(i) = A(i,j) * x(j); formats<A: (dense, compressed(unordered))>; }
+
+#[test]
+fn ell() {
+    check::<Ell>(spmv_ell);
+}
+
+#[test]
+fn dia() {
+    check::<Dia>(spmv_dia);
+}
+
+#[test]
+fn bcsr() {
+    check::<Bcsr<2, 3>>(spmv_bcsr);
+}
+
+#[test]
+fn hash() {
+    check::<HashMat>(spmv_hash);
+}
+
+type RowsUnordered = sparse::Custom<
+    { sparse::encode_levels(&[sparse::LevelSpec::dense(0), sparse::LevelSpec::compressed(1).unordered()]) },
+>;
+
+#[test]
+fn custom_unordered_rows() {
+    check::<RowsUnordered>(spmv_custom);
+}
