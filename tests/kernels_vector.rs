@@ -1,0 +1,110 @@
+//! Sparse vector kernels: union (`+`, `-`), intersection (`*`, `/`), three operands, SpMSpV.
+mod common;
+
+use common::*;
+use sparse::prelude::*;
+
+tensor_kernel! { fn vadd; a(i) = b(i) + c(i); formats<a: sparse, b: sparse, c: sparse>; }
+tensor_kernel! { fn vsub; a(i) = b(i) - c(i); formats<a: sparse, b: sparse, c: sparse>; }
+tensor_kernel! { fn vmul; a(i) = b(i) * c(i); formats<a: sparse, b: sparse, c: sparse>; }
+tensor_kernel! { fn vmix; a(i) = b(i) + c(i) * d(i); formats<a: sparse, b: sparse, c: sparse, d: sparse>; }
+tensor_kernel! { fn vmix_dense; a(i) = (b(i) - c(i)) * d(i); formats<b: sparse, c: sparse, d: sparse>; }
+tensor_kernel! { fn vadd_dense_sparse; a(i) = b(i) + c(i); formats<c: sparse>; }
+tensor_kernel! { fn spmspv; y(i) = A(i,j) * x(j); formats<A: csr, x: sparse>; }
+tensor_kernel! { fn vdiv; a(i) = b(i) / c(i); formats<b: sparse>; }
+
+fn vectors(n: usize, seed: u64) -> Vec<Vec<([usize; 1], f64)>> {
+    cases([n], seed)
+}
+
+fn sv(n: usize, e: &[([usize; 1], f64)]) -> Tensor<f64, SparseVec> {
+    tensor::<SparseVec, 1>([n], e)
+}
+
+fn dv(n: usize, e: &[([usize; 1], f64)]) -> Tensor<f64, Dense<1>> {
+    tensor::<Dense<1>, 1>([n], e)
+}
+
+fn binary(kernel: fn(&mut Tensor<f64, SparseVec>, &Tensor<f64, SparseVec>, &Tensor<f64, SparseVec>) -> Result<(), KernelError>, op: fn(f64, f64) -> f64) {
+    for n in [0, 1, 9, 40] {
+        for b in vectors(n, 3 + n as u64) {
+            for c in vectors(n, 5 + n as u64).into_iter().take(4) {
+                let mut a = Tensor::<f64, SparseVec>::zeros([n]);
+                kernel(&mut a, &sv(n, &b), &sv(n, &c)).unwrap();
+                let (db, dc) = (dense([n], &b), dense([n], &c));
+                let want: Vec<f64> = db.iter().zip(&dc).map(|(x, y)| op(*x, *y)).collect();
+                assert_close(&a.to_dense(), &want);
+            }
+        }
+    }
+}
+
+#[test]
+fn union_and_intersection() {
+    binary(vadd, |x, y| x + y);
+    binary(vsub, |x, y| x - y);
+    binary(vmul, |x, y| x * y);
+}
+
+#[test]
+fn three_operands_mixed() {
+    for n in [0, 1, 17] {
+        for (k, b) in vectors(n, 11).into_iter().enumerate() {
+            let (cs, ds) = (vectors(n, 13), vectors(n, 17));
+            let c = &cs[k % cs.len()];
+            let d = &ds[(k + 1) % ds.len()];
+            let (db, dc, dd) = (dense([n], &b), dense([n], c), dense([n], d));
+            let mut a = Tensor::<f64, SparseVec>::zeros([n]);
+            vmix(&mut a, &sv(n, &b), &sv(n, c), &sv(n, d)).unwrap();
+            let want: Vec<f64> = (0..n).map(|i| db[i] + dc[i] * dd[i]).collect();
+            assert_close(&a.to_dense(), &want);
+            let mut a = Tensor::<f64, Dense<1>>::zeros([n]);
+            vmix_dense(&mut a, &sv(n, &b), &sv(n, c), &sv(n, d)).unwrap();
+            let want: Vec<f64> = (0..n).map(|i| (db[i] - dc[i]) * dd[i]).collect();
+            assert_close(a.values(), &want);
+        }
+    }
+}
+
+#[test]
+fn dense_plus_sparse() {
+    for n in [0, 1, 23] {
+        for b in vectors(n, 19) {
+            for c in vectors(n, 23) {
+                let mut a = Tensor::<f64, Dense<1>>::zeros([n]);
+                vadd_dense_sparse(&mut a, &dv(n, &b), &sv(n, &c)).unwrap();
+                let want: Vec<f64> = dense([n], &b).iter().zip(dense([n], &c)).map(|(x, y)| x + y).collect();
+                assert_close(a.values(), &want);
+            }
+        }
+    }
+}
+
+#[test]
+fn sparse_over_dense_division() {
+    for n in [0, 1, 12] {
+        for b in vectors(n, 29) {
+            let cs: Vec<f64> = (0..n).map(|i| 1.0 + i as f64).collect();
+            let c = Tensor::<f64, Dense<1>>::from_dense([n], &cs).unwrap();
+            let mut a = Tensor::<f64, Dense<1>>::zeros([n]);
+            vdiv(&mut a, &sv(n, &b), &c).unwrap();
+            let want: Vec<f64> = dense([n], &b).iter().zip(&cs).map(|(x, y)| x / y).collect();
+            assert_close(a.values(), &want);
+        }
+    }
+}
+
+#[test]
+fn sparse_matrix_sparse_vector() {
+    for (m, n) in [(0, 0), (1, 1), (6, 11), (12, 4)] {
+        for a in cases([m, n], 31) {
+            for x in vectors(n, 37) {
+                let mut y = Tensor::<f64, Dense<1>>::zeros([m]);
+                spmspv(&mut y, &tensor::<Csr, 2>([m, n], &a), &sv(n, &x)).unwrap();
+                let (da, dx) = (dense([m, n], &a), dense([n], &x));
+                let want: Vec<f64> = (0..m).map(|i| (0..n).map(|j| da[i * n + j] * dx[j]).sum()).collect();
+                assert_close(y.values(), &want);
+            }
+        }
+    }
+}
