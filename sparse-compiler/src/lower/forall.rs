@@ -44,7 +44,11 @@ impl Lowerer<'_> {
         let expr = self.effective(body);
         let iterators = self.iterators_at(v)?;
         let lattice = Lattice::build(&expr, &|id| iterators.by_access.get(&id).copied());
-        let segment = self.output_segment(v);
+        let segment = if writes_output(body) {
+            self.output_segment(v)
+        } else {
+            None
+        };
         let saved = self.scope.clone();
         let top = &lattice.points[0];
         let result = if top.dense {
@@ -605,6 +609,15 @@ impl Lowerer<'_> {
             self.scope.coords.insert(var, Expr::Var(name));
         }
         guards.into_iter().reduce(|a, b| bin(BinOp::And, a, b))
+    }
+}
+
+/// Whether a statement assigns the output (a workspace producer does not).
+fn writes_output(cin: &Cin) -> bool {
+    match cin {
+        Cin::Forall { body, .. } => writes_output(body),
+        Cin::Where { consumer, producer } => writes_output(consumer) || writes_output(producer),
+        Cin::Assign { lhs, .. } => *lhs == crate::notation::Lhs::Output,
     }
 }
 

@@ -1,0 +1,133 @@
+//! Matrix kernels: sparse additions and products with sparse outputs, SpGEMM, SpMM, SDDMM, the
+//! residual, scaled SpMV with scalar tensors, a transpose through formats, against dense references.
+mod common;
+
+use common::*;
+use sparse::prelude::*;
+
+tensor_kernel! { fn add_csr; A(i,j) = B(i,j) + C(i,j); formats<A: csr, B: csr, C: csr>; }
+tensor_kernel! { fn add_csr_coo_dense; A(i,j) = B(i,j) + C(i,j); formats<B: csr, C: coo>; }
+tensor_kernel! { fn mul_csr_csc; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr, C: csr>; }
+tensor_kernel! { fn spgemm_csr; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>; }
+tensor_kernel! { fn spgemm_dcsr; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: dcsr, C: dcsr>; }
+tensor_kernel! { fn spmm; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; }
+tensor_kernel! { fn sddmm; A(i,j) = B(i,j) * C(i,k) * D(k,j); formats<A: csr, B: csr>; }
+tensor_kernel! { fn residual; r(i) = b(i) - A(i,j) * x(j); formats<A: csr>; }
+tensor_kernel! { fn scaled; y(i) = alpha * A(i,j) * x(j) + beta * z(i); formats<A: csr>; }
+tensor_kernel! { fn transpose; A(i,j) = B(j,i); formats<A: csr, B: csc>; }
+tensor_kernel! { fn accumulate; y(i) += A(i,j) * x(j); formats<A: csr>; }
+
+const SHAPES: [(usize, usize); 4] = [(0, 0), (1, 1), (6, 9), (11, 7)];
+
+fn matmul(m: usize, k: usize, n: usize, b: &[f64], c: &[f64]) -> Vec<f64> {
+    let mut a = vec![0.0; m * n];
+    for i in 0..m {
+        for l in 0..k {
+            for j in 0..n {
+                a[i * n + j] += b[i * k + l] * c[l * n + j];
+            }
+        }
+    }
+    a
+}
+
+#[test]
+fn elementwise_add_and_multiply() {
+    for (m, n) in SHAPES {
+        for b in cases([m, n], 41) {
+            for c in cases([m, n], 43) {
+                let (db, dc) = (dense([m, n], &b), dense([m, n], &c));
+                let sum: Vec<f64> = db.iter().zip(&dc).map(|(x, y)| x + y).collect();
+                let product: Vec<f64> = db.iter().zip(&dc).map(|(x, y)| x * y).collect();
+                let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+                add_csr(&mut a, &tensor([m, n], &b), &tensor([m, n], &c)).unwrap();
+                assert_close(&a.to_dense(), &sum);
+                let mut a = Tensor::<f64, Dense<2>>::zeros([m, n]);
+                add_csr_coo_dense(&mut a, &tensor([m, n], &b), &tensor([m, n], &c)).unwrap();
+                assert_close(a.values(), &sum);
+                let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+                mul_csr_csc(&mut a, &tensor([m, n], &b), &tensor([m, n], &c)).unwrap();
+                assert_close(&a.to_dense(), &product);
+            }
+        }
+    }
+}
+
+#[test]
+fn sparse_matrix_products() {
+    for (m, k, n) in [(0, 0, 0), (1, 1, 1), (5, 7, 6), (9, 4, 10)] {
+        for b in cases([m, k], 47) {
+            for c in cases([k, n], 53).into_iter().take(5) {
+                let want = matmul(m, k, n, &dense([m, k], &b), &dense([k, n], &c));
+                let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+                spgemm_csr(&mut a, &tensor([m, k], &b), &tensor([k, n], &c)).unwrap();
+                assert_close(&a.to_dense(), &want);
+                let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+                spgemm_dcsr(&mut a, &tensor([m, k], &b), &tensor([k, n], &c)).unwrap();
+                assert_close(&a.to_dense(), &want);
+                let mut a = Tensor::<f64, Dense<2>>::zeros([m, n]);
+                spmm(&mut a, &tensor([m, k], &b), &tensor([k, n], &c)).unwrap();
+                assert_close(a.values(), &want);
+            }
+        }
+    }
+}
+
+#[test]
+fn sampled_dense_dense() {
+    for (m, k, n) in [(0, 0, 0), (1, 2, 1), (6, 3, 8)] {
+        for b in cases([m, n], 59) {
+            let c = dense([m, k], &cases([m, k], 61).pop().unwrap_or_default());
+            let d = dense([k, n], &cases([k, n], 67).pop().unwrap_or_default());
+            let cd = matmul(m, k, n, &c, &d);
+            let want: Vec<f64> = dense([m, n], &b).iter().zip(&cd).map(|(x, y)| x * y).collect();
+            let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+            let ct = Tensor::from_dense([m, k], &c).unwrap();
+            let dt = Tensor::from_dense([k, n], &d).unwrap();
+            sddmm(&mut a, &tensor([m, n], &b), &ct, &dt).unwrap();
+            assert_close(&a.to_dense(), &want);
+        }
+    }
+}
+
+#[test]
+fn residual_scaled_and_accumulated_spmv() {
+    for (m, n) in SHAPES {
+        for a in cases([m, n], 71) {
+            let da = dense([m, n], &a);
+            let xs: Vec<f64> = (0..n).map(|j| 1.0 - j as f64 / 4.0).collect();
+            let bs: Vec<f64> = (0..m).map(|i| i as f64 * 0.5).collect();
+            let ax: Vec<f64> = (0..m).map(|i| (0..n).map(|j| da[i * n + j] * xs[j]).sum()).collect();
+            let at = tensor::<Csr, 2>([m, n], &a);
+            let x = Tensor::from_dense([n], &xs).unwrap();
+            let b = Tensor::from_dense([m], &bs).unwrap();
+            let mut r = Tensor::<f64, Dense<1>>::zeros([m]);
+            residual(&mut r, &b, &at, &x).unwrap();
+            let want: Vec<f64> = bs.iter().zip(&ax).map(|(b, ax)| b - ax).collect();
+            assert_close(r.values(), &want);
+            let alpha = Tensor::<f64, Dense<0>>::from_dense([], &[2.0]).unwrap();
+            let beta = Tensor::<f64, Dense<0>>::from_dense([], &[-0.5]).unwrap();
+            let mut y = Tensor::<f64, Dense<1>>::zeros([m]);
+            scaled(&mut y, &alpha, &at, &x, &beta, &b).unwrap();
+            let want: Vec<f64> = ax.iter().zip(&bs).map(|(ax, z)| 2.0 * ax - 0.5 * z).collect();
+            assert_close(y.values(), &want);
+            let mut y = Tensor::<f64, Dense<1>>::from_dense([m], &bs).unwrap();
+            accumulate(&mut y, &at, &x).unwrap();
+            let want: Vec<f64> = ax.iter().zip(&bs).map(|(ax, b)| ax + b).collect();
+            assert_close(y.values(), &want);
+        }
+    }
+}
+
+#[test]
+fn transpose_through_formats() {
+    for (m, n) in SHAPES {
+        for b in cases([n, m], 73) {
+            let db = dense([n, m], &b);
+            let want: Vec<f64> = (0..m * n).map(|k| db[(k % n) * m + k / n]).collect();
+            let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+            transpose(&mut a, &tensor([n, m], &b)).unwrap();
+            assert_close(&a.to_dense(), &want);
+        }
+    }
+}
