@@ -1,0 +1,421 @@
+//! The locals bound at the top of a generated kernel: every dimension, level size, level array and
+//! values array the IR reads or writes, bound once (so the loops index plain slices, not method
+//! calls), in a deterministic order (so golden files are stable).
+//!
+//! Collecting them is one walk over the IR, which also checks the invariants the emitter relies on
+//! (parameter numbers in range, the output first, stores only into the output or workspaces,
+//! names that are identifiers). Binding names are `__<tensor>_<what>`: tensor names cannot start
+//! with `__` and the suffix fixes the rest, so they are unique; a local of the IR that happens to
+//! have the same name pushes the binding to another one (`_` appended), so nothing is shadowed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+use crate::ir::{Array, Expr, Kernel, Stmt, Var};
+
+/// One bound local. The derived order (variants, then fields) is the order of the bindings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Binding {
+    /// `param.shape()[dim]`.
+    Dim { param: usize, dim: usize },
+    /// `param.level(level).size()`.
+    LevelSize { param: usize, level: usize },
+    /// `param.level(level).pos()`, `.crd()` or `.offsets()`.
+    LevelArray {
+        param: usize,
+        level: usize,
+        array: LevelArray,
+    },
+    /// `param.values()`, or `values_mut()` for the output.
+    Vals { param: usize },
+}
+
+/// The arrays of one level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum LevelArray {
+    Pos,
+    Crd,
+    Offsets,
+}
+
+/// The bindings a kernel needs and the names of everything the emitter generates.
+pub(super) struct Bindings {
+    names: BTreeMap<Binding, Ident>,
+    /// The output's levels, when its values and its level arrays are both bound (the two come
+    /// from one split borrow).
+    output_levels: Ident,
+    /// The `Assembly` of a kernel that rebuilds its output.
+    assembly: Ident,
+}
+
+impl Bindings {
+    /// Walks `kernel` and names every binding it needs, or says which IR invariant it breaks.
+    pub(super) fn collect(kernel: &Kernel) -> Result<Bindings, String> {
+        let mut walk = Walk {
+            kernel,
+            used: BTreeSet::new(),
+            locals: BTreeSet::new(),
+        };
+        walk.check_params()?;
+        for check in &kernel.shape_checks {
+            for &(param, dim) in &check.dims {
+                walk.dim(param, dim)?;
+            }
+        }
+        walk.stmts(&kernel.body)?;
+        let mut taken = walk.locals;
+        let mut fresh = |base: String| {
+            let mut name = base;
+            while taken.contains(&name) {
+                name.push('_');
+            }
+            taken.insert(name.clone());
+            ident(&name)
+        };
+        let mut names = BTreeMap::new();
+        for &b in &walk.used {
+            names.insert(b, fresh(base_name(kernel, b)));
+        }
+        let output = &kernel.params[0].name;
+        Ok(Bindings {
+            names,
+            output_levels: fresh(format!("__{output}_levels")),
+            assembly: fresh("__asm".to_string()),
+        })
+    }
+
+    /// The local bound for `b`.
+    ///
+    /// # Panics
+    /// If `b` was not collected, which the walk over the same IR rules out.
+    pub(super) fn name(&self, b: Binding) -> &Ident {
+        &self.names[&b]
+    }
+
+    /// The assembly local.
+    pub(super) fn assembly(&self) -> &Ident {
+        &self.assembly
+    }
+
+    /// The `let` statements of the dimensions, which the shape checks read.
+    pub(super) fn put_dims(&self, kernel: &Kernel) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (&b, name) in &self.names {
+            if let Binding::Dim { .. } = b {
+                out.extend(put_binding(kernel, b, name));
+            }
+        }
+        out
+    }
+
+    /// The `let` statements of everything else, in binding order with the output's values last.
+    pub(super) fn put_data(&self, kernel: &Kernel) -> TokenStream {
+        let output_vals = self.names.get(&Binding::Vals { param: 0 });
+        let split = output_vals.is_some();
+        let mut out = TokenStream::new();
+        for (&b, name) in &self.names {
+            match b {
+                Binding::Dim { .. } | Binding::Vals { param: 0 } => {}
+                Binding::LevelArray { param: 0, .. } if split => {}
+                _ => out.extend(put_binding(kernel, b, name)),
+            }
+        }
+        if let Some(vals) = output_vals {
+            out.extend(self.put_output_values(kernel, vals));
+        }
+        out
+    }
+
+    /// The output's values, mutable. When the kernel also reads the output's level arrays (a
+    /// kernel that computes into an assembled structure), both come from one split borrow.
+    fn put_output_values(&self, kernel: &Kernel, vals: &Ident) -> TokenStream {
+        let output = ident(&kernel.params[0].name);
+        let arrays: Vec<(Binding, &Ident)> = self
+            .names
+            .iter()
+            .filter(|(b, _)| matches!(b, Binding::LevelArray { param: 0, .. }))
+            .map(|(&b, name)| (b, name))
+            .collect();
+        if arrays.is_empty() {
+            return quote! { let #vals: &mut [T] = #output.values_mut(); };
+        }
+        let levels = &self.output_levels;
+        let mut out = quote! {
+            let (#levels, #vals): (&[::sparse::Level], &mut [T]) =
+                #output.levels_and_values_mut();
+        };
+        for (b, name) in arrays {
+            if let Binding::LevelArray { level, array, .. } = b {
+                let (ty, method) = array_access(array);
+                let level = lit(level);
+                out.extend(quote! { let #name: #ty = #levels[#level].#method(); });
+            }
+        }
+        out
+    }
+}
+
+fn put_binding(kernel: &Kernel, b: Binding, name: &Ident) -> TokenStream {
+    match b {
+        Binding::Dim { param, dim } => {
+            let (p, dim) = (ident(&kernel.params[param].name), lit(dim));
+            quote! { let #name: usize = #p.shape()[#dim]; }
+        }
+        Binding::LevelSize { param, level } => {
+            let (p, level) = (ident(&kernel.params[param].name), lit(level));
+            quote! { let #name: usize = #p.level(#level).size(); }
+        }
+        Binding::LevelArray {
+            param,
+            level,
+            array,
+        } => {
+            let (p, level) = (ident(&kernel.params[param].name), lit(level));
+            let (ty, method) = array_access(array);
+            quote! { let #name: #ty = #p.level(#level).#method(); }
+        }
+        Binding::Vals { param } => {
+            let p = ident(&kernel.params[param].name);
+            quote! { let #name: &[T] = #p.values(); }
+        }
+    }
+}
+
+/// The slice type of a level array and the `Level` method that returns it.
+fn array_access(array: LevelArray) -> (TokenStream, Ident) {
+    let (ty, method) = match array {
+        LevelArray::Pos => (quote! { &[::sparse::Idx] }, "pos"),
+        LevelArray::Crd => (quote! { &[::sparse::Idx] }, "crd"),
+        LevelArray::Offsets => (quote! { &[i64] }, "offsets"),
+    };
+    (ty, ident(method))
+}
+
+fn base_name(kernel: &Kernel, b: Binding) -> String {
+    let tensor = |param: usize| &kernel.params[param].name;
+    match b {
+        Binding::Dim { param, dim } => format!("__{}_shape{dim}", tensor(param)),
+        Binding::LevelSize { param, level } => format!("__{}_l{level}_size", tensor(param)),
+        Binding::LevelArray {
+            param,
+            level,
+            array,
+        } => {
+            let what = match array {
+                LevelArray::Pos => "pos",
+                LevelArray::Crd => "crd",
+                LevelArray::Offsets => "offsets",
+            };
+            format!("__{}_l{level}_{what}", tensor(param))
+        }
+        Binding::Vals { param } => format!("__{}_vals", tensor(param)),
+    }
+}
+
+/// An identifier for a name the walk has checked (or a fixed one of the emitter).
+pub(super) fn ident(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+/// An unsuffixed integer literal (`3`, not `3usize`): every place the emitter puts one has its
+/// type fixed by context.
+pub(super) fn lit(n: usize) -> Literal {
+    Literal::usize_unsuffixed(n)
+}
+
+/// Whether `name` can be an identifier of the generated code: what `Ident::new` accepts, and not
+/// a keyword (the parser already rejects those in user names; the lowerer never makes them).
+fn is_ident(name: &str) -> bool {
+    syn::parse_str::<Ident>(name).is_ok()
+}
+
+/// The walk: what the IR uses, and whether it keeps the invariants.
+struct Walk<'k> {
+    kernel: &'k Kernel,
+    used: BTreeSet<Binding>,
+    /// The names of the IR's locals, which bindings must avoid.
+    locals: BTreeSet<String>,
+}
+
+impl Walk<'_> {
+    fn check_params(&self) -> Result<(), String> {
+        let params = &self.kernel.params;
+        if !is_ident(&self.kernel.name) {
+            return Err(format!("`{}` is not an identifier", self.kernel.name));
+        }
+        match params.first() {
+            Some(p) if p.output => {}
+            _ => return Err("the first parameter is not the output".into()),
+        }
+        if params.iter().skip(1).any(|p| p.output) {
+            return Err("more than one output".into());
+        }
+        match params
+            .iter()
+            .find(|p| !is_ident(&p.name) || p.name.starts_with("__"))
+        {
+            Some(p) => Err(format!("`{}` cannot name a parameter", p.name)),
+            None => Ok(()),
+        }
+    }
+
+    fn param(&self, param: usize) -> Result<(), String> {
+        if param < self.kernel.params.len() {
+            Ok(())
+        } else {
+            Err(format!("parameter {param} does not exist"))
+        }
+    }
+
+    fn dim(&mut self, param: usize, dim: usize) -> Result<(), String> {
+        self.param(param)?;
+        if dim >= self.kernel.params[param].order {
+            return Err(format!(
+                "dimension {dim} of `{}` does not exist",
+                self.kernel.params[param].name
+            ));
+        }
+        self.used.insert(Binding::Dim { param, dim });
+        Ok(())
+    }
+
+    fn local(&mut self, var: &Var) -> Result<(), String> {
+        if !is_ident(&var.0) || !var.0.starts_with("__") {
+            return Err(format!("`{}` cannot name a local", var.0));
+        }
+        self.locals.insert(var.0.clone());
+        Ok(())
+    }
+
+    fn array(&mut self, array: &Array) -> Result<(), String> {
+        let (param, level, which) = match array {
+            Array::Pos { param, level } => (*param, *level, LevelArray::Pos),
+            Array::Crd { param, level } => (*param, *level, LevelArray::Crd),
+            Array::Offsets { param, level } => (*param, *level, LevelArray::Offsets),
+            Array::Vals { param } => {
+                self.param(*param)?;
+                self.used.insert(Binding::Vals { param: *param });
+                return Ok(());
+            }
+            Array::Temp(var) => return self.local(var),
+        };
+        self.param(param)?;
+        self.used.insert(Binding::LevelArray {
+            param,
+            level,
+            array: which,
+        });
+        Ok(())
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) -> Result<(), String> {
+        stmts.iter().try_for_each(|s| self.stmt(s))
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> Result<(), String> {
+        match stmt {
+            Stmt::Let { var, init, .. } => {
+                self.local(var)?;
+                self.expr(init)
+            }
+            Stmt::Assign { var, value, .. } => {
+                self.local(var)?;
+                self.expr(value)
+            }
+            Stmt::Store {
+                array,
+                index,
+                value,
+                ..
+            } => {
+                match array {
+                    Array::Vals { param: 0 } | Array::Temp(_) => {}
+                    Array::Vals { .. }
+                    | Array::Pos { .. }
+                    | Array::Crd { .. }
+                    | Array::Offsets { .. } => {
+                        return Err(format!("a store into {array:?}"));
+                    }
+                }
+                self.array(array)?;
+                self.expr(index)?;
+                self.expr(value)
+            }
+            Stmt::Workspace { var, len, .. } => {
+                self.local(var)?;
+                self.expr(len)
+            }
+            Stmt::SortPrefix { array, len } => {
+                self.local(array)?;
+                self.expr(len)
+            }
+            Stmt::For { var, lo, hi, body } => {
+                self.local(var)?;
+                self.expr(lo)?;
+                self.expr(hi)?;
+                self.stmts(body)
+            }
+            Stmt::While { cond, body } => {
+                self.expr(cond)?;
+                self.stmts(body)
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.expr(cond)?;
+                self.stmts(then)?;
+                self.stmts(otherwise)
+            }
+            Stmt::ZeroOutput => {
+                self.used.insert(Binding::Vals { param: 0 });
+                Ok(())
+            }
+            Stmt::Append { coord: e, .. }
+            | Stmt::AppendValue(e)
+            | Stmt::FinishSegment { parent: e, .. } => self.expr(e),
+            Stmt::BeginAssembly | Stmt::EndAssembly => Ok(()),
+        }
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Result<(), String> {
+        match expr {
+            Expr::Var(var) => self.local(var),
+            Expr::Index(_) | Expr::Value(_) | Expr::Bool(_) => Ok(()),
+            Expr::Load(array, index) => {
+                self.array(array)?;
+                self.expr(index)
+            }
+            Expr::Dim { param, dim } => self.dim(*param, *dim),
+            Expr::LevelSize { param, level } => {
+                self.param(*param)?;
+                self.used.insert(Binding::LevelSize {
+                    param: *param,
+                    level: *level,
+                });
+                Ok(())
+            }
+            Expr::Len(array) => self.array(array),
+            Expr::Binary(_, a, b) | Expr::AddOffset(a, b) => {
+                self.expr(a)?;
+                self.expr(b)
+            }
+            Expr::Neg(a) | Expr::Not(a) => self.expr(a),
+            Expr::RangeBound {
+                offset, rows, cols, ..
+            } => {
+                self.expr(offset)?;
+                self.expr(rows)?;
+                self.expr(cols)
+            }
+            Expr::Select(c, a, b) => {
+                self.expr(c)?;
+                self.expr(a)?;
+                self.expr(b)
+            }
+        }
+    }
+}

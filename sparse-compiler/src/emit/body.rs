@@ -1,0 +1,445 @@
+//! IR statements and expressions -> Rust.
+//!
+//! Expressions carry their precedence, so parentheses appear only where Rust needs them (the
+//! generated code reads like hand-written code, and golden files stay readable). Types follow the
+//! IR: indices are `usize`, values `T`, `pos`/`crd` loads are widened from `Idx` with `as usize`,
+//! DIA offsets are `i64` and only meet indices inside `AddOffset` and `RangeBound`, which compute
+//! in `i64` and clamp before converting back so no cast can wrap.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::bindings::{Binding, Bindings, LevelArray, ident, lit};
+use crate::ir::{Array, BinOp, Expr, Kernel, Literal as IrLiteral, RangeEnd, Stmt, TempType, Type};
+
+/// `stmts` as a sequence of Rust statements.
+pub(super) fn put_block(kernel: &Kernel, bindings: &Bindings, stmts: &[Stmt]) -> TokenStream {
+    let emitter = Emitter { kernel, bindings };
+    emitter.put_stmts(stmts)
+}
+
+/// Rust operator precedence, lowest first, as far as the emitter uses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Prec {
+    /// `if c { a } else { b }`: parenthesized in every operand position.
+    Select,
+    Or,
+    And,
+    Compare,
+    Sum,
+    Product,
+    Cast,
+    Unary,
+    /// Paths, literals, calls, method calls, indexing.
+    Postfix,
+}
+
+/// An emitted expression.
+struct Operand {
+    tokens: TokenStream,
+    prec: Prec,
+    /// Whether the tokens end in `as TYPE`: followed by `<`, Rust would read the `<` as the start
+    /// of generic arguments.
+    ends_in_cast: bool,
+}
+
+impl Operand {
+    fn new(tokens: TokenStream, prec: Prec) -> Self {
+        Operand {
+            tokens,
+            prec,
+            ends_in_cast: prec == Prec::Cast,
+        }
+    }
+
+    /// The tokens, parenthesized unless they bind at least as tightly as `min`.
+    fn at(self, min: Prec) -> TokenStream {
+        if self.prec < min {
+            let tokens = self.tokens;
+            quote! { (#tokens) }
+        } else {
+            self.tokens
+        }
+    }
+
+    /// The tokens as the left operand of `<` or `<=`.
+    fn before_less_than(self) -> TokenStream {
+        if self.ends_in_cast || self.prec < Prec::Sum {
+            let tokens = self.tokens;
+            quote! { (#tokens) }
+        } else {
+            self.tokens
+        }
+    }
+}
+
+struct Emitter<'k> {
+    kernel: &'k Kernel,
+    bindings: &'k Bindings,
+}
+
+impl Emitter<'_> {
+    fn put_stmts(&self, stmts: &[Stmt]) -> TokenStream {
+        stmts.iter().map(|s| self.put_stmt(s)).collect()
+    }
+
+    fn put_stmt(&self, stmt: &Stmt) -> TokenStream {
+        match stmt {
+            Stmt::Let {
+                var,
+                ty,
+                init,
+                mutable,
+            } => {
+                let var = ident(&var.0);
+                let ty = put_type(*ty);
+                let init = self.put_expr(init).tokens;
+                let mutability = mutable.then(|| quote! { mut });
+                quote! { let #mutability #var: #ty = #init; }
+            }
+            Stmt::Assign {
+                var,
+                value,
+                accumulate,
+            } => {
+                let var = ident(&var.0);
+                let value = self.put_expr(value).tokens;
+                if *accumulate {
+                    quote! { #var += #value; }
+                } else {
+                    quote! { #var = #value; }
+                }
+            }
+            Stmt::Store {
+                array,
+                index,
+                value,
+                accumulate,
+            } => {
+                let array = self.put_array(array);
+                let index = self.put_expr(index).tokens;
+                let value = self.put_expr(value).tokens;
+                if *accumulate {
+                    quote! { #array[#index] += #value; }
+                } else {
+                    quote! { #array[#index] = #value; }
+                }
+            }
+            Stmt::Workspace { var, ty, len } => {
+                let var = ident(&var.0);
+                let zero = match ty {
+                    TempType::Value => quote! { <T as ::sparse::Scalar>::ZERO },
+                    TempType::Index => quote! { 0usize },
+                    TempType::Bool => quote! { false },
+                };
+                let len = self.put_expr(len).tokens;
+                quote! { let mut #var = ::std::vec![#zero; #len]; }
+            }
+            Stmt::SortPrefix { array, len } => {
+                let array = ident(&array.0);
+                let len = self.put_expr(len).tokens;
+                quote! { #array[..#len].sort_unstable(); }
+            }
+            Stmt::For { var, lo, hi, body } => self.put_for(&var.0, lo, hi, body),
+            Stmt::While { cond, body } => {
+                let cond = self.put_expr(cond).at(Prec::Or);
+                let body = self.put_stmts(body);
+                quote! { while #cond { #body } }
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let cond = self.put_expr(cond).at(Prec::Or);
+                let then = self.put_stmts(then);
+                match otherwise.as_slice() {
+                    [] => quote! { if #cond { #then } },
+                    [nested @ Stmt::If { .. }] => {
+                        let nested = self.put_stmt(nested);
+                        quote! { if #cond { #then } else #nested }
+                    }
+                    _ => {
+                        let otherwise = self.put_stmts(otherwise);
+                        quote! { if #cond { #then } else { #otherwise } }
+                    }
+                }
+            }
+            Stmt::ZeroOutput => {
+                let vals = self.bindings.name(Binding::Vals { param: 0 });
+                quote! { #vals.fill(<T as ::sparse::Scalar>::ZERO); }
+            }
+            Stmt::BeginAssembly => {
+                let (asm, output) = (self.bindings.assembly(), self.output());
+                quote! { let mut #asm = #output.begin_assembly(); }
+            }
+            Stmt::Append { level, coord } => {
+                let (asm, level) = (self.bindings.assembly(), lit(*level));
+                let coord = self.put_expr(coord).tokens;
+                quote! { #asm.append(#level, #coord); }
+            }
+            Stmt::AppendValue(value) => {
+                let asm = self.bindings.assembly();
+                let value = self.put_expr(value).tokens;
+                quote! { #asm.append_value(#value); }
+            }
+            Stmt::FinishSegment { level, parent } => {
+                let (asm, level) = (self.bindings.assembly(), lit(*level));
+                let parent = self.put_expr(parent).tokens;
+                quote! { #asm.finish_segment(#level, #parent); }
+            }
+            Stmt::EndAssembly => {
+                let (asm, output) = (self.bindings.assembly(), self.output());
+                quote! { #output.end_assembly(#asm)?; }
+            }
+        }
+    }
+
+    /// `for v in lo..hi`. When both bounds are literals nothing else fixes the loop variable's
+    /// type, so the first one is written `usize`.
+    fn put_for(&self, var: &str, lo: &Expr, hi: &Expr, body: &[Stmt]) -> TokenStream {
+        let var = ident(var);
+        let lo = match lo {
+            Expr::Index(n) if is_constant(hi) => {
+                let n = Literal::usize_suffixed(*n);
+                quote! { #n }
+            }
+            _ => self.put_expr(lo).at(Prec::Or),
+        };
+        let hi = self.put_expr(hi).at(Prec::Or);
+        let body = self.put_stmts(body);
+        quote! { for #var in #lo..#hi { #body } }
+    }
+
+    fn output(&self) -> proc_macro2::Ident {
+        ident(&self.kernel.params[0].name)
+    }
+
+    /// The local holding an array: a binding, or a workspace.
+    fn put_array(&self, array: &Array) -> TokenStream {
+        let binding = match array {
+            Array::Pos { param, level } => level_array(*param, *level, LevelArray::Pos),
+            Array::Crd { param, level } => level_array(*param, *level, LevelArray::Crd),
+            Array::Offsets { param, level } => level_array(*param, *level, LevelArray::Offsets),
+            Array::Vals { param } => Binding::Vals { param: *param },
+            Array::Temp(var) => {
+                let var = ident(&var.0);
+                return quote! { #var };
+            }
+        };
+        let name = self.bindings.name(binding);
+        quote! { #name }
+    }
+
+    fn put_expr(&self, expr: &Expr) -> Operand {
+        match expr {
+            Expr::Var(var) => {
+                let var = ident(&var.0);
+                Operand::new(quote! { #var }, Prec::Postfix)
+            }
+            Expr::Index(n) => {
+                let n = lit(*n);
+                Operand::new(quote! { #n }, Prec::Postfix)
+            }
+            Expr::Value(value) => Operand::new(put_value(*value), Prec::Postfix),
+            Expr::Bool(b) => Operand::new(quote! { #b }, Prec::Postfix),
+            Expr::Load(array, index) => self.put_load(array, index),
+            Expr::Dim { param, dim } => {
+                let name = self.bindings.name(Binding::Dim {
+                    param: *param,
+                    dim: *dim,
+                });
+                Operand::new(quote! { #name }, Prec::Postfix)
+            }
+            Expr::LevelSize { param, level } => {
+                let name = self.bindings.name(Binding::LevelSize {
+                    param: *param,
+                    level: *level,
+                });
+                Operand::new(quote! { #name }, Prec::Postfix)
+            }
+            Expr::Len(array) => {
+                let array = self.put_array(array);
+                Operand::new(quote! { #array.len() }, Prec::Postfix)
+            }
+            Expr::Binary(op, a, b) => self.put_binary(*op, a, b),
+            Expr::Neg(a) => {
+                let a = self.put_expr(a).at(Prec::Unary);
+                Operand::new(quote! { -#a }, Prec::Unary)
+            }
+            Expr::Not(a) => {
+                let a = self.put_expr(a).at(Prec::Unary);
+                Operand::new(quote! { !#a }, Prec::Unary)
+            }
+            Expr::AddOffset(index, offset) => {
+                let index = self.put_expr(index).at(Prec::Cast);
+                let offset = self.put_expr(offset).at(Prec::Product);
+                Operand::new(quote! { (#index as i64 + #offset) as usize }, Prec::Cast)
+            }
+            Expr::RangeBound {
+                end,
+                offset,
+                rows,
+                cols,
+            } => self.put_range_bound(*end, offset, rows, cols),
+            Expr::Select(c, a, b) => {
+                let c = self.put_expr(c).at(Prec::Or);
+                let (a, b) = (self.put_expr(a).tokens, self.put_expr(b).tokens);
+                Operand::new(quote! { if #c { #a } else { #b } }, Prec::Select)
+            }
+        }
+    }
+
+    fn put_load(&self, array: &Array, index: &Expr) -> Operand {
+        let name = self.put_array(array);
+        let index = self.put_expr(index).tokens;
+        match array {
+            Array::Pos { .. } | Array::Crd { .. } => {
+                Operand::new(quote! { #name[#index] as usize }, Prec::Cast)
+            }
+            Array::Offsets { .. } | Array::Vals { .. } | Array::Temp(_) => {
+                Operand::new(quote! { #name[#index] }, Prec::Postfix)
+            }
+        }
+    }
+
+    fn put_binary(&self, op: BinOp, a: &Expr, b: &Expr) -> Operand {
+        let (a, b) = (self.put_expr(a), self.put_expr(b));
+        let (prec, symbol) = match op {
+            BinOp::Min | BinOp::Max => {
+                let f = ident(if op == BinOp::Min { "min" } else { "max" });
+                let (a, b) = (a.tokens, b.tokens);
+                return Operand::new(quote! { ::core::cmp::#f(#a, #b) }, Prec::Postfix);
+            }
+            BinOp::Add => (Prec::Sum, quote! { + }),
+            BinOp::Sub => (Prec::Sum, quote! { - }),
+            BinOp::Mul => (Prec::Product, quote! { * }),
+            BinOp::Div => (Prec::Product, quote! { / }),
+            BinOp::Lt => (Prec::Compare, quote! { < }),
+            BinOp::Le => (Prec::Compare, quote! { <= }),
+            BinOp::Eq => (Prec::Compare, quote! { == }),
+            BinOp::Ne => (Prec::Compare, quote! { != }),
+            BinOp::And => (Prec::And, quote! { && }),
+            BinOp::Or => (Prec::Or, quote! { || }),
+        };
+        // Left-associative: the left operand may bind as loosely as the operator, the right one
+        // must bind tighter; comparisons do not chain at all.
+        let left = match op {
+            BinOp::Lt | BinOp::Le => a.before_less_than(),
+            BinOp::Eq | BinOp::Ne => a.at(Prec::Sum),
+            _ => a.at(prec),
+        };
+        let right_min = match prec {
+            Prec::Compare => Prec::Sum,
+            _ => next(prec),
+        };
+        let ends_in_cast = b.ends_in_cast && b.prec >= right_min;
+        let right = b.at(right_min);
+        Operand {
+            tokens: quote! { #left #symbol #right },
+            prec,
+            ends_in_cast,
+        }
+    }
+
+    /// `coord_bounds` of a range level for the diagonal with offset `off`: rows
+    /// `[max(0, -off), min(rows, cols - off))`, both clamped to `0..=rows`.
+    fn put_range_bound(&self, end: RangeEnd, offset: &Expr, rows: &Expr, cols: &Expr) -> Operand {
+        let offset = self.put_expr(offset);
+        let rows = self.put_expr(rows).at(Prec::Cast);
+        let tokens = match end {
+            RangeEnd::Lo => {
+                let offset = offset.at(Prec::Postfix);
+                quote! { #offset.saturating_neg().clamp(0, #rows as i64) as usize }
+            }
+            RangeEnd::Hi => {
+                let cols = self.put_expr(cols).at(Prec::Cast);
+                let offset = offset.tokens;
+                quote! { (#cols as i64).saturating_sub(#offset).clamp(0, #rows as i64) as usize }
+            }
+        };
+        Operand::new(tokens, Prec::Cast)
+    }
+}
+
+fn level_array(param: usize, level: usize, array: LevelArray) -> Binding {
+    Binding::LevelArray {
+        param,
+        level,
+        array,
+    }
+}
+
+/// The precedence one step tighter.
+fn next(prec: Prec) -> Prec {
+    match prec {
+        Prec::Select => Prec::Or,
+        Prec::Or => Prec::And,
+        Prec::And => Prec::Compare,
+        Prec::Compare => Prec::Sum,
+        Prec::Sum => Prec::Product,
+        Prec::Product => Prec::Cast,
+        Prec::Cast => Prec::Unary,
+        Prec::Unary | Prec::Postfix => Prec::Postfix,
+    }
+}
+
+fn put_type(ty: Type) -> TokenStream {
+    match ty {
+        Type::Index => quote! { usize },
+        Type::Value => quote! { T },
+        Type::Bool => quote! { bool },
+    }
+}
+
+/// A value literal of type `T`: zero and one are the trait's constants; other integers convert
+/// exactly through `from_i64`, floats through `from_f64`.
+fn put_value(value: IrLiteral) -> TokenStream {
+    match value {
+        IrLiteral::Int(0) => quote! { <T as ::sparse::Scalar>::ZERO },
+        IrLiteral::Int(1) => quote! { <T as ::sparse::Scalar>::ONE },
+        IrLiteral::Int(n) => {
+            let n = Literal::i64_unsuffixed(n);
+            quote! { <T as ::sparse::Scalar>::from_i64(#n) }
+        }
+        IrLiteral::Float(f) => {
+            let f = put_f64(f);
+            quote! { <T as ::sparse::Scalar>::from_f64(#f) }
+        }
+    }
+}
+
+/// An `f64` expression; a literal too large for `f64` parses as infinity, which no literal
+/// token can spell.
+fn put_f64(f: f64) -> TokenStream {
+    if f.is_finite() {
+        let f = Literal::f64_unsuffixed(f);
+        quote! { #f }
+    } else if f.is_nan() {
+        quote! { ::core::f64::NAN }
+    } else if f > 0.0 {
+        quote! { ::core::f64::INFINITY }
+    } else {
+        quote! { ::core::f64::NEG_INFINITY }
+    }
+}
+
+/// Whether an index expression is built from literals only (its type is not fixed by anything).
+fn is_constant(expr: &Expr) -> bool {
+    match expr {
+        Expr::Index(_) => true,
+        Expr::Binary(_, a, b) => is_constant(a) && is_constant(b),
+        Expr::Select(c, a, b) => is_constant(c) && is_constant(a) && is_constant(b),
+        Expr::Bool(_) => true,
+        Expr::Var(_)
+        | Expr::Value(_)
+        | Expr::Load(..)
+        | Expr::Dim { .. }
+        | Expr::LevelSize { .. }
+        | Expr::Len(_)
+        | Expr::Neg(_)
+        | Expr::Not(_)
+        | Expr::AddOffset(..)
+        | Expr::RangeBound { .. } => false,
+    }
+}

@@ -1,0 +1,84 @@
+//! Imperative IR -> Rust tokens (DESIGN.md §3): the `fn` item a `tensor_kernel!` expands to.
+//!
+//! Takes a [`Kernel`] and returns one generic function over `T: ::sparse::Scalar` whose parameters
+//! are the kernel's tensors (the output first, `&mut`). The body is, in order:
+//! 1. the shape checks, each returning `KernelError::ShapeMismatch` before anything is read;
+//! 2. the bindings (`bindings.rs`): every dimension, level array and values array the IR uses,
+//!    bound once to a local (`__A_l1_pos`), in a deterministic order, with the output's values
+//!    last so no later read of the output conflicts with their mutable borrow;
+//! 3. the statements (`body.rs`), and `Ok(())`.
+//!
+//! The generated code is safe Rust (no `unsafe` token), names everything through absolute paths
+//! (`::sparse::...`, `::core::...`) so no user import can change its meaning, and carries an
+//! `#[allow]` for the lints that generated code cannot help (unused bindings, names that are not
+//! snake case, clippy). It relies on the IR's invariants (`ir` module docs); a kernel that breaks
+//! them is reported as an internal `compile_error!`, never a panic of the macro.
+
+mod bindings;
+mod body;
+mod signature;
+#[cfg(test)]
+mod tests;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Attribute, Visibility};
+
+use crate::ir::Kernel;
+use bindings::Bindings;
+
+/// The Rust function for `kernel`, with the user's attributes (doc comments included) and
+/// visibility.
+pub fn emit_rust(kernel: &Kernel, attrs: &[Attribute], vis: &Visibility) -> TokenStream {
+    match Bindings::collect(kernel) {
+        Ok(bindings) => write_function(kernel, &bindings, attrs, vis),
+        Err(problem) => write_internal_error(&kernel.name, &problem),
+    }
+}
+
+fn write_function(
+    kernel: &Kernel,
+    bindings: &Bindings,
+    attrs: &[Attribute],
+    vis: &Visibility,
+) -> TokenStream {
+    let name = bindings::ident(&kernel.name);
+    let params = signature::put_params(kernel);
+    let dims = bindings.put_dims(kernel);
+    let checks = signature::put_shape_checks(kernel, bindings);
+    let data = bindings.put_data(kernel);
+    let stmts = body::put_block(kernel, bindings, &kernel.body);
+    quote! {
+        #(#attrs)*
+        #[allow(
+            non_snake_case,
+            unused_mut,
+            unused_variables,
+            unused_assignments,
+            unused_parens,
+            unused_qualifications,
+            clippy::all,
+            clippy::pedantic,
+            clippy::nursery
+        )]
+        #vis fn #name<T: ::sparse::Scalar>(#params)
+            -> ::core::result::Result<(), ::sparse::KernelError>
+        {
+            #dims
+            #checks
+            #data
+            #stmts
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// An IR the emitter cannot print means a bug in the compiler, not in the user's kernel: say so at
+/// the call site instead of panicking inside the macro.
+fn write_internal_error(kernel: &str, problem: &str) -> TokenStream {
+    let message = format!(
+        "internal error in the sparse compiler while generating `{kernel}`: {problem}; please \
+         report this kernel"
+    );
+    quote! { ::core::compile_error! { #message } }
+}

@@ -1,0 +1,148 @@
+//! The parameter list (each tensor with its format's runtime type) and the shape checks that open
+//! the body.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::bindings::{Binding, Bindings, ident, lit};
+use crate::format::{Coord, FormatType, LevelKind, LevelSpec};
+use crate::ir::Kernel;
+
+/// `y: &mut ::sparse::Tensor<T, F>, A: &::sparse::Tensor<T, G>, ...`: the output (always first)
+/// mutable, the inputs shared.
+pub(super) fn put_params(kernel: &Kernel) -> TokenStream {
+    let params = kernel.params.iter().map(|p| {
+        let name = ident(&p.name);
+        let format = put_format_type(&p.format);
+        let tensor = quote! { ::sparse::Tensor<T, #format> };
+        if p.output {
+            quote! { #name: &mut #tensor }
+        } else {
+            quote! { #name: &#tensor }
+        }
+    });
+    quote! { #(#params),* }
+}
+
+/// One `if` per dimension after the first of each index variable: it must equal the first.
+pub(super) fn put_shape_checks(kernel: &Kernel, bindings: &Bindings) -> TokenStream {
+    let mut out = TokenStream::new();
+    for check in &kernel.shape_checks {
+        let Some((&(first_param, first_dim), rest)) = check.dims.split_first() else {
+            continue;
+        };
+        let expected = bindings.name(Binding::Dim {
+            param: first_param,
+            dim: first_dim,
+        });
+        for &(param, dim) in rest {
+            let found = bindings.name(Binding::Dim { param, dim });
+            let index = &check.index;
+            let tensor = &kernel.params[param].name;
+            let dim = lit(dim);
+            out.extend(quote! {
+                if #found != #expected {
+                    return ::core::result::Result::Err(::sparse::KernelError::ShapeMismatch {
+                        index: #index,
+                        tensor: #tensor,
+                        dim: #dim,
+                        expected: #expected,
+                        found: #found,
+                    });
+                }
+            });
+        }
+    }
+    out
+}
+
+/// The runtime type of a format: `::sparse::Csr`, `::sparse::Bcsr<4, 4>`, or a `Custom` type
+/// whose const argument encodes an explicit level list.
+pub(super) fn put_format_type(format: &FormatType) -> TokenStream {
+    match format {
+        FormatType::Named {
+            type_name,
+            type_args,
+        } => {
+            let name = ident(type_name);
+            if type_args.is_empty() {
+                quote! { ::sparse::#name }
+            } else {
+                let args = type_args.iter().map(|&a| lit(a));
+                quote! { ::sparse::#name<#(#args),*> }
+            }
+        }
+        FormatType::Custom(levels) => {
+            let levels = levels.iter().map(put_level_spec);
+            quote! { ::sparse::Custom<{ ::sparse::encode_levels(&[#(#levels),*]) }> }
+        }
+    }
+}
+
+/// A level as its `const` constructor and modifiers (`LevelSpec::compressed(0).unordered()`); a
+/// combination the modifiers cannot reach (an ordered hashed level, which the level-list check
+/// rejects anyway) is written field by field so nothing is lost.
+fn put_level_spec(spec: &LevelSpec) -> TokenStream {
+    let (constructor, variant) = kind_names(spec.kind);
+    let default = LevelSpec::new(spec.kind, 0);
+    if spec.ordered && !default.ordered {
+        let (kind, coord) = (ident(variant), put_coord(spec.coord));
+        let (ordered, unique) = (spec.ordered, spec.unique);
+        return quote! {
+            ::sparse::LevelSpec {
+                kind: ::sparse::LevelKind::#kind,
+                coord: #coord,
+                ordered: #ordered,
+                unique: #unique,
+            }
+        };
+    }
+    let constructor = ident(constructor);
+    let mut out = match spec.coord {
+        Coord::Dim(d) => {
+            let d = lit(d);
+            quote! { ::sparse::LevelSpec::#constructor(#d) }
+        }
+        coord => {
+            let coord = put_coord(coord);
+            quote! { ::sparse::LevelSpec::#constructor(0).with_coord(#coord) }
+        }
+    };
+    if default.ordered && !spec.ordered {
+        out.extend(quote! { .unordered() });
+    }
+    if !spec.unique {
+        out.extend(quote! { .non_unique() });
+    }
+    out
+}
+
+/// The `LevelSpec` constructor and the `LevelKind` variant of a level format.
+fn kind_names(kind: LevelKind) -> (&'static str, &'static str) {
+    match kind {
+        LevelKind::Dense => ("dense", "Dense"),
+        LevelKind::Compressed => ("compressed", "Compressed"),
+        LevelKind::Singleton => ("singleton", "Singleton"),
+        LevelKind::Range => ("range", "Range"),
+        LevelKind::Offset => ("offset", "Offset"),
+        LevelKind::Hashed => ("hashed", "Hashed"),
+    }
+}
+
+fn put_coord(coord: Coord) -> TokenStream {
+    match coord {
+        Coord::Dim(d) => {
+            let d = lit(d);
+            quote! { ::sparse::Coord::Dim(#d) }
+        }
+        Coord::BlockOuter { dim, block } => {
+            let (dim, block) = (lit(dim), lit(block));
+            quote! { ::sparse::Coord::BlockOuter { dim: #dim, block: #block } }
+        }
+        Coord::BlockInner { dim, block } => {
+            let (dim, block) = (lit(dim), lit(block));
+            quote! { ::sparse::Coord::BlockInner { dim: #dim, block: #block } }
+        }
+        Coord::Slot => quote! { ::sparse::Coord::Slot },
+    }
+}
