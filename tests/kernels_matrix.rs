@@ -9,7 +9,7 @@ tensor_kernel! { fn add_csr; A(i,j) = B(i,j) + C(i,j); formats<A: csr, B: csr, C
 tensor_kernel! { fn add_csr_coo_dense; A(i,j) = B(i,j) + C(i,j); formats<B: csr, C: coo>; }
 tensor_kernel! { fn mul_csr_csc; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr, C: csr>; }
 tensor_kernel! { fn spgemm_csr; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>; }
-tensor_kernel! { fn spgemm_dcsr; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: dcsr, C: dcsr>; }
+tensor_kernel! { fn spgemm_dcsr; A(i,j) = B(i,k) * C(k,j); formats<A: dcsr, B: dcsr, C: dcsr>; }
 tensor_kernel! { fn spmm; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; }
 tensor_kernel! { fn sddmm; A(i,j) = B(i,j) * C(i,k) * D(k,j); formats<A: csr, B: csr>; }
 tensor_kernel! { fn residual; r(i) = b(i) - A(i,j) * x(j); formats<A: csr>; }
@@ -62,7 +62,7 @@ fn sparse_matrix_products() {
                 let mut a = Tensor::<f64, Csr>::zeros([m, n]);
                 spgemm_csr(&mut a, &tensor([m, k], &b), &tensor([k, n], &c)).unwrap();
                 assert_close(&a.to_dense(), &want);
-                let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+                let mut a = Tensor::<f64, Dcsr>::zeros([m, n]);
                 spgemm_dcsr(&mut a, &tensor([m, k], &b), &tensor([k, n], &c)).unwrap();
                 assert_close(&a.to_dense(), &want);
                 let mut a = Tensor::<f64, Dense<2>>::zeros([m, n]);

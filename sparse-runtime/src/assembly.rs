@@ -89,6 +89,13 @@ impl<T: Scalar> Assembly<T> {
         }
     }
 
+    /// The number of coordinates appended so far to compressed or singleton level `level` (0 for
+    /// other levels): the position the next appended coordinate gets.
+    #[inline]
+    pub fn len(&self, level: usize) -> usize {
+        self.levels.get(level).map_or(0, |l| l.crd().len())
+    }
+
     /// Whether something went wrong (an index past `u32`, an append to a level that takes none);
     /// [`Tensor::end_assembly`] will return the error.
     pub fn has_fault(&self) -> bool {

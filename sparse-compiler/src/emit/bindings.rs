@@ -384,7 +384,7 @@ impl Walk<'_> {
     fn expr(&mut self, expr: &Expr) -> Result<(), String> {
         match expr {
             Expr::Var(var) => self.local(var),
-            Expr::Index(_) | Expr::Value(_) | Expr::Bool(_) => Ok(()),
+            Expr::Index(_) | Expr::Value(_) | Expr::Bool(_) | Expr::AppendedLen { .. } => Ok(()),
             Expr::Load(array, index) => {
                 self.array(array)?;
                 self.expr(index)

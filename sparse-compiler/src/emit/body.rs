@@ -262,6 +262,10 @@ impl Emitter<'_> {
                 let array = self.put_array(array);
                 Operand::new(quote! { #array.len() }, Prec::Postfix)
             }
+            Expr::AppendedLen { level } => {
+                let (asm, level) = (self.bindings.assembly(), lit(*level));
+                Operand::new(quote! { #asm.len(#level) }, Prec::Postfix)
+            }
             Expr::Binary(op, a, b) => self.put_binary(*op, a, b),
             Expr::Neg(a) => {
                 let a = self.put_expr(a).at(Prec::Unary);
@@ -437,6 +441,7 @@ fn is_constant(expr: &Expr) -> bool {
         | Expr::Dim { .. }
         | Expr::LevelSize { .. }
         | Expr::Len(_)
+        | Expr::AppendedLen { .. }
         | Expr::Neg(_)
         | Expr::Not(_)
         | Expr::AddOffset(..)

@@ -146,6 +146,12 @@ pub enum Expr {
     },
     /// The number of elements of an array.
     Len(Array),
+    /// The number of coordinates appended so far to level `level` of the output being assembled
+    /// (valid between [`Stmt::BeginAssembly`] and [`Stmt::EndAssembly`]).
+    AppendedLen {
+        /// The output level.
+        level: usize,
+    },
     /// A binary operation; both sides have the same type except for comparisons (bool result).
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// Arithmetic negation of a value.

@@ -561,9 +561,19 @@ impl Lowerer<'_> {
         let guards = self.recover(out);
         let mut inner = Vec::new();
         self.locate_ready(&mut inner)?;
-        let result = match zero_stmt(body, &absent) {
-            Some(b) => self.stmt(&b, &mut inner),
-            None => Ok(()),
+        let lazy = if writes_output(body) {
+            self.lazy_level(v)
+        } else {
+            None
+        };
+        let result = match (zero_stmt(body, &absent), lazy) {
+            (Some(b), Some(k)) => {
+                self.lazy_append(k, Expr::Var(coord.clone()), &mut inner, |me, out| {
+                    me.stmt(&b, out)
+                })
+            }
+            (Some(b), None) => self.stmt(&b, &mut inner),
+            (None, _) => Ok(()),
         };
         match guards {
             Some(cond) => out.push(Stmt::If {

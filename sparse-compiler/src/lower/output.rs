@@ -32,14 +32,17 @@ impl Lowerer<'_> {
             }
             return Ok(());
         }
-        let last = levels.len() - 1;
-        let shape_ok = levels[..last].iter().all(|l| l.kind == LevelKind::Dense)
-            && matches!(levels[last].kind, LevelKind::Compressed)
-            && levels[last].unique;
+        let first_sparse = levels
+            .iter()
+            .position(|l| l.kind != LevelKind::Dense)
+            .unwrap_or(0);
+        let shape_ok = levels[first_sparse..]
+            .iter()
+            .all(|l| l.kind == LevelKind::Compressed && l.unique && l.ordered);
         if !shape_ok {
-            return Err(vec![self.unsupported(
-                "sparse outputs other than dense levels above one compressed level",
-            )]);
+            let what =
+                "sparse outputs other than dense levels above ordered, unique compressed levels";
+            return Err(vec![self.unsupported(what)]);
         }
         if self.program.op == AssignOp::AddAssign {
             return Err(vec![self.unsupported("`+=` into a sparse output")]);
@@ -54,16 +57,71 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The output level whose segment the loop over `v` fills, and its parent position.
+    /// The output level whose segment the loop over `v` fills, and its parent position. A segment
+    /// under a compressed parent is closed by the parent's lazy append instead (`lazy_append`).
     pub(super) fn output_segment(&self, v: IndexVar) -> Option<(usize, Expr)> {
         if !self.assembles() {
             return None;
         }
         let k = self.next_level(0);
         let spec = self.levels(0).get(k)?;
+        if k > 0 && self.levels(0)[k - 1].kind == LevelKind::Compressed {
+            return None;
+        }
         (spec.kind == LevelKind::Compressed && self.level_var(0, k) == Some(v))
             .then(|| self.parent_pos(0, k).map(|p| (k, p)))
             .flatten()
+    }
+
+    /// The compressed output level above the last that the loop over `v` appends to, if any. Its
+    /// coordinate is appended only once the segment below it has children, so empty rows of a
+    /// DCSR or CSF output are not stored.
+    pub(super) fn lazy_level(&self, v: IndexVar) -> Option<usize> {
+        let k = self.next_level(0);
+        let levels = self.levels(0);
+        let lazy = self.assembles()
+            && k + 1 < levels.len()
+            && levels[k].kind == LevelKind::Compressed
+            && self.level_var(0, k) == Some(v);
+        lazy.then_some(k)
+    }
+
+    /// Lowers `body` for one coordinate of a lazily appended output level `k`: the coordinate
+    /// takes the next position of level `k`, and is appended (after closing its children's
+    /// segment) only if the body appended children.
+    pub(super) fn lazy_append(
+        &mut self,
+        k: usize,
+        coord: Expr,
+        out: &mut Vec<Stmt>,
+        body: impl FnOnce(&mut Self, &mut Vec<Stmt>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let begin = self.names.fresh("children_begin");
+        let children = Expr::AppendedLen { level: k + 1 };
+        out.push(Stmt::Let {
+            var: begin.clone(),
+            ty: Type::Index,
+            init: children.clone(),
+            mutable: false,
+        });
+        self.scope
+            .positions
+            .insert((0, k), Expr::AppendedLen { level: k });
+        body(self, out)?;
+        let nonempty = crate::format::bin(crate::ir::BinOp::Lt, Expr::Var(begin), children);
+        let close = vec![
+            Stmt::FinishSegment {
+                level: k + 1,
+                parent: Expr::AppendedLen { level: k },
+            },
+            Stmt::Append { level: k, coord },
+        ];
+        out.push(Stmt::If {
+            cond: nonempty,
+            then: close,
+            otherwise: Vec::new(),
+        });
+        Ok(())
     }
 
     pub(super) fn assign(
