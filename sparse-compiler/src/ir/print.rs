@@ -18,9 +18,10 @@
 //! Arrays are named after their tensor (`A.l1.pos` is `pos` of level 1 of `A`); value literals are
 //! written `T(..)` to tell them from index literals; `extent` lines are the shape checks (every
 //! listed dimension must be equal); the DIA helpers are `add_offset`, `range_lo` and `range_hi`;
-//! assembly statements are calls (`append(C.l1, __j);`). Parentheses follow C precedence, with
-//! `?:` for [`Expr::Select`]. A malformed kernel still prints (a missing parameter shows as `#7`),
-//! since looking at a broken IR is what the printer is for.
+//! assembly statements and queries are calls (`append(C.l1, __j);`, `appended_len(C.l1)`).
+//! Parentheses follow C precedence, with `?:` for [`Expr::Select`]. A malformed kernel still
+//! prints (a missing parameter shows as `#7`), since looking at a broken IR is what the printer
+//! is for.
 
 use super::{Array, BinOp, Expr, Kernel, Literal, RangeEnd, ShapeCheck, Stmt, TempType, Type};
 use crate::format::{FormatType, LevelKind, LevelSpec};
@@ -263,6 +264,10 @@ impl Printer<'_> {
                 Prec::Postfix,
             ),
             Expr::Len(array) => (format!("len({})", self.array(array)), Prec::Postfix),
+            Expr::AppendedLen { level } => (
+                format!("appended_len({}.l{level})", self.param(0)),
+                Prec::Postfix,
+            ),
             Expr::Binary(op, a, b) => self.binary(*op, a, b),
             Expr::Neg(a) => (format!("-{}", self.at(a, Prec::Unary)), Prec::Unary),
             Expr::Not(a) => (format!("!{}", self.at(a, Prec::Unary)), Prec::Unary),
@@ -539,6 +544,11 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
                         coord: load(Array::Temp(w), Expr::Index(0)),
                     },
                     Stmt::AppendValue(Expr::Neg(Box::new(Expr::Value(Literal::Float(2.5))))),
+                    Stmt::Assign {
+                        var: Var("__n".into()),
+                        value: Expr::AppendedLen { level: 1 },
+                        accumulate: false,
+                    },
                 ],
             },
             Stmt::If {
@@ -563,6 +573,7 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
     while !false {
         append(y.l1, __w[0]);
         append_value(y, -T(2.5));
+        __n = appended_len(y.l1);
     }
     if __a {
         finish_segment(y.l1, A.l0.size);
