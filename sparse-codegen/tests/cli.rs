@@ -1,0 +1,141 @@
+//! The `sparse-codegen` binary, run as a user runs it: from a file or standard input, with each
+//! view, and with kernels that have errors (positions counted by hand in the inputs below).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const SPMV: &str = "pub fn spmv; y(i) = A(i,j) * x(j); formats<A: csr>;";
+
+fn codegen(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sparse-codegen"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(stdin.as_bytes())
+        .expect("writing stdin");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A file under the target's temporary directory, unique to this test.
+fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("sparse-codegen-{}-{name}", std::process::id()));
+    std::fs::write(&path, contents).expect("writing a temporary file");
+    path
+}
+
+#[test]
+fn stdin_kernel_prints_a_safe_generic_function() {
+    let out = codegen(&[], SPMV);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rust = text(&out.stdout);
+    assert!(rust.contains("pub fn spmv<T: ::sparse::Scalar>("), "{rust}");
+    assert!(rust.contains("A: &::sparse::Tensor<T, ::sparse::Csr>"));
+    assert!(!rust.contains("unsafe"));
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn ir_view_prints_the_kernel_header_and_loops() {
+    let out = codegen(&["--ir", "-"], SPMV);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let ir = text(&out.stdout);
+    assert!(
+        ir.starts_with("kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {\n"),
+        "{ir}"
+    );
+    assert!(ir.contains("extent j: A.shape[1] == x.shape[0];"));
+    assert!(ir.contains("for __i in 0..y.shape[0] {"));
+}
+
+#[test]
+fn errors_give_file_line_and_column_and_exit_1() {
+    // Line 3: `formats<A: crs>;` -- `crs` starts in column 16 after four spaces of indent.
+    let path = temp_file(
+        "errors.txt",
+        "fn f;\ny(i) = A(i,j) * x(j);\n    formats<A: crs>;\n",
+    );
+    let path_text = path.display().to_string();
+    let out = codegen(&[&path_text], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("{path_text}:3:16: unknown format `crs`")),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn every_error_is_reported_on_its_own_line() {
+    let out = codegen(
+        &[],
+        "fn f;\ny(i) = A(i,j);\nformats<A: (dense, foo), B: csr>;",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("<stdin>:3:20: unknown level format `foo`"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("<stdin>:3:26: unknown tensor `B`"))
+    );
+}
+
+#[test]
+fn rust_source_with_several_invocations_expands_each() {
+    let source = format!(
+        "use sparse::prelude::*;\n\ntensor_kernel! {{ {SPMV} }}\n\nmod inner {{\n    \
+         sparse::tensor_kernel!(fn scale; b(i) = A(i,j) * x(j););\n}}\n"
+    );
+    let path = temp_file("kernels.rs", &source);
+    let out = codegen(&[&path.display().to_string()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rust = text(&out.stdout);
+    let first = rust.find("pub fn spmv<").expect("the first kernel");
+    let second = rust.find("fn scale<").expect("the second kernel");
+    assert!(first < second);
+}
+
+#[test]
+fn unbalanced_input_is_a_located_error() {
+    let out = codegen(&[], "fn f;\ny(i) = (A(i,j);\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("<stdin>:2:"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn help_and_usage_errors() {
+    let out = codegen(&["--help"], "");
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    assert!(help.starts_with("usage: sparse-codegen"));
+    assert!(help.contains("--ir"));
+    let out = codegen(&["--bogus"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("sparse-codegen: unknown option `--bogus`"));
+    let out = codegen(&["/nonexistent/kernel.txt"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot read `/nonexistent/kernel.txt`"));
+}
