@@ -7,7 +7,7 @@ use sparse::prelude::*;
 
 tensor_kernel! { fn add_csr; A(i,j) = B(i,j) + C(i,j); formats<A: csr, B: csr, C: csr>; }
 tensor_kernel! { fn add_csr_coo_dense; A(i,j) = B(i,j) + C(i,j); formats<B: csr, C: coo>; }
-tensor_kernel! { fn mul_csr_csc; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr, C: csr>; }
+tensor_kernel! { fn mul_csr_csc; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr, C: csc>; }
 tensor_kernel! { fn spgemm_csr; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>; }
 tensor_kernel! { fn spgemm_dcsr; A(i,j) = B(i,k) * C(k,j); formats<A: dcsr, B: dcsr, C: dcsr>; }
 tensor_kernel! { fn spmm; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; }

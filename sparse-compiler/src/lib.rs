@@ -38,7 +38,8 @@ pub fn lower_to_ir(input: TokenStream) -> Result<ir::Kernel, Errors> {
 fn front_end(input: TokenStream) -> Result<(syntax::ast::Kernel, ir::Kernel), Errors> {
     let kernel = syntax::parse_kernel(input).map_err(|e| vec![Error::from(e)])?;
     let formats = format::resolve_formats(&kernel)?;
-    let program = notation::Program::build(&kernel, &formats)?;
+    let mut program = notation::Program::build(&kernel, &formats)?;
+    notation::plan_conversions(&mut program)?;
     let cin = notation::concretize(&program)?;
     let ir = lower::lower(&program, &cin, &kernel.name.to_string())?;
     Ok((kernel, ir))

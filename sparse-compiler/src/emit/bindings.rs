@@ -110,11 +110,19 @@ impl Bindings {
         out
     }
 
-    /// The `let` statements of everything else, in binding order with the output's values last.
+    /// The `let` statements of everything else, in binding order with the output's values last;
+    /// converted copies of inputs come first.
     pub(super) fn put_data(&self, kernel: &Kernel) -> TokenStream {
         let output_vals = self.names.get(&Binding::Vals { param: 0 });
         let split = output_vals.is_some();
         let mut out = TokenStream::new();
+        for (param, p) in kernel.params.iter().enumerate() {
+            if let Some(format) = &p.convert_to {
+                let (copy, source) = (data_source(kernel, param), ident(&p.name));
+                let ty = super::signature::put_format_type(format);
+                out.extend(quote! { let #copy: ::sparse::Tensor<T, #ty> = #source.convert()?; });
+            }
+        }
         for (&b, name) in &self.names {
             match b {
                 Binding::Dim { .. } | Binding::Vals { param: 0 } => {}
@@ -164,7 +172,7 @@ fn put_binding(kernel: &Kernel, b: Binding, name: &Ident) -> TokenStream {
             quote! { let #name: usize = #p.shape()[#dim]; }
         }
         Binding::LevelSize { param, level } => {
-            let (p, level) = (ident(&kernel.params[param].name), lit(level));
+            let (p, level) = (data_source(kernel, param), lit(level));
             quote! { let #name: usize = #p.level(#level).size(); }
         }
         Binding::LevelArray {
@@ -172,14 +180,23 @@ fn put_binding(kernel: &Kernel, b: Binding, name: &Ident) -> TokenStream {
             level,
             array,
         } => {
-            let (p, level) = (ident(&kernel.params[param].name), lit(level));
+            let (p, level) = (data_source(kernel, param), lit(level));
             let (ty, method) = array_access(array);
             quote! { let #name: #ty = #p.level(#level).#method(); }
         }
         Binding::Vals { param } => {
-            let p = ident(&kernel.params[param].name);
+            let p = data_source(kernel, param);
             quote! { let #name: &[T] = #p.values(); }
         }
+    }
+}
+
+/// The tensor a parameter's levels and values are read from: the parameter, or its converted copy.
+fn data_source(kernel: &Kernel, param: usize) -> Ident {
+    let p = &kernel.params[param];
+    match p.convert_to {
+        Some(_) => ident(&format!("__{}_converted", p.name)),
+        None => ident(&p.name),
     }
 }
 

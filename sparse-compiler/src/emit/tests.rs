@@ -118,6 +118,7 @@ fn param(name: &str, output: bool, order: usize, format: FormatType) -> Param {
         output,
         order,
         format,
+        convert_to: None,
     }
 }
 

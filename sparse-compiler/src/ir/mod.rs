@@ -60,6 +60,9 @@ pub struct Param {
     pub order: usize,
     /// Its format's runtime type.
     pub format: FormatType,
+    /// A format the kernel iterates instead: the input is converted to it (a copy) before the
+    /// kernel runs, because no loop order visits it concordantly with the other tensors.
+    pub convert_to: Option<FormatType>,
 }
 
 /// One index variable's extent: every listed (parameter, dimension) must have the same size.

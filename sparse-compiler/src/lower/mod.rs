@@ -48,6 +48,7 @@ fn params(program: &Program) -> Vec<ir::Param> {
             output: k == program.output.tensor,
             order: t.order,
             format: t.format.clone(),
+            convert_to: t.convert_to.clone(),
         })
         .collect()
 }

@@ -9,9 +9,11 @@
 //! sparse output could not be appended to in order (Gustavson's SpGEMM).
 
 mod concrete;
+mod convert;
 mod order;
 
 pub use concrete::{Cin, Lhs, concretize};
+pub use convert::plan_conversions;
 
 use std::collections::BTreeMap;
 
@@ -35,6 +37,8 @@ pub struct Tensor {
     pub levels: Vec<LevelSpec>,
     /// The runtime type of its format.
     pub format: FormatType,
+    /// When the kernel iterates a converted copy: the copy's format (`levels` are the copy's).
+    pub convert_to: Option<FormatType>,
     /// Where it was first written.
     pub span: Span,
 }
@@ -136,6 +140,7 @@ impl Program {
                 order: sparse_format::named::order_of(&f.levels),
                 levels: f.levels.clone(),
                 format: f.rust_type.clone(),
+                convert_to: None,
                 span: name.span(),
             })
             .collect();

@@ -13,8 +13,19 @@ pub fn default_order(
     expr: &Expr,
     vars: &[IndexVar],
 ) -> Result<Vec<IndexVar>, Error> {
+    order_skipping(program, expr, vars, None)
+}
+
+/// [`default_order`], ignoring the level order of tensor `skip`.
+pub fn order_skipping(
+    program: &Program,
+    expr: &Expr,
+    vars: &[IndexVar],
+    skip: Option<usize>,
+) -> Result<Vec<IndexVar>, Error> {
     let mut edges: Vec<(IndexVar, IndexVar, usize)> = Vec::new();
     collect_edges(program, expr, &mut edges);
+    edges.retain(|e| Some(e.2) != skip);
     let mut order = Vec::with_capacity(vars.len());
     let mut left: Vec<IndexVar> = vars.to_vec();
     left.sort_unstable();
