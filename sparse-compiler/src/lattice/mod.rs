@@ -159,6 +159,7 @@ mod tests {
             access: Access {
                 tensor: id,
                 indices: vec![0],
+                level_vars: vec![0],
             },
         }
     }
