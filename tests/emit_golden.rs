@@ -2,7 +2,10 @@
 //! a kernel built by hand in the IR (`sparse-compiler/src/emit/tests.rs` checks that the emitter
 //! still produces exactly these files). Compiling them here proves the emitted code type-checks
 //! against the real runtime for several scalar types; running them against dense references
-//! computed from the entry lists proves it is correct, output assembly included.
+//! computed from the entry lists proves it is correct, output assembly included. Any warning in
+//! the emitted code (with the workspace's lints) fails the build: generated code must not make
+//! its user's crate noisy.
+#![deny(warnings)]
 
 use sparse::{Csr, Dense, Dia, KernelError, Scalar, Tensor};
 

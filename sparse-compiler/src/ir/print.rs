@@ -16,7 +16,8 @@
 //! ```
 //!
 //! Arrays are named after their tensor (`A.l1.pos` is `pos` of level 1 of `A`); value literals are
-//! written `T(..)` to tell them from index literals; `extent` lines are the shape checks (every
+//! written `T(..)` to tell them from index literals; `A: Csc as Csr` is an input the kernel reads
+//! through a converted copy; `extent` lines are the shape checks (every
 //! listed dimension must be equal); the DIA helpers are `add_offset`, `range_lo` and `range_hi`;
 //! assembly statements and queries are calls (`append(C.l1, __j);`, `appended_len(C.l1)`).
 //! Parentheses follow C precedence, with `?:` for [`Expr::Select`]. A malformed kernel still
@@ -51,7 +52,11 @@ impl Printer<'_> {
             .iter()
             .map(|p| {
                 let out = if p.output { "out " } else { "" };
-                format!("{out}{}: {}", p.name, format_type(&p.format))
+                let converted = match &p.convert_to {
+                    Some(format) => format!(" as {}", format_type(format)),
+                    None => String::new(),
+                };
+                format!("{out}{}: {}{converted}", p.name, format_type(&p.format))
             })
             .collect();
         self.out.push_str(&format!(
@@ -444,6 +449,7 @@ mod tests {
                 type_name,
                 type_args: type_args.to_vec(),
             },
+            convert_to: None,
         };
         Kernel {
             name: "spmv".into(),
@@ -645,6 +651,16 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
         for (expr, expected) in cases {
             assert_eq!(printer.expr(&expr), expected);
         }
+    }
+
+    #[test]
+    fn converted_inputs_show_both_formats() {
+        let mut k = kernel(vec![]);
+        k.params[1].convert_to = Some(FormatType::Named {
+            type_name: "Csc",
+            type_args: vec![],
+        });
+        assert!(print_kernel(&k).starts_with("kernel spmv(out y: Dense<1>, A: Csr as Csc, x: "));
     }
 
     #[test]
