@@ -98,7 +98,7 @@ impl<T: Scalar> Entries<T> {
         let mut values: Vec<T> = Vec::with_capacity(self.len());
         for k in perm {
             let c = self.coords(k);
-            let same = values.len() > 0 && &coords[coords.len() - order..] == c;
+            let same = !values.is_empty() && &coords[coords.len() - order..] == c;
             match values.last_mut() {
                 Some(last) if same => *last += self.values[k],
                 _ => {

@@ -10,9 +10,9 @@
 //! 4. build the levels top-down, giving every entry its position in each level, and
 //! 5. scatter the values to their final positions; positions no entry reached are padding.
 
-use sparse_format::{Coord, LevelKind, LevelSpec};
 use crate::storage::{EMPTY, Idx, Level};
 use crate::{Entries, FormatError, Scalar};
+use sparse_format::{Coord, LevelKind, LevelSpec};
 
 /// Whether explicit zeros among the entries are stored or dropped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -100,7 +100,8 @@ pub(crate) fn pack<T: Scalar>(
     })
 }
 
-fn check_shape(shape: &[usize]) -> Result<(), FormatError> {
+/// Rejects dimensions that do not fit the index type.
+pub(crate) fn check_shape(shape: &[usize]) -> Result<(), FormatError> {
     let limit = Idx::MAX as usize;
     match shape.iter().find(|&&n| n > limit) {
         Some(&n) => Err(FormatError::TooLarge {

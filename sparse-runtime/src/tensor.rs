@@ -3,11 +3,11 @@
 
 use std::marker::PhantomData;
 
-use sparse_format::{Format, LevelSpec, check_levels};
 use crate::pack::{ExplicitZeros, Filled, pack};
 use crate::storage::Level;
 use crate::walk::{logical_coords, walk};
 use crate::{Entries, FormatError, Scalar};
+use sparse_format::{Format, LevelSpec, check_levels};
 
 /// Forces [`check_levels`] on a format when a tensor of it is first built, so that a custom format
 /// with an invalid level list is a compile error. Sealed by the blanket impl.
@@ -153,7 +153,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
 
     /// Builds a tensor from raw level arrays after checking that they form a valid coordinate
     /// hierarchy of format `F` (see [`crate::validate`]). Padding cannot be told apart from
-    /// explicit zeros in raw arrays, so every stored position counts as an entry.
+    /// explicit zeros in raw arrays, so every stored position inside the shape counts as an entry.
     pub fn from_raw_parts(
         shape: Vec<usize>,
         levels: Vec<Level>,
@@ -162,8 +162,12 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         let () = <F as Checked>::VALID;
         check_order::<F>(&shape)?;
         crate::validate::validate(F::LEVELS, &shape, &levels, vals.len())?;
+        // Positions past the edge of a blocked dimension are stored but hold no entry.
         let mut nnz = 0;
-        walk(&levels, |_, _| nnz += 1);
+        let mut out = vec![0usize; shape.len()];
+        walk(&levels, |c, _| {
+            nnz += usize::from(logical_coords(F::LEVELS, c, &shape, &mut out));
+        });
         Ok(Tensor {
             shape,
             levels,

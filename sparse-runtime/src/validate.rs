@@ -1,15 +1,16 @@
 //! Validation of raw level arrays: do they form a coordinate hierarchy of the declared format?
 //!
 //! Checks, level by level from the root, exactly what the level functions of seed-formats.md §1.3
-//! read: `pos` monotone and in range, coordinates inside their dimension, siblings sorted and unique
-//! where the level declares it, hashed coordinates reachable by linear probing, DIA offsets inside
-//! the matrix, and a values array with one value per position of the last level. A hierarchy that
-//! passes can be walked, and indexed by generated kernels, without any out-of-bounds access.
+//! read: a shape that fits the index type, `pos` monotone and in range, coordinates inside their
+//! dimension, siblings sorted and unique where the level declares it (below a non-unique level,
+//! across every copy of the parent), hashed coordinates reachable by linear probing, DIA offsets
+//! inside the matrix, and a values array with one value per position of the last level. A hierarchy
+//! that passes can be walked, and indexed by generated kernels, without any out-of-bounds access.
 
 use crate::FormatError;
 use crate::error::Problem;
-use sparse_format::{Coord, LevelSpec};
 use crate::storage::{EMPTY, Idx, Level};
+use sparse_format::{Coord, LevelSpec};
 
 /// Checks `levels` (and a values array of `vals_len`) against `specs` and `shape`.
 pub fn validate(
@@ -30,7 +31,9 @@ pub fn validate(
             problem,
         });
     }
+    check_shape(specs, shape)?;
     let mut parent_len = 1usize;
+    let mut groups: Option<Vec<usize>> = None;
     for (k, (spec, level)) in specs.iter().zip(levels).enumerate() {
         let corrupt = |position, problem| FormatError::Corrupt {
             level: k,
@@ -46,6 +49,8 @@ pub fn validate(
         }
         let extent = coord_extent(spec.coord, shape, level);
         check_level(k, specs, shape, levels, parent_len, extent).map_err(|(p, e)| corrupt(p, e))?;
+        groups = check_chained(*spec, level, parent_len, groups.as_deref())
+            .map_err(|(p, e)| corrupt(p, e))?;
         parent_len = level.positions(parent_len).ok_or(FormatError::TooLarge {
             what: "the number of positions of a level",
             value: None,
@@ -65,6 +70,68 @@ pub fn validate(
         });
     }
     Ok(())
+}
+
+/// The shape must have one size per dimension the levels store, each fitting the index type (so no
+/// coordinate can equal [`EMPTY`] and every size fits an `i64` offset).
+fn check_shape(specs: &[LevelSpec], shape: &[usize]) -> Result<(), FormatError> {
+    let order = specs
+        .iter()
+        .filter_map(|s| s.coord.dim())
+        .map(|d| d + 1)
+        .max()
+        .unwrap_or(0);
+    if shape.len() != order {
+        return Err(FormatError::OrderMismatch {
+            expected: order,
+            found: shape.len(),
+        });
+    }
+    crate::pack::check_shape(shape)
+}
+
+/// Below a non-unique level, siblings are not one segment but every position whose ancestors have
+/// the same coordinates (a COO column's siblings are the columns of every copy of its row, seed-
+/// formats.md §1.4 and its iterator conversion), so "ordered" and "unique" are checked across those
+/// runs. `groups` numbers the parent positions by their ancestors' coordinates (`None`: all differ,
+/// which is the case below unique levels); the same numbering of this level's positions is returned.
+fn check_chained(
+    spec: LevelSpec,
+    level: &Level,
+    parent_len: usize,
+    groups: Option<&[usize]>,
+) -> Result<Option<Vec<usize>>, Failure> {
+    let parents: Vec<usize> = match level {
+        Level::Compressed { pos, .. } if groups.is_some() || !spec.unique => (0..parent_len)
+            .flat_map(|p| (0..(pos[p + 1] - pos[p]) as usize).map(move |_| p))
+            .collect(),
+        Level::Singleton { crd } if groups.is_some() || !spec.unique => (0..crd.len()).collect(),
+        _ => return Ok(None),
+    };
+    let crd = level.crd();
+    let key = |q: usize| groups.map_or(parents[q], |g| g[parents[q]]);
+    if groups.is_some() {
+        let mut start = 0;
+        for q in 1..=crd.len() {
+            if q == crd.len() || key(q) != key(q - 1) {
+                check_siblings(spec, &crd[start..q], start)?;
+                start = q;
+            }
+        }
+    }
+    if spec.unique {
+        return Ok(None);
+    }
+    let mut ids = Vec::with_capacity(crd.len());
+    for q in 0..crd.len() {
+        let same = q > 0 && key(q) == key(q - 1) && crd[q] == crd[q - 1];
+        ids.push(match ids.last() {
+            Some(&id) if same => id,
+            Some(&id) => id + 1,
+            None => 0,
+        });
+    }
+    Ok(Some(ids))
 }
 
 /// The number of distinct coordinates a level can hold.
@@ -275,11 +342,15 @@ fn check_siblings(spec: LevelSpec, siblings: &[Idx], start: usize) -> Result<(),
 /// and appears once.
 fn check_hash_segment(slots: &[Idx], base: usize) -> Result<(), Failure> {
     let w = slots.len();
-    let mut seen: Vec<Idx> = slots.iter().copied().filter(|&c| c != EMPTY).collect();
+    let mut seen: Vec<(Idx, usize)> = slots
+        .iter()
+        .copied()
+        .zip(0..)
+        .filter(|&(c, _)| c != EMPTY)
+        .collect();
     seen.sort_unstable();
-    if let Some(pair) = seen.windows(2).find(|p| p[0] == p[1]) {
-        let at = slots.iter().position(|&c| c == pair[0]).unwrap_or(0);
-        return Err((base + at, Problem::Duplicate(pair[0])));
+    if let Some(pair) = seen.windows(2).find(|p| p[0].0 == p[1].0) {
+        return Err((base + pair[1].1, Problem::Duplicate(pair[1].0)));
     }
     for (slot, &c) in slots.iter().enumerate() {
         if c == EMPTY {

@@ -6,11 +6,19 @@
 //! storage order, with its level coordinates. It assumes validated levels (every constructor of
 //! `Tensor` guarantees them).
 
-use sparse_format::{Coord, LevelSpec};
 use crate::storage::{EMPTY, Level};
+use sparse_format::{Coord, LevelSpec};
 
 /// Calls `visit(level_coords, position)` for every labeled position of the last level.
 pub(crate) fn walk(levels: &[Level], mut visit: impl FnMut(&[usize], usize)) {
+    // With no leaf positions there is nothing to visit, and returning here keeps a huge dense level
+    // above an empty one (ELL's slot count over zero rows, in raw parts) from being looped over.
+    let leaves = levels
+        .iter()
+        .try_fold(1usize, |n, level| level.positions(n));
+    if leaves == Some(0) {
+        return;
+    }
     let mut coords = vec![0usize; levels.len()];
     descend(levels, 0, 0, &mut coords, &mut visit);
 }
@@ -47,8 +55,10 @@ fn descend(
             }
         }
         Level::Compressed { pos, crd } => {
-            for p in pos[parent] as usize..pos[parent + 1] as usize {
-                child(coords, crd[p] as usize, p);
+            let lo = pos[parent] as usize;
+            let hi = pos[parent + 1] as usize;
+            for (p, &c) in (lo..).zip(&crd[lo..hi]) {
+                child(coords, c as usize, p);
             }
         }
         Level::Singleton { crd } => child(coords, crd[parent] as usize, parent),
@@ -61,9 +71,10 @@ fn descend(
             child(coords, c as usize, parent);
         }
         Level::Hashed { buckets, crd } => {
-            for p in parent * buckets..(parent + 1) * buckets {
-                if crd[p] != EMPTY {
-                    child(coords, crd[p] as usize, p);
+            let base = parent * buckets;
+            for (p, &c) in (base..).zip(&crd[base..base + buckets]) {
+                if c != EMPTY {
+                    child(coords, c as usize, p);
                 }
             }
         }
