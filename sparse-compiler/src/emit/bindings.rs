@@ -48,6 +48,9 @@ pub(super) struct Bindings {
     output_levels: Ident,
     /// The `Assembly` of a kernel that rebuilds its output.
     assembly: Ident,
+    /// Per parameter, the tensor its levels and values are read from: the parameter itself, or
+    /// the converted copy of an input the kernel iterates in another format.
+    sources: Vec<Ident>,
 }
 
 impl Bindings {
@@ -78,11 +81,20 @@ impl Bindings {
         for &b in &walk.used {
             names.insert(b, fresh(base_name(kernel, b)));
         }
+        let sources = kernel
+            .params
+            .iter()
+            .map(|p| match p.convert_to {
+                Some(_) => fresh(format!("__{}_converted", p.name)),
+                None => ident(&p.name),
+            })
+            .collect();
         let output = &kernel.params[0].name;
         Ok(Bindings {
             names,
             output_levels: fresh(format!("__{output}_levels")),
             assembly: fresh("__asm".to_string()),
+            sources,
         })
     }
 
@@ -104,7 +116,7 @@ impl Bindings {
         let mut out = TokenStream::new();
         for (&b, name) in &self.names {
             if let Binding::Dim { .. } = b {
-                out.extend(put_binding(kernel, b, name));
+                out.extend(self.put_binding(kernel, b, name));
             }
         }
         out
@@ -116,10 +128,9 @@ impl Bindings {
         let output_vals = self.names.get(&Binding::Vals { param: 0 });
         let split = output_vals.is_some();
         let mut out = TokenStream::new();
-        for (param, p) in kernel.params.iter().enumerate() {
+        for (p, copy) in kernel.params.iter().zip(&self.sources) {
             if let Some(format) = &p.convert_to {
-                let (copy, source) = (data_source(kernel, param), ident(&p.name));
-                let ty = super::signature::put_format_type(format);
+                let (source, ty) = (ident(&p.name), super::signature::put_format_type(format));
                 out.extend(quote! { let #copy: ::sparse::Tensor<T, #ty> = #source.convert()?; });
             }
         }
@@ -127,7 +138,7 @@ impl Bindings {
             match b {
                 Binding::Dim { .. } | Binding::Vals { param: 0 } => {}
                 Binding::LevelArray { param: 0, .. } if split => {}
-                _ => out.extend(put_binding(kernel, b, name)),
+                _ => out.extend(self.put_binding(kernel, b, name)),
             }
         }
         if let Some(vals) = output_vals {
@@ -163,40 +174,31 @@ impl Bindings {
         }
         out
     }
-}
 
-fn put_binding(kernel: &Kernel, b: Binding, name: &Ident) -> TokenStream {
-    match b {
-        Binding::Dim { param, dim } => {
-            let (p, dim) = (ident(&kernel.params[param].name), lit(dim));
-            quote! { let #name: usize = #p.shape()[#dim]; }
+    fn put_binding(&self, kernel: &Kernel, b: Binding, name: &Ident) -> TokenStream {
+        match b {
+            Binding::Dim { param, dim } => {
+                let (p, dim) = (ident(&kernel.params[param].name), lit(dim));
+                quote! { let #name: usize = #p.shape()[#dim]; }
+            }
+            Binding::LevelSize { param, level } => {
+                let (p, level) = (&self.sources[param], lit(level));
+                quote! { let #name: usize = #p.level(#level).size(); }
+            }
+            Binding::LevelArray {
+                param,
+                level,
+                array,
+            } => {
+                let (p, level) = (&self.sources[param], lit(level));
+                let (ty, method) = array_access(array);
+                quote! { let #name: #ty = #p.level(#level).#method(); }
+            }
+            Binding::Vals { param } => {
+                let p = &self.sources[param];
+                quote! { let #name: &[T] = #p.values(); }
+            }
         }
-        Binding::LevelSize { param, level } => {
-            let (p, level) = (data_source(kernel, param), lit(level));
-            quote! { let #name: usize = #p.level(#level).size(); }
-        }
-        Binding::LevelArray {
-            param,
-            level,
-            array,
-        } => {
-            let (p, level) = (data_source(kernel, param), lit(level));
-            let (ty, method) = array_access(array);
-            quote! { let #name: #ty = #p.level(#level).#method(); }
-        }
-        Binding::Vals { param } => {
-            let p = data_source(kernel, param);
-            quote! { let #name: &[T] = #p.values(); }
-        }
-    }
-}
-
-/// The tensor a parameter's levels and values are read from: the parameter, or its converted copy.
-fn data_source(kernel: &Kernel, param: usize) -> Ident {
-    let p = &kernel.params[param];
-    match p.convert_to {
-        Some(_) => ident(&format!("__{}_converted", p.name)),
-        None => ident(&p.name),
     }
 }
 
@@ -263,6 +265,9 @@ impl Walk<'_> {
             return Err(format!("`{}` is not an identifier", self.kernel.name));
         }
         match params.first() {
+            Some(p) if p.output && p.convert_to.is_some() => {
+                return Err("the output is read through a converted copy".into());
+            }
             Some(p) if p.output => {}
             _ => return Err("the first parameter is not the output".into()),
         }

@@ -643,6 +643,26 @@ fn reading_the_output_structure_while_writing_values_splits_one_borrow() {
 }
 
 #[test]
+fn converted_inputs_are_read_through_their_copy() {
+    let mut kernel = spmv_csr();
+    kernel.params[1].format = named("Csc", &[]);
+    kernel.params[1].convert_to = Some(named("Csr", &[]));
+    kernel
+        .body
+        .insert(0, let_("__A_converted", Type::Index, idx(0)));
+    let text = pretty(emit(&kernel));
+    for expected in [
+        "A: &::sparse::Tensor<T, ::sparse::Csc>,",
+        "let __A_shape1: usize = A.shape()[1];",
+        "let __A_converted_: ::sparse::Tensor<T, ::sparse::Csr> = A.convert()?;",
+        "let __A_l1_pos: &[::sparse::Idx] = __A_converted_.level(1).pos();",
+        "let __A_vals: &[T] = __A_converted_.values();",
+    ] {
+        assert!(text.contains(expected), "{expected} not in\n{text}");
+    }
+}
+
+#[test]
 fn shape_checks_compare_with_the_first_dimension() {
     let text = pretty(emit(&sub_csr()));
     assert!(text.contains("if __A_shape0 != __C_shape0 {"), "{text}");
@@ -663,6 +683,8 @@ fn broken_ir_is_an_internal_compile_error() {
         .push(store(vals(1), idx(0), idx(0), false));
     let mut no_output = spmv_csr();
     no_output.params[0].output = false;
+    let mut converted_output = spmv_csr();
+    converted_output.params[0].convert_to = Some(named("Dense", &[1]));
     let mut bad_local = spmv_csr();
     bad_local.body.push(let_("i", Type::Index, idx(0)));
     for (kernel, why) in [
@@ -670,6 +692,10 @@ fn broken_ir_is_an_internal_compile_error() {
         (store_into_input, "a store into Vals"),
         (no_output, "the first parameter is not the output"),
         (bad_local, "`i` cannot name a local"),
+        (
+            converted_output,
+            "the output is read through a converted copy",
+        ),
     ] {
         let text = emit(&kernel).to_string();
         assert!(text.starts_with(":: core :: compile_error !"), "{text}");
