@@ -1,0 +1,123 @@
+// Expansion of: fn add; A(i,j) = B(i,j) + C(i,j); formats<A: csr, B: csr, C: csr>;
+#[allow(
+    non_snake_case,
+    unused_mut,
+    unused_variables,
+    unused_assignments,
+    unused_parens,
+    unused_qualifications,
+    clippy::all,
+    clippy::pedantic,
+    clippy::nursery
+)]
+fn add<T: ::sparse::Scalar>(
+    A: &mut ::sparse::Tensor<T, ::sparse::Csr>,
+    B: &::sparse::Tensor<T, ::sparse::Csr>,
+    C: &::sparse::Tensor<T, ::sparse::Csr>,
+) -> ::core::result::Result<(), ::sparse::KernelError> {
+    let __A_shape0: usize = A.shape()[0];
+    let __A_shape1: usize = A.shape()[1];
+    let __B_shape0: usize = B.shape()[0];
+    let __B_shape1: usize = B.shape()[1];
+    let __C_shape0: usize = C.shape()[0];
+    let __C_shape1: usize = C.shape()[1];
+    if __B_shape0 != __A_shape0 {
+        return ::core::result::Result::Err(::sparse::KernelError::ShapeMismatch {
+            index: "i",
+            tensor: "B",
+            dim: 0,
+            expected: __A_shape0,
+            found: __B_shape0,
+        });
+    }
+    if __C_shape0 != __A_shape0 {
+        return ::core::result::Result::Err(::sparse::KernelError::ShapeMismatch {
+            index: "i",
+            tensor: "C",
+            dim: 0,
+            expected: __A_shape0,
+            found: __C_shape0,
+        });
+    }
+    if __B_shape1 != __A_shape1 {
+        return ::core::result::Result::Err(::sparse::KernelError::ShapeMismatch {
+            index: "j",
+            tensor: "B",
+            dim: 1,
+            expected: __A_shape1,
+            found: __B_shape1,
+        });
+    }
+    if __C_shape1 != __A_shape1 {
+        return ::core::result::Result::Err(::sparse::KernelError::ShapeMismatch {
+            index: "j",
+            tensor: "C",
+            dim: 1,
+            expected: __A_shape1,
+            found: __C_shape1,
+        });
+    }
+    let __B_l1_pos: &[::sparse::Idx] = B.level(1).pos();
+    let __B_l1_crd: &[::sparse::Idx] = B.level(1).crd();
+    let __C_l1_pos: &[::sparse::Idx] = C.level(1).pos();
+    let __C_l1_crd: &[::sparse::Idx] = C.level(1).crd();
+    let __B_vals: &[T] = B.values();
+    let __C_vals: &[T] = C.values();
+    let mut __asm = A.begin_assembly();
+    for __i in 0..__A_shape0 {
+        let mut __pB1: usize = __B_l1_pos[__i] as usize;
+        let __pB1_end: usize = __B_l1_pos[__i + 1] as usize;
+        let mut __pC1: usize = __C_l1_pos[__i] as usize;
+        let __pC1_end: usize = __C_l1_pos[__i + 1] as usize;
+        while __pB1 < __pB1_end && __pC1 < __pC1_end {
+            let __pB1_crd: usize = __B_l1_crd[__pB1] as usize;
+            let __pC1_crd: usize = __C_l1_crd[__pC1] as usize;
+            let __j: usize = ::core::cmp::min(__pB1_crd, __pC1_crd);
+            let __pB1_here: bool = __pB1_crd == __j;
+            let __pC1_here: bool = __pC1_crd == __j;
+            if __pB1_here && __pC1_here {
+                __asm.append(1, __j);
+                __asm.append_value(__B_vals[__pB1] + __C_vals[__pC1]);
+            } else if __pB1_here {
+                __asm.append(1, __j);
+                __asm.append_value(__B_vals[__pB1]);
+            } else if __pC1_here {
+                __asm.append(1, __j);
+                __asm.append_value(__C_vals[__pC1]);
+            }
+            if __pB1_here {
+                __pB1 = __pB1 + 1;
+            }
+            if __pC1_here {
+                __pC1 = __pC1 + 1;
+            }
+        }
+        while __pB1 < __pB1_end {
+            let __pB1_crd_1: usize = __B_l1_crd[__pB1] as usize;
+            let __j_1: usize = __pB1_crd_1;
+            let __pB1_here_1: bool = __pB1_crd_1 == __j_1;
+            if __pB1_here_1 {
+                __asm.append(1, __j_1);
+                __asm.append_value(__B_vals[__pB1]);
+            }
+            if __pB1_here_1 {
+                __pB1 = __pB1 + 1;
+            }
+        }
+        while __pC1 < __pC1_end {
+            let __pC1_crd_1: usize = __C_l1_crd[__pC1] as usize;
+            let __j_2: usize = __pC1_crd_1;
+            let __pC1_here_1: bool = __pC1_crd_1 == __j_2;
+            if __pC1_here_1 {
+                __asm.append(1, __j_2);
+                __asm.append_value(__C_vals[__pC1]);
+            }
+            if __pC1_here_1 {
+                __pC1 = __pC1 + 1;
+            }
+        }
+        __asm.finish_segment(1, __i);
+    }
+    A.end_assembly(__asm)?;
+    ::core::result::Result::Ok(())
+}

@@ -1,0 +1,95 @@
+//! Whole-pipeline checks on the kernels of the test suite:
+//! - every `tensor_kernel!` in the root package's `tests/kernels_*.rs` compiles, and its expansion
+//!   contains no `unsafe` token;
+//! - golden snapshots of the Rust that three kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM),
+//!   so reviewers see codegen changes. `SPARSE_BLESS=1 cargo test -p sparse-compiler --test
+//!   expansion` rewrites them.
+
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{TokenStream, TokenTree};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The body of every `tensor_kernel! { ... }` in the kernel test files, with its file name.
+fn suite_kernels() -> Vec<(String, TokenStream)> {
+    let mut kernels = Vec::new();
+    let dir = root().join("tests");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests directory")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("kernels_")))
+        .collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("readable test file");
+        let tokens: TokenStream = text.parse().expect("test file tokenizes");
+        collect_invocations(tokens, &file.display().to_string(), &mut kernels);
+    }
+    kernels
+}
+
+fn collect_invocations(tokens: TokenStream, file: &str, out: &mut Vec<(String, TokenStream)>) {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (k, t) in tokens.iter().enumerate() {
+        let is_macro = matches!(t, TokenTree::Ident(i) if i == "tensor_kernel")
+            && matches!(tokens.get(k + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!');
+        if let (true, Some(TokenTree::Group(body))) = (is_macro, tokens.get(k + 2)) {
+            out.push((file.to_string(), body.stream()));
+        }
+    }
+}
+
+fn has_unsafe(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|t| match t {
+        TokenTree::Ident(i) => i == "unsafe",
+        TokenTree::Group(g) => has_unsafe(g.stream()),
+        _ => false,
+    })
+}
+
+#[test]
+fn every_suite_kernel_expands_to_safe_rust() {
+    let kernels = suite_kernels();
+    assert!(kernels.len() >= 39, "found only {} kernels", kernels.len());
+    for (file, body) in kernels {
+        let expanded = sparse_compiler::compile(body.clone())
+            .unwrap_or_else(|e| panic!("{file}: `{body}` failed: {}", e[0].message()));
+        assert!(!has_unsafe(expanded), "{file}: `{body}` expands to unsafe code");
+    }
+}
+
+#[test]
+fn the_unsafe_check_can_fail() {
+    assert!(has_unsafe("fn f() { { unsafe { g() } } }".parse().unwrap()));
+    assert!(!has_unsafe("fn f() { safe(); }".parse().unwrap()));
+}
+
+fn golden(name: &str, kernel: &str) {
+    let tokens = sparse_compiler::compile(kernel.parse().unwrap()).map_err(|e| e[0].message()).unwrap();
+    let file: syn::File = syn::parse2(tokens).expect("the expansion parses as a file");
+    let text = format!("// Expansion of: {kernel}\n{}", prettyplease::unparse(&file));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expanded").join(format!("{name}.rs"));
+    if std::env::var_os("SPARSE_BLESS").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(want == text, "{name}: expansion changed; rerun with SPARSE_BLESS=1 and review the diff\n{text}");
+}
+
+#[test]
+fn golden_spmv_csr() {
+    golden("spmv_csr", "fn spmv; y(i) = A(i,j) * x(j); formats<A: csr>;");
+}
+
+#[test]
+fn golden_add_csr() {
+    golden("add_csr", "fn add; A(i,j) = B(i,j) + C(i,j); formats<A: csr, B: csr, C: csr>;");
+}
+
+#[test]
+fn golden_spgemm_csr() {
+    golden("spgemm_csr", "fn spgemm; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>;");
+}
