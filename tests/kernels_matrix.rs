@@ -42,7 +42,7 @@ fn elementwise_add_and_multiply() {
                 let mut a = Tensor::<f64, Csr>::zeros([m, n]);
                 add_csr(&mut a, &tensor([m, n], &b), &tensor([m, n], &c)).unwrap();
                 assert_close(&a.to_dense(), &sum);
-                let mut a = Tensor::<f64, Dense<2>>::zeros([m, n]);
+                let mut a = garbage([m, n]);
                 add_csr_coo_dense(&mut a, &tensor([m, n], &b), &tensor([m, n], &c)).unwrap();
                 assert_close(a.values(), &sum);
                 let mut a = Tensor::<f64, Csr>::zeros([m, n]);
@@ -65,7 +65,7 @@ fn sparse_matrix_products() {
                 let mut a = Tensor::<f64, Dcsr>::zeros([m, n]);
                 spgemm_dcsr(&mut a, &tensor([m, k], &b), &tensor([k, n], &c)).unwrap();
                 assert_close(&a.to_dense(), &want);
-                let mut a = Tensor::<f64, Dense<2>>::zeros([m, n]);
+                let mut a = garbage([m, n]);
                 spmm(&mut a, &tensor([m, k], &b), &tensor([k, n], &c)).unwrap();
                 assert_close(a.values(), &want);
             }
@@ -101,13 +101,13 @@ fn residual_scaled_and_accumulated_spmv() {
             let at = tensor::<Csr, 2>([m, n], &a);
             let x = Tensor::from_dense([n], &xs).unwrap();
             let b = Tensor::from_dense([m], &bs).unwrap();
-            let mut r = Tensor::<f64, Dense<1>>::zeros([m]);
+            let mut r = garbage([m]);
             residual(&mut r, &b, &at, &x).unwrap();
             let want: Vec<f64> = bs.iter().zip(&ax).map(|(b, ax)| b - ax).collect();
             assert_close(r.values(), &want);
             let alpha = Tensor::<f64, Dense<0>>::from_dense([], &[2.0]).unwrap();
             let beta = Tensor::<f64, Dense<0>>::from_dense([], &[-0.5]).unwrap();
-            let mut y = Tensor::<f64, Dense<1>>::zeros([m]);
+            let mut y = garbage([m]);
             scaled(&mut y, &alpha, &at, &x, &beta, &b).unwrap();
             let want: Vec<f64> = ax.iter().zip(&bs).map(|(ax, z)| 2.0 * ax - 0.5 * z).collect();
             assert_close(y.values(), &want);

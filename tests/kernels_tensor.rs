@@ -30,13 +30,13 @@ fn tensor_times_vector() {
         for b in cases([m, n, p], 5) {
             let db = dense([m, n, p], &b);
             let want: Vec<f64> = (0..m * n).map(|ij| (0..p).map(|k| db[ij * p + k] * c[k]).sum()).collect();
-            let mut a = Tensor::<f64, Dense<2>>::zeros([m, n]);
+            let mut a = garbage([m, n]);
             ttv_csf(&mut a, &tensor([m, n, p], &b), &ct).unwrap();
             assert_close(a.values(), &want);
             let mut a = Tensor::<f64, Csr>::zeros([m, n]);
             ttv_csf_sparse_out(&mut a, &tensor([m, n, p], &b), &ct).unwrap();
             assert_close(&a.to_dense(), &want);
-            let mut a = Tensor::<f64, Dense<2>>::zeros([m, n]);
+            let mut a = garbage([m, n]);
             ttv_coo(&mut a, &tensor([m, n, p], &b), &ct).unwrap();
             assert_close(a.values(), &want);
         }
@@ -55,10 +55,10 @@ fn tensor_times_matrix() {
                     want[ij * q + k] = (0..p).map(|l| db[ij * p + l] * c[k * p + l]).sum();
                 }
             }
-            let mut a = Tensor::<f64, Dense<3>>::zeros([m, n, q]);
+            let mut a = garbage([m, n, q]);
             ttm_csf(&mut a, &tensor([m, n, p], &b), &ct).unwrap();
             assert_close(a.values(), &want);
-            let mut a = Tensor::<f64, Dense<3>>::zeros([m, n, q]);
+            let mut a = garbage([m, n, q]);
             ttm_coo(&mut a, &tensor([m, n, p], &b), &ct).unwrap();
             assert_close(a.values(), &want);
         }
@@ -82,10 +82,10 @@ fn mttkrp_order_3() {
                     }
                 }
             }
-            let mut a = Tensor::<f64, Dense<2>>::zeros([m, r]);
+            let mut a = garbage([m, r]);
             mttkrp3_csf(&mut a, &tensor([m, p, q], &b), &ct, &dt).unwrap();
             assert_close(a.values(), &want);
-            let mut a = Tensor::<f64, Dense<2>>::zeros([m, r]);
+            let mut a = garbage([m, r]);
             mttkrp3_coo(&mut a, &tensor([m, p, q], &b), &ct, &dt).unwrap();
             assert_close(a.values(), &want);
         }
@@ -113,10 +113,10 @@ fn mttkrp_order_4() {
                     }
                 }
             }
-            let mut a = Tensor::<f64, Dense<2>>::zeros([m, r]);
+            let mut a = garbage([m, r]);
             mttkrp4_csf(&mut a, &tensor([m, p, q, s], &b), &ct, &dt, &et).unwrap();
             assert_close(a.values(), &want);
-            let mut a = Tensor::<f64, Dense<2>>::zeros([m, r]);
+            let mut a = garbage([m, r]);
             mttkrp4_coo(&mut a, &tensor([m, p, q, s], &b), &ct, &dt, &et).unwrap();
             assert_close(a.values(), &want);
         }
@@ -129,7 +129,7 @@ fn inner_product_into_a_scalar() {
         for b in cases(shape, 41) {
             for c in cases(shape, 43) {
                 let want: f64 = dense(shape, &b).iter().zip(dense(shape, &c)).map(|(x, y)| x * y).sum();
-                let mut s = Tensor::<f64, Dense<0>>::zeros([]);
+                let mut s = garbage([]);
                 inner(&mut s, &tensor(shape, &b), &tensor(shape, &c)).unwrap();
                 assert_close(s.values(), &[want]);
             }

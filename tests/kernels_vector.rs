@@ -58,7 +58,7 @@ fn three_operands_mixed() {
             vmix(&mut a, &sv(n, &b), &sv(n, c), &sv(n, d)).unwrap();
             let want: Vec<f64> = (0..n).map(|i| db[i] + dc[i] * dd[i]).collect();
             assert_close(&a.to_dense(), &want);
-            let mut a = Tensor::<f64, Dense<1>>::zeros([n]);
+            let mut a = garbage([n]);
             vmix_dense(&mut a, &sv(n, &b), &sv(n, c), &sv(n, d)).unwrap();
             let want: Vec<f64> = (0..n).map(|i| (db[i] - dc[i]) * dd[i]).collect();
             assert_close(a.values(), &want);
@@ -71,7 +71,7 @@ fn dense_plus_sparse() {
     for n in [0, 1, 23] {
         for b in vectors(n, 19) {
             for c in vectors(n, 23) {
-                let mut a = Tensor::<f64, Dense<1>>::zeros([n]);
+                let mut a = garbage([n]);
                 vadd_dense_sparse(&mut a, &dv(n, &b), &sv(n, &c)).unwrap();
                 let want: Vec<f64> = dense([n], &b).iter().zip(dense([n], &c)).map(|(x, y)| x + y).collect();
                 assert_close(a.values(), &want);
@@ -86,7 +86,7 @@ fn sparse_over_dense_division() {
         for b in vectors(n, 29) {
             let cs: Vec<f64> = (0..n).map(|i| 1.0 + i as f64).collect();
             let c = Tensor::<f64, Dense<1>>::from_dense([n], &cs).unwrap();
-            let mut a = Tensor::<f64, Dense<1>>::zeros([n]);
+            let mut a = garbage([n]);
             vdiv(&mut a, &sv(n, &b), &c).unwrap();
             let want: Vec<f64> = dense([n], &b).iter().zip(&cs).map(|(x, y)| x / y).collect();
             assert_close(a.values(), &want);
@@ -99,7 +99,7 @@ fn sparse_matrix_sparse_vector() {
     for (m, n) in [(0, 0), (1, 1), (6, 11), (12, 4)] {
         for a in cases([m, n], 31) {
             for x in vectors(n, 37) {
-                let mut y = Tensor::<f64, Dense<1>>::zeros([m]);
+                let mut y = garbage([m]);
                 spmspv(&mut y, &tensor::<Csr, 2>([m, n], &a), &sv(n, &x)).unwrap();
                 let (da, dx) = (dense([m, n], &a), dense([n], &x));
                 let want: Vec<f64> = (0..m).map(|i| (0..n).map(|j| da[i * n + j] * dx[j]).sum()).collect();

@@ -89,3 +89,10 @@ pub fn assert_close(got: &[f64], want: &[f64]) {
         assert!((g - w).abs() <= 1e-12 * scale, "element {k}: got {g}, want {w}");
     }
 }
+
+/// A dense output filled with a value no kernel computes, so a kernel that forgets to overwrite or
+/// zero a position fails the comparison.
+pub fn garbage<const N: usize>(shape: [usize; N]) -> Tensor<f64, Dense<N>> {
+    let len = shape.iter().product();
+    Tensor::from_dense(shape, &vec![-777.25; len]).expect("valid shape")
+}

@@ -51,6 +51,8 @@ impl Lowerer<'_> {
         };
         let saved = self.scope.clone();
         let top = &lattice.points[0];
+        let whole = top.dense && lattice.iterators().is_empty() && iterators.bounded.is_empty();
+        self.scope.partial |= !whole;
         let result = if top.dense {
             self.dense_loop(v, &lattice, &iterators.bounded, body, out)
         } else if lattice.points.len() == 1 && top.iterators.len() == 1 {
@@ -504,13 +506,17 @@ impl Lowerer<'_> {
         let subs: Vec<Point> = lattice.sub_points(point).into_iter().cloned().collect();
         let mut chain: Vec<Stmt> = Vec::new();
         for q in subs.iter().rev() {
-            let mut stmts = Vec::new();
-            self.case(v, coord, lattice, q, cursors, here, body, &mut stmts)?;
             let cond = q
                 .iterators
                 .iter()
                 .map(|it| Expr::Var(here[it].at.clone()))
                 .reduce(|a, b| bin(BinOp::And, a, b));
+            let partial = self.scope.partial;
+            self.scope.partial |= cond.is_some();
+            let mut stmts = Vec::new();
+            let lowered = self.case(v, coord, lattice, q, cursors, here, body, &mut stmts);
+            self.scope.partial = partial;
+            lowered?;
             chain = match cond {
                 None => stmts,
                 Some(cond) => vec![Stmt::If {
@@ -559,6 +565,7 @@ impl Lowerer<'_> {
             temps: Vec::new(),
         };
         let guards = self.recover(out);
+        self.scope.partial |= guards.is_some();
         let mut inner = Vec::new();
         self.locate_ready(&mut inner)?;
         let lazy = if writes_output(body) {

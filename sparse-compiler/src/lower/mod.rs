@@ -28,6 +28,10 @@ pub fn lower(program: &Program, cin: &Cin, name: &str) -> Result<ir::Kernel, Err
     lowerer.begin_output(&mut body)?;
     lowerer.stmt(cin, &mut body).map_err(|e| vec![e])?;
     lowerer.end_output(&mut body);
+    if !lowerer.partial_output_write {
+        // Every output position is overwritten, so zeroing it first would be a wasted pass.
+        body.retain(|s| *s != Stmt::ZeroOutput);
+    }
     let mut stmts = std::mem::take(&mut lowerer.hoisted);
     stmts.extend(body);
     Ok(ir::Kernel {
@@ -102,6 +106,9 @@ struct Scope {
     run_ends: BTreeMap<(usize, usize), Expr>,
     /// Levels iterated by value in the current loop, whose positions come from `coord_access`.
     value_iterated: Vec<(usize, usize)>,
+    /// Whether some enclosing loop or case does not visit its variable's whole extent, so a write
+    /// here does not cover every output position.
+    partial: bool,
 }
 
 struct Lowerer<'p> {
@@ -115,6 +122,9 @@ struct Lowerer<'p> {
     temp_exprs: BTreeMap<usize, crate::notation::Expr>,
     /// Declarations hoisted to the top of the kernel (workspaces).
     hoisted: Vec<Stmt>,
+    /// Whether some write of a dense output accumulates or does not cover every position (the
+    /// output must then be zeroed first).
+    partial_output_write: bool,
 }
 
 impl<'p> Lowerer<'p> {
@@ -129,6 +139,7 @@ impl<'p> Lowerer<'p> {
             temps: BTreeMap::new(),
             temp_exprs: BTreeMap::new(),
             hoisted: Vec::new(),
+            partial_output_write: false,
         }
     }
 

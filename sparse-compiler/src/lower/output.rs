@@ -152,6 +152,7 @@ impl Lowerer<'_> {
                 self.append(value, out)
             }
             Lhs::Output => {
+                self.partial_output_write |= accumulate || self.scope.partial;
                 let index = self.output_position()?;
                 out.push(Stmt::Store {
                     array: Array::Vals { param: 0 },

@@ -42,7 +42,6 @@ fn spmv<T: ::sparse::Scalar>(
     let __A_vals: &[T] = A.values();
     let __x_vals: &[T] = x.values();
     let __y_vals: &mut [T] = y.values_mut();
-    __y_vals.fill(<T as ::sparse::Scalar>::ZERO);
     for __i in 0..__y_shape0 {
         let mut __t: T = <T as ::sparse::Scalar>::ZERO;
         for __pA1 in __A_l1_pos[__i] as usize..__A_l1_pos[__i + 1] as usize {
