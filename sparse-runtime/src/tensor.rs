@@ -10,7 +10,9 @@ use crate::{Entries, FormatError, Scalar};
 use sparse_format::{Format, LevelSpec, check_levels};
 
 /// Forces [`check_levels`] on a format when a tensor of it is first built, so that a custom format
-/// with an invalid level list is a compile error. Sealed by the blanket impl.
+/// with an invalid level list is a compile error. Sealed by the blanket impl. Every public
+/// constructor names it itself (not only through the function it delegates to), so the error's
+/// "while instantiating" note points at the caller's line.
 trait Checked: Format {
     const VALID: ();
 }
@@ -71,6 +73,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         shape: [usize; N],
         entries: impl IntoIterator<Item = ([usize; N], T)>,
     ) -> Result<Self, FormatError> {
+        let () = <F as Checked>::VALID;
         Self::from_entries_with(shape, entries, ExplicitZeros::Drop)
     }
 
@@ -80,6 +83,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         entries: impl IntoIterator<Item = ([usize; N], T)>,
         zeros: ExplicitZeros,
     ) -> Result<Self, FormatError> {
+        let () = <F as Checked>::VALID;
         const {
             assert!(
                 N == F::ORDER,
@@ -114,6 +118,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
 
     /// Packs a dense row-major array; zeros are not stored (except in dense levels).
     pub fn from_dense(shape: impl AsRef<[usize]>, values: &[T]) -> Result<Self, FormatError> {
+        let () = <F as Checked>::VALID;
         let shape = shape.as_ref();
         check_order::<F>(shape)?;
         let expected = dense_len(shape)?;
@@ -140,6 +145,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
     /// If a dimension exceeds `u32::MAX` or the dense size overflows memory; [`Tensor::try_zeros`]
     /// returns those as errors.
     pub fn zeros(shape: impl AsRef<[usize]>) -> Self {
+        let () = <F as Checked>::VALID;
         match Self::try_zeros(shape) {
             Ok(t) => t,
             Err(e) => panic!("Tensor::zeros: {e}"),
@@ -148,6 +154,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
 
     /// A tensor of `shape` with no stored entries, or why it cannot be made.
     pub fn try_zeros(shape: impl AsRef<[usize]>) -> Result<Self, FormatError> {
+        let () = <F as Checked>::VALID;
         Self::from_entry_list(&Entries::new(shape.as_ref()), ExplicitZeros::Drop)
     }
 
