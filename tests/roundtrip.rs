@@ -189,7 +189,7 @@ fn shape<const N: usize>() -> BoxedStrategy<[usize; N]> {
     let wide = (
         0..N.max(1),
         1100usize..=1600,
-        proptest::array::uniform::<_, N>(1usize..=3),
+        proptest::array::uniform::<_, N>(1usize..=2),
     )
         .prop_map(|(k, n, mut s)| {
             if let Some(d) = s.get_mut(k) {
