@@ -18,6 +18,7 @@ pub mod ir;
 pub mod lattice;
 pub mod lower;
 pub mod notation;
+pub mod schedule;
 pub mod syntax;
 
 pub use error::{Error, ErrorKind, Errors};
@@ -41,6 +42,7 @@ fn front_end(input: TokenStream) -> Result<(syntax::ast::Kernel, ir::Kernel), Er
     let mut program = notation::Program::build(&kernel, &formats)?;
     notation::plan_conversions(&mut program)?;
     let cin = notation::concretize(&program)?;
-    let ir = lower::lower(&program, &cin, &kernel.name.to_string())?;
+    let scheduled = schedule::schedule(&program, cin, kernel.schedule.as_ref())?;
+    let ir = lower::lower(&program, &scheduled.cin, &kernel.name.to_string())?;
     Ok((kernel, ir))
 }

@@ -12,7 +12,6 @@
 use super::order::default_order;
 use super::{Expr, IndexVar, Program};
 use crate::error::Errors;
-use crate::format::LevelKind;
 use crate::syntax::ast::{AssignOp, BinOp};
 
 /// A statement of concrete index notation.
@@ -75,84 +74,25 @@ impl Cin {
     }
 }
 
-/// Turns the program into concrete index notation with the default loop order.
+/// Turns the program into concrete index notation with the default loop order: one forall per
+/// loop variable around the assignment (`+=` when anything is summed), with the `where` producers
+/// of partial sums innermost. Scalar promotion and workspaces come after scheduling
+/// (`schedule::finalize`), as they depend on the final loop order.
 pub fn concretize(program: &Program) -> Result<Cin, Errors> {
     let mut next_temp = 0;
     let mut producers = Vec::new();
     let rhs = split_nested_sums(program, &program.rhs, &mut next_temp, &mut producers)?;
-    let out_vars = &program.loop_vars_of(&program.output.indices);
+    let out_vars = program.loop_vars_of(&program.output.indices);
     let mut used = program.output.indices.clone();
     rhs.collect_loop_vars(&mut used);
     let all = program.loop_vars_of(&used);
     let order = default_order(program, &rhs, &all).map_err(|e| vec![e])?;
-    let accumulate = program.op == AssignOp::AddAssign;
-    let reductions: Vec<IndexVar> = order
-        .iter()
-        .copied()
-        .filter(|v| !out_vars.contains(v))
-        .collect();
-    let assign = |lhs, rhs| {
-        with_producers(
-            Cin::Assign {
-                lhs,
-                accumulate: true,
-                rhs,
-            },
-            &producers,
-        )
-    };
-
-    if reductions.is_empty() {
-        let body = with_producers(
-            Cin::Assign {
-                lhs: Lhs::Output,
-                accumulate,
-                rhs,
-            },
-            &producers,
-        );
-        return Ok(Cin::forall(&order, body));
-    }
-    let first_reduction = order
-        .iter()
-        .position(|v| reductions.contains(v))
-        .unwrap_or(0);
-    let (outer, inner) = order.split_at(first_reduction);
-    if inner.iter().all(|v| reductions.contains(v)) {
-        // Scalar promotion: every output loop encloses the reductions.
-        let t = next_temp;
-        let consumer = Cin::Assign {
-            lhs: Lhs::Output,
-            accumulate,
-            rhs: Expr::Temp(t),
-        };
-        let producer = Cin::forall(inner, assign(Lhs::Scalar(t), rhs));
-        return Ok(Cin::forall(outer, Cin::where_(consumer, producer)));
-    }
-    let inner_out: Vec<IndexVar> = inner
-        .iter()
-        .copied()
-        .filter(|v| out_vars.contains(v))
-        .collect();
-    if needs_workspace(program, &inner_out) && !accumulate && inner_out.len() == 1 {
-        // Gustavson: ∀outer (∀j out = w(j) where ∀inner w(j) += rhs).
-        let t = next_temp;
-        let var = inner_out[0];
-        let consumer = Cin::forall(
-            &inner_out,
-            Cin::Assign {
-                lhs: Lhs::Output,
-                accumulate: false,
-                rhs: Expr::Temp(t),
-            },
-        );
-        let producer = Cin::forall(inner, assign(Lhs::Workspace { temp: t, var }, rhs));
-        return Ok(Cin::forall(outer, Cin::where_(consumer, producer)));
-    }
+    let sums = order.iter().any(|v| !out_vars.contains(v));
+    let accumulate = program.op == AssignOp::AddAssign || sums;
     let body = with_producers(
         Cin::Assign {
             lhs: Lhs::Output,
-            accumulate: true,
+            accumulate,
             rhs,
         },
         &producers,
@@ -160,14 +100,42 @@ pub fn concretize(program: &Program) -> Result<Cin, Errors> {
     Ok(Cin::forall(&order, body))
 }
 
-/// Whether an output level storing one of `vars` must be appended to (it has no insert).
-fn needs_workspace(program: &Program, vars: &[IndexVar]) -> bool {
-    let out = &program.tensors[program.output.tensor];
-    out.levels.iter().any(|l| {
-        let var = l.coord.dim().and_then(|d| program.output.indices.get(d));
-        var.is_some_and(|v| vars.contains(v))
-            && !matches!(l.kind, LevelKind::Dense | LevelKind::Hashed)
-    })
+impl Cin {
+    /// The largest temporary number the statement uses, plus one.
+    pub fn next_temp(&self) -> usize {
+        match self {
+            Cin::Forall { body, .. } => body.next_temp(),
+            Cin::Where { consumer, producer } => consumer.next_temp().max(producer.next_temp()),
+            Cin::Assign { lhs, rhs, .. } => {
+                let own = match lhs {
+                    Lhs::Scalar(t) | Lhs::Workspace { temp: t, .. } => t + 1,
+                    Lhs::Output => 0,
+                };
+                own.max(rhs.next_temp())
+            }
+        }
+    }
+
+    /// Wraps `body` in foralls over `vars`, outermost first.
+    pub fn forall_over(vars: &[IndexVar], body: Cin) -> Cin {
+        Cin::forall(vars, body)
+    }
+
+    /// `consumer where producer`.
+    pub fn where_of(consumer: Cin, producer: Cin) -> Cin {
+        Cin::where_(consumer, producer)
+    }
+}
+
+impl Expr {
+    fn next_temp(&self) -> usize {
+        match self {
+            Expr::Temp(t) => t + 1,
+            Expr::Access { .. } | Expr::Literal(_) => 0,
+            Expr::Neg(e) => e.next_temp(),
+            Expr::Binary(_, a, b) => a.next_temp().max(b.next_temp()),
+        }
+    }
 }
 
 fn with_producers(consumer: Cin, producers: &[Cin]) -> Cin {
