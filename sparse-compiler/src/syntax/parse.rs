@@ -491,7 +491,9 @@ fn parse_level_list(input: ParseStream) -> syn::Result<FormatExpr> {
         let dims;
         let dims_paren = parenthesized!(dims in input);
         let list = parse_integers(&dims, "a dimension number")?;
-        let order_span = join(keyword.span, dims_paren.span.join());
+        // Where spans cannot be joined, the list itself is the better place to point at.
+        let list_span = dims_paren.span.join();
+        let order_span = keyword.span.join(list_span).unwrap_or(list_span);
         span = join(span, order_span);
         order = Some((list, order_span));
     }

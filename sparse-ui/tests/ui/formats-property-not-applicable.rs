@@ -1,0 +1,9 @@
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn spmv;
+    y(i) = A(i,j) * x(j);
+    formats< A: (dense(unordered), compressed) >;
+}
+
+fn main() {}
