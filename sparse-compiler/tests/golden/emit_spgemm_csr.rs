@@ -60,11 +60,17 @@ pub fn spgemm_csr<T: ::sparse::Scalar>(
     let mut __seen = ::std::vec![false; __C_shape1];
     let mut __list = ::std::vec![0usize; __C_shape1];
     let mut __asm = C.begin_assembly();
-    for __i in 0..__C_shape0 {
+    for __i in 0..__C_shape0.min(__A_l1_pos.len()) {
         let mut __n: usize = 0;
-        for __pa in __A_l1_pos[__i] as usize..__A_l1_pos[__i + 1] as usize {
+        for __pa in __A_l1_pos[__i]
+            as usize..(__A_l1_pos[__i + 1] as usize).min(__A_l1_crd.len())
+        {
             let __k: usize = __A_l1_crd[__pa] as usize;
-            for __pb in __B_l1_pos[__k] as usize..__B_l1_pos[__k + 1] as usize {
+            for __pb in __B_l1_pos[__k]
+                as usize..(__B_l1_pos[__k + 1] as usize)
+                .min(__B_l1_crd.len())
+                .min(__B_vals.len())
+            {
                 let __j: usize = __B_l1_crd[__pb] as usize;
                 if !__seen[__j] {
                     __seen[__j] = true;
