@@ -234,9 +234,19 @@ fn explicit_zeros_of_coordinate_files_are_stored() {
 fn long_comments_and_non_utf8_comments_are_skipped() {
     let mut text = b"%%MatrixMarket matrix coordinate real general\n%".to_vec();
     text.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE_BYTES));
-    text.extend(b"\n% caf\xe9 in Latin-1\n1 1 1\n1 1 2\n");
+    text.extend(b"\n% caf\xe9 in Latin-1\n");
+    text.extend(std::iter::repeat_n(b' ', 3 * MAX_LINE_BYTES));
+    text.extend(b"\n1 1 1\n1 1 2\n");
     let (_, entries) = parse_matrix_market::<f64>(&text[..]).unwrap();
     assert_eq!(entries.values(), &[2.0]);
+    // Lines are counted through the long ones: banner, two comments, a blank line, the size line
+    // (5), the entry (6), and the extra entry on line 7.
+    text.extend(b"1 1 3\n");
+    assert_kind!(
+        split(parse_matrix_market::<f64>(&text[..]).unwrap_err()),
+        IoErrorKind::TooManyEntries { declared: 1 },
+        Some(7)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

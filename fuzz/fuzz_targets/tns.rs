@@ -13,7 +13,12 @@ fuzz_target!(|data: &[u8]| {
     match parse_tns::<f64>(data, None) {
         Ok(entries) => {
             assert!(!entries.shape().is_empty());
-            assert!(entries.shape().iter().all(|&n| n > 0 && n <= u32::MAX as usize));
+            assert!(
+                entries
+                    .shape()
+                    .iter()
+                    .all(|&n| n > 0 && n <= u32::MAX as usize)
+            );
             let read = read_tns::<f64, Csf<3>>(data, None);
             if entries.shape().len() == 3 {
                 let tensor = read.expect("an order-3 file that parses must read into CSF");

@@ -66,15 +66,11 @@ impl<R: BufRead> Lines<R> {
                 return Ok(None);
             }
             let first = self.buf.iter().find(|b| !b.is_ascii_whitespace());
-            match first {
-                None => continue,
-                Some(&b) if b == self.comment => {
-                    if !self.complete {
-                        self.skip_rest()?;
-                    }
-                    continue;
+            if first.is_none_or(|&b| b == self.comment) {
+                if !self.complete {
+                    self.skip_rest()?;
                 }
-                Some(_) => {}
+                continue;
             }
             if self.buf.len() > MAX_LINE_BYTES {
                 return Err(IoError::at(self.number, IoErrorKind::LineTooLong));
@@ -83,20 +79,21 @@ impl<R: BufRead> Lines<R> {
         }
     }
 
-    /// Reads the next line into `buf`, at most `MAX_LINE_BYTES + 1` bytes of it, without the line
-    /// terminator. Returns false at the end of the file.
+    /// Reads the next line into `buf` without its terminator, reading at most
+    /// `MAX_LINE_BYTES + 2` bytes (a longest line and `\r\n`) so that a line without end cannot
+    /// grow the buffer. Returns false at the end of the file.
     fn fill_line(&mut self) -> Result<bool, IoError> {
         self.buf.clear();
-        let limit = MAX_LINE_BYTES as u64 + 2;
+        let limit = MAX_LINE_BYTES + 2;
         let read = (&mut self.reader)
-            .take(limit)
+            .take(limit as u64)
             .read_until(b'\n', &mut self.buf)
             .map_err(|e| IoError::at(self.number + 1, IoErrorKind::Io(e)))?;
         if read == 0 {
             return Ok(false);
         }
         self.number += 1;
-        self.complete = read < limit as usize;
+        self.complete = read < limit;
         if self.buf.last() == Some(&b'\n') {
             self.complete = true;
             self.buf.pop();

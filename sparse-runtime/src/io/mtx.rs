@@ -119,7 +119,7 @@ pub fn parse_matrix_market<T: Scalar>(
 /// use sparse_runtime::io::read_matrix_market;
 /// use sparse_runtime::{Csr, Tensor};
 ///
-/// let text = "%%MatrixMarket matrix coordinate real general\n% a comment\n2 3 2\n1 3 2.5\n2 1 -1\n";
+/// let text = "%%MatrixMarket matrix coordinate real general\n% a comment\n2 3 2\n1 3 2.5\n2 1 -1";
 /// let a: Tensor<f64, Csr> = read_matrix_market(text.as_bytes())?;
 /// assert_eq!(a.to_dense(), vec![0.0, 0.0, 2.5, -1.0, 0.0, 0.0]);
 /// # Ok::<(), sparse_runtime::io::IoError>(())
