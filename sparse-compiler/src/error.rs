@@ -99,6 +99,78 @@ pub enum ErrorKind {
         suggestion: String,
     },
 
+    // schedule
+    /// A command name that does not exist.
+    UnknownCommand(String),
+    /// A command given the wrong arguments; the text says what it takes.
+    CommandArgs {
+        /// The command.
+        command: String,
+        /// What it takes.
+        expected: &'static str,
+    },
+    /// An index variable the statement (or an earlier command) does not define.
+    UnknownIndex(String),
+    /// A command names a new index variable that already exists.
+    ReusedIndex(String),
+    /// A split or unroll factor of zero.
+    ZeroFactor(String),
+    /// A command after `parallelize`.
+    AfterParallelize(String),
+    /// `pos` or `precompute` names a tensor the statement does not read.
+    NotAnInput(String),
+    /// `pos` on a variable the access does not use.
+    PosNotIndexing {
+        /// The variable.
+        var: String,
+        /// The tensor.
+        tensor: String,
+    },
+    /// `pos` on a dense level.
+    PosOnDense {
+        /// The tensor.
+        tensor: String,
+        /// The variable.
+        var: String,
+    },
+    /// `pos` on a variable already in position space.
+    PosOfPosition(String),
+    /// `coord` on a variable in coordinate space.
+    CoordOfCoordinate(String),
+    /// `collapse` of variables that are not directly nested, outer first.
+    CollapseNotNested {
+        /// The outer variable.
+        outer: String,
+        /// The inner variable.
+        inner: String,
+    },
+    /// `collapse` with a position-space outer variable.
+    CollapseOuterPosition(String),
+    /// `pos` over a collapsed variable whose parts are not consecutive levels of the tensor.
+    CollapseNotContiguous {
+        /// The tensor.
+        tensor: String,
+    },
+    /// `reorder` of variables that are not directly nested.
+    ReorderNotAdjacent,
+    /// `reorder` that iterates a tensor against its storage order.
+    ReorderModeOrder {
+        /// The tensor.
+        tensor: String,
+    },
+    /// `reorder` that moves a loop across a `where` (an operation out of its reduction).
+    ReorderAcrossReduction,
+    /// `parallelize` (or `CpuVector`) of a loop that merges several sparse operands.
+    ParallelCoiteration(String),
+    /// `parallelize(.., NoRaces)` of a loop whose iterations add into the same output entries.
+    ParallelRaces(String),
+    /// `Temporary`/`ParallelReduction` where the race is not over the parallel variable.
+    ParallelRaceNotOver(String),
+    /// `parallelize` of a loop that appends to a sparse output.
+    ParallelSparseOutput(String),
+    /// `precompute` of an expression that is not in the statement.
+    PrecomputeNotFound,
+
     // not supported yet
     /// A feature of the contract that this version does not compile yet.
     Unsupported(String),
@@ -181,6 +253,73 @@ impl Error {
                 "no loop order visits every tensor in its storage order: `{tensor}` conflicts \
                  with the others; {suggestion}"
             ),
+            ErrorKind::UnknownCommand(c) => format!(
+                "unknown scheduling command `{c}`; expected one of `pos`, `coord`, `collapse`, \
+                 `fuse`, `split`, `reorder`, `precompute`, `bound`, `unroll`, `parallelize`, \
+                 `assemble`"
+            ),
+            ErrorKind::CommandArgs { command, expected } => format!("`{command}` takes {expected}"),
+            ErrorKind::UnknownIndex(i) => {
+                format!("unknown index variable `{i}`: neither the statement nor an earlier command defines it")
+            }
+            ErrorKind::ReusedIndex(i) => {
+                format!("index variable `{i}` already exists; a command's new variables need fresh names")
+            }
+            ErrorKind::ZeroFactor(c) => format!("`{c}` needs a factor of at least 1"),
+            ErrorKind::AfterParallelize(c) => format!(
+                "`{c}` after `parallelize`: transformations assume serial loops, so `parallelize` \
+                 must come last"
+            ),
+            ErrorKind::NotAnInput(t) => {
+                format!("`{t}` is not an input of the statement (the output cannot be iterated in position space)")
+            }
+            ErrorKind::PosNotIndexing { var, tensor } => {
+                format!("index `{var}` does not index `{tensor}`, so `{tensor}` has no positions for it")
+            }
+            ErrorKind::PosOnDense { tensor, var } => format!(
+                "`pos` is not valid on the dense level of `{tensor}` that `{var}` indexes: its \
+                 positions are its coordinates; split `{var}` itself instead"
+            ),
+            ErrorKind::PosOfPosition(v) => format!("`{v}` is already in position space"),
+            ErrorKind::CoordOfCoordinate(v) => format!("`{v}` is already in coordinate space"),
+            ErrorKind::CollapseNotNested { outer, inner } => format!(
+                "`collapse` needs `{inner}` directly nested inside `{outer}`"
+            ),
+            ErrorKind::CollapseOuterPosition(v) => {
+                format!("`collapse` needs the outer variable in coordinate space, but `{v}` is a position")
+            }
+            ErrorKind::CollapseNotContiguous { tensor } => format!(
+                "the collapsed variables are not consecutive levels of `{tensor}`, in its storage order"
+            ),
+            ErrorKind::ReorderNotAdjacent => {
+                "`reorder` needs variables whose loops are directly nested".to_string()
+            }
+            ErrorKind::ReorderModeOrder { tensor } => format!(
+                "this order iterates `{tensor}` against its storage order; store it in a format \
+                 with that mode order instead"
+            ),
+            ErrorKind::ReorderAcrossReduction => "this `reorder` moves a loop across a `where`: \
+                 an operation would move into or out of a sum it does not distribute over"
+                .to_string(),
+            ErrorKind::ParallelCoiteration(v) => format!(
+                "the loop over `{v}` merges several sparse operands (a `while` loop) and cannot be \
+                 parallelized or vectorized; `split` it first and parallelize the outer loop"
+            ),
+            ErrorKind::ParallelRaces(v) => format!(
+                "iterations of `{v}` add into the same output entries; use `Atomics`, \
+                 `Temporary` or `ParallelReduction` instead of `NoRaces`"
+            ),
+            ErrorKind::ParallelRaceNotOver(v) => format!(
+                "`Temporary` and `ParallelReduction` need the race to be over `{v}` itself (a sum \
+                 over it); here iterations of `{v}` write different output entries"
+            ),
+            ErrorKind::ParallelSparseOutput(t) => format!(
+                "output `{t}` is assembled in order by append and cannot be written from parallel \
+                 iterations; use a dense output"
+            ),
+            ErrorKind::PrecomputeNotFound => {
+                "the expression to precompute is not a subexpression of the statement".to_string()
+            }
             ErrorKind::Unsupported(what) => format!("not supported yet: {what}"),
         }
     }

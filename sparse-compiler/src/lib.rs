@@ -42,7 +42,7 @@ fn front_end(input: TokenStream) -> Result<(syntax::ast::Kernel, ir::Kernel), Er
     let mut program = notation::Program::build(&kernel, &formats)?;
     notation::plan_conversions(&mut program)?;
     let cin = notation::concretize(&program)?;
-    let scheduled = schedule::schedule(&program, cin, kernel.schedule.as_ref())?;
-    let ir = lower::lower(&program, &scheduled.cin, &kernel.name.to_string())?;
+    let scheduled = schedule::schedule(&mut program, cin, kernel.schedule.as_ref())?;
+    let ir = lower::lower(&program, &scheduled, &kernel.name.to_string())?;
     Ok((kernel, ir))
 }

@@ -19,6 +19,17 @@ pub unsafe trait AtomicCell<T>: Sync + Send {
     fn add(&self, value: T);
     /// The current value.
     fn get(&self) -> T;
+    /// Overwrites the value (a relaxed store: a plain move on x86).
+    fn set(&self, value: T);
+    /// Adds `value` without a read-modify-write, for a cell no other thread writes meanwhile (a
+    /// `NoRaces` loop's own output entries): a relaxed load and store, plain moves on x86.
+    #[inline]
+    fn add_exclusive(&self, value: T)
+    where
+        T: Scalar,
+    {
+        self.set(self.get() + value);
+    }
 }
 
 /// An `f64` that can be added to atomically (a compare-and-swap loop on its bits).
@@ -49,6 +60,11 @@ macro_rules! float_cell {
             fn get(&self) -> $t {
                 <$t>::from_bits(self.0.load(Ordering::Relaxed))
             }
+
+            #[inline]
+            fn set(&self, value: $t) {
+                self.0.store(value.to_bits(), Ordering::Relaxed);
+            }
         }
     };
 }
@@ -68,6 +84,11 @@ macro_rules! int_cell {
 
             fn get(&self) -> $t {
                 self.load(Ordering::Relaxed)
+            }
+
+            #[inline]
+            fn set(&self, value: $t) {
+                self.store(value, Ordering::Relaxed);
             }
         }
     };

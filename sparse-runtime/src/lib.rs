@@ -34,3 +34,9 @@ pub use sparse_format::{
 };
 pub use storage::{EMPTY, Idx, Level};
 pub use tensor::Tensor;
+
+/// What generated kernels use and users do not: rayon for `CpuThread` loops.
+#[doc(hidden)]
+pub mod __private {
+    pub use rayon;
+}

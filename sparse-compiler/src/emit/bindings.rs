@@ -373,7 +373,9 @@ impl Walk<'_> {
                 self.local(array)?;
                 self.expr(len)
             }
-            Stmt::For { var, lo, hi, body } => {
+            Stmt::For { var, lo, hi, body }
+            | Stmt::VectorFor { var, lo, hi, body }
+            | Stmt::ParallelFor { var, lo, hi, body, .. } => {
                 self.local(var)?;
                 self.expr(lo)?;
                 self.expr(hi)?;
@@ -437,6 +439,10 @@ impl Walk<'_> {
                 self.expr(c)?;
                 self.expr(a)?;
                 self.expr(b)
+            }
+            Expr::CountUpTo { array, target } => {
+                self.array(array)?;
+                self.expr(target)
             }
         }
     }

@@ -16,8 +16,15 @@ use crate::ir::{
 
 /// `stmts` as a sequence of Rust statements.
 pub(super) fn put_block(kernel: &Kernel, bindings: &Bindings, stmts: &[Stmt]) -> TokenStream {
-    let emitter = Emitter { kernel, bindings };
+    let emitter = Emitter { kernel, bindings, parallel: None };
     emitter.put_stmts(stmts)
+}
+
+/// Inside a parallel loop: the output's values are written through atomic cells.
+#[derive(Clone, Copy)]
+struct Parallel {
+    /// Whether adds need atomic read-modify-writes (iterations may add into one entry).
+    atomic: bool,
 }
 
 /// Rust operator precedence, lowest first, as far as the emitter uses it.
@@ -78,6 +85,7 @@ impl Operand {
 struct Emitter<'k> {
     kernel: &'k Kernel,
     bindings: &'k Bindings,
+    parallel: Option<Parallel>,
 }
 
 impl Emitter<'_> {
@@ -118,9 +126,19 @@ impl Emitter<'_> {
                 value,
                 accumulate,
             } => {
-                let array = self.put_array(array);
                 let index = self.put_expr(index).tokens;
                 let value = self.put_expr(value).tokens;
+                if let (Some(parallel), Array::Vals { param: 0 }) = (self.parallel, array) {
+                    let cells = output_cells();
+                    return match (*accumulate, parallel.atomic) {
+                        (false, _) => quote! { ::sparse::atomic::AtomicCell::set(&#cells[#index], #value); },
+                        (true, true) => quote! { ::sparse::atomic::AtomicCell::add(&#cells[#index], #value); },
+                        (true, false) => {
+                            quote! { ::sparse::atomic::AtomicCell::add_exclusive(&#cells[#index], #value); }
+                        }
+                    };
+                }
+                let array = self.put_array(array);
                 if *accumulate {
                     quote! { #array[#index] += #value; }
                 } else {
@@ -143,6 +161,8 @@ impl Emitter<'_> {
                 quote! { #array[..#len].sort_unstable(); }
             }
             Stmt::For { var, lo, hi, body } => self.put_for(var, lo, hi, body),
+            Stmt::ParallelFor { var, lo, hi, body, atomic } => self.put_parallel_for(var, lo, hi, body, *atomic),
+            Stmt::VectorFor { var, lo, hi, body } => self.put_vector_for(var, lo, hi, body),
             Stmt::While { cond, body } => {
                 let cond = self.put_expr(cond).at(Prec::Or);
                 let body = self.put_stmts(body);
@@ -215,6 +235,10 @@ impl Emitter<'_> {
         };
         let mut indexed = Vec::new();
         find_every_iteration_uses(var, body, &mut indexed);
+        if self.parallel.is_some() {
+            // The output's values are borrowed by its atomic cells inside a parallel loop.
+            indexed.retain(|a| !matches!(a, Array::Vals { param: 0 }));
+        }
         let hi = if indexed.is_empty() {
             self.put_expr(hi).at(Prec::Or)
         } else {
@@ -315,6 +339,96 @@ impl Emitter<'_> {
                 let (a, b) = (self.put_expr(a).tokens, self.put_expr(b).tokens);
                 Operand::new(quote! { if #c { #a } else { #b } }, Prec::Select)
             }
+            Expr::CountUpTo { array, target } => {
+                let array = self.put_array(array);
+                let target = self.put_expr(target).at(Prec::Compare);
+                let tokens = quote! { #array.partition_point(|&__x| (__x as usize) <= #target) };
+                Operand::new(tokens, Prec::Postfix)
+            }
+        }
+    }
+
+    /// A rayon loop. The output's values are viewed as atomic cells for the loop's duration, so
+    /// every iteration can write them through a shared borrow; a relaxed store or an
+    /// unsynchronized add compiles to plain moves, and only `Atomics` pays for read-modify-writes.
+    fn put_parallel_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt], atomic: bool) -> TokenStream {
+        let inner = Emitter { parallel: Some(Parallel { atomic }), ..*self };
+        let (lo, hi) = (self.put_expr(lo).at(Prec::Or), self.put_expr(hi).at(Prec::Or));
+        let (var, body) = (ident(&var.0), inner.put_stmts(body));
+        let (cells, vals) = (output_cells(), self.put_array(&Array::Vals { param: 0 }));
+        quote! {
+            {
+                let #cells = ::sparse::atomic::as_atomic(&mut *#vals);
+                ::sparse::__private::rayon::iter::ParallelIterator::for_each(
+                    ::sparse::__private::rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
+                    |#var: usize| { #body },
+                );
+            }
+        }
+    }
+
+    /// A loop in SIMD lanes when its body is one store `out[b + v] (+)= f(...)` whose loads are
+    /// at `c + v` or loop-invariant: `T::LANES` iterations per step, then a scalar tail. Any other
+    /// body runs as a plain loop.
+    fn put_vector_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt]) -> TokenStream {
+        let [Stmt::Store { array, index, value, accumulate }] = body else {
+            return self.put_for(var, lo, hi, body);
+        };
+        let (Some(base), Some(lanes)) = (lane_base(var, index), self.put_lanes(var, value)) else {
+            return self.put_for(var, lo, hi, body);
+        };
+        if self.parallel.is_some() && matches!(array, Array::Vals { param: 0 }) {
+            return self.put_for(var, lo, hi, body);
+        }
+        let out = self.put_array(array);
+        let base = self.put_expr(&base).at(Prec::Sum);
+        let v = ident(&var.0);
+        let (lo_t, hi_t) = (self.put_expr(lo).at(Prec::Or), self.put_expr(hi).at(Prec::Or));
+        let tail = self.put_for(var, &Expr::Var(Var("__lanes_end".into())), hi, body);
+        let result = if *accumulate {
+            quote! { <T as ::sparse::Scalar>::load(&#out[__at..]) + #lanes }
+        } else {
+            quote! { #lanes }
+        };
+        quote! {
+            let __lanes_end: usize = {
+                let (__lo, __hi): (usize, usize) = (#lo_t, #hi_t);
+                let __width = <T as ::sparse::Scalar>::LANES;
+                let mut #v = __lo;
+                while #v + __width <= __hi {
+                    let __at = #base + #v;
+                    let __lanes = #result;
+                    <T as ::sparse::Scalar>::store(__lanes, &mut #out[__at..__at + __width]);
+                    #v += __width;
+                }
+                #v
+            };
+            #tail
+        }
+    }
+
+    /// `value` computed in lanes: loads at `c + var` become lane loads, loop invariants splats.
+    fn put_lanes(&self, var: &Var, value: &Expr) -> Option<TokenStream> {
+        if !mentions(var, value) {
+            let scalar = self.put_expr(value).tokens;
+            return Some(quote! { <T as ::sparse::Scalar>::splat(#scalar) });
+        }
+        match value {
+            Expr::Load(array @ (Array::Vals { .. } | Array::Temp(_)), index) => {
+                let base = lane_base(var, index)?;
+                let (array, base) = (self.put_array(array), self.put_expr(&base).at(Prec::Sum));
+                let v = ident(&var.0);
+                Some(quote! { <T as ::sparse::Scalar>::load(&#array[#base + #v..]) })
+            }
+            Expr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
+                let (a, b) = (self.put_lanes(var, a)?, self.put_lanes(var, b)?);
+                Some(match op {
+                    BinOp::Add => quote! { (#a + #b) },
+                    BinOp::Sub => quote! { (#a - #b) },
+                    _ => quote! { (#a * #b) },
+                })
+            }
+            _ => None,
         }
     }
 
@@ -478,7 +592,9 @@ fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'
                 find_uses_in(var, index, found);
                 find_uses_in(var, value, found);
             }
-            Stmt::For { lo, hi, .. } => {
+            Stmt::For { lo, hi, .. }
+            | Stmt::ParallelFor { lo, hi, .. }
+            | Stmt::VectorFor { lo, hi, .. } => {
                 find_uses_in(var, lo, found);
                 find_uses_in(var, hi, found);
             }
@@ -503,6 +619,7 @@ fn find_uses_in<'b>(var: &Var, expr: &'b Expr, found: &mut Vec<&'b Array>) {
             find_uses_in(var, b, found);
         }
         Expr::Neg(a) | Expr::Not(a) => find_uses_in(var, a, found),
+        Expr::CountUpTo { target, .. } => find_uses_in(var, target, found),
         Expr::RangeBound {
             offset, rows, cols, ..
         } => {
@@ -528,6 +645,45 @@ fn note_use<'b>(var: &Var, array: &'b Array, index: &Expr, found: &mut Vec<&'b A
     }
 }
 
+/// The local holding the output's values as atomic cells inside a parallel loop.
+fn output_cells() -> proc_macro2::Ident {
+    ident("__out_cells")
+}
+
+/// `b` when `index` is `b + var` or `var` (then `0`), with `b` not mentioning `var`.
+fn lane_base(var: &Var, index: &Expr) -> Option<Expr> {
+    match index {
+        Expr::Var(v) if v == var => Some(Expr::Index(0)),
+        Expr::Binary(BinOp::Add, b, v) | Expr::Binary(BinOp::Add, v, b)
+            if matches!(&**v, Expr::Var(x) if x == var) && !mentions(var, b) =>
+        {
+            Some((**b).clone())
+        }
+        _ => None,
+    }
+}
+
+/// Whether `expr` reads `var`.
+fn mentions(var: &Var, expr: &Expr) -> bool {
+    match expr {
+        Expr::Var(v) => v == var,
+        Expr::Load(_, e) | Expr::Neg(e) | Expr::Not(e) => mentions(var, e),
+        Expr::CountUpTo { target, .. } => mentions(var, target),
+        Expr::Binary(_, a, b) | Expr::AddOffset(a, b) => mentions(var, a) || mentions(var, b),
+        Expr::Select(a, b, c) => mentions(var, a) || mentions(var, b) || mentions(var, c),
+        Expr::RangeBound { offset, rows, cols, .. } => {
+            mentions(var, offset) || mentions(var, rows) || mentions(var, cols)
+        }
+        Expr::Index(_)
+        | Expr::Value(_)
+        | Expr::Bool(_)
+        | Expr::Dim { .. }
+        | Expr::LevelSize { .. }
+        | Expr::Len(_)
+        | Expr::AppendedLen { .. } => false,
+    }
+}
+
 /// Whether an index expression is built from literals only (its type is not fixed by anything).
 fn is_constant(expr: &Expr) -> bool {
     match expr {
@@ -542,6 +698,7 @@ fn is_constant(expr: &Expr) -> bool {
         | Expr::LevelSize { .. }
         | Expr::Len(_)
         | Expr::AppendedLen { .. }
+        | Expr::CountUpTo { .. }
         | Expr::Neg(_)
         | Expr::Not(_)
         | Expr::AddOffset(..)

@@ -177,6 +177,14 @@ pub enum Expr {
     },
     /// Selects between two expressions of the same type.
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// The number of leading elements of a sorted index array that are `<= target` (a binary
+    /// search; coordinate recovery's search for the segment that holds a position).
+    CountUpTo {
+        /// The sorted array (a `pos` array).
+        array: Array,
+        /// The target.
+        target: Box<Expr>,
+    },
 }
 
 /// Which end of a range bound.
@@ -280,6 +288,34 @@ pub enum Stmt {
     /// `for var in lo..hi { body }`, `var` an index.
     For {
         /// The loop variable, declared by the loop.
+        var: Var,
+        /// The first value.
+        lo: Expr,
+        /// One past the last value.
+        hi: Expr,
+        /// The body.
+        body: Vec<Stmt>,
+    },
+    /// `for var in lo..hi { body }` with iterations spread over threads. The body may only write
+    /// the output's values (through atomic cells: `atomic` says whether adds from different
+    /// iterations may hit one entry) and locals it declares.
+    ParallelFor {
+        /// The loop variable.
+        var: Var,
+        /// The first value.
+        lo: Expr,
+        /// One past the last value.
+        hi: Expr,
+        /// The body.
+        body: Vec<Stmt>,
+        /// Whether output adds need atomic read-modify-writes (the `Atomics` strategy).
+        atomic: bool,
+    },
+    /// `for var in lo..hi { body }` to be computed in SIMD lanes where the body allows it: a body
+    /// that stores `out[b + var] (+)= f(loads at c + var, loop invariants)` runs `T::LANES` values
+    /// at a time, with a scalar tail; any other body runs as a plain loop.
+    VectorFor {
+        /// The loop variable.
         var: Var,
         /// The first value.
         lo: Expr,

@@ -19,7 +19,9 @@
 //! written `T(..)` to tell them from index literals; `A: Csc as Csr` is an input the kernel reads
 //! through a converted copy; `extent` lines are the shape checks (every
 //! listed dimension must be equal); the DIA helpers are `add_offset`, `range_lo` and `range_hi`;
-//! assembly statements and queries are calls (`append(C.l1, __j);`, `appended_len(C.l1)`).
+//! assembly statements and queries are calls (`append(C.l1, __j);`, `appended_len(C.l1)`), and so
+//! is the binary search `count_up_to(A.l1.pos, __p)`; scheduled loops read
+//! `parallel(exclusive) for`, `parallel(atomic) for` and `vector for`.
 //! Parentheses follow C precedence, with `?:` for [`Expr::Select`]. A malformed kernel still
 //! prints (a missing parameter shows as `#7`), since looking at a broken IR is what the printer
 //! is for.
@@ -161,6 +163,33 @@ impl Printer<'_> {
                 self.block(&head, body);
                 self.line("}");
             }
+            Stmt::ParallelFor {
+                var,
+                lo,
+                hi,
+                body,
+                atomic,
+            } => {
+                let how = if *atomic { "atomic" } else { "exclusive" };
+                let head = format!(
+                    "parallel({how}) for {} in {}..{}",
+                    var.0,
+                    self.expr(lo),
+                    self.expr(hi)
+                );
+                self.block(&head, body);
+                self.line("}");
+            }
+            Stmt::VectorFor { var, lo, hi, body } => {
+                let head = format!(
+                    "vector for {} in {}..{}",
+                    var.0,
+                    self.expr(lo),
+                    self.expr(hi)
+                );
+                self.block(&head, body);
+                self.line("}");
+            }
             Stmt::While { cond, body } => {
                 let head = format!("while {}", self.expr(cond));
                 self.block(&head, body);
@@ -256,6 +285,10 @@ impl Printer<'_> {
             Expr::Value(Literal::Int(n)) => (format!("T({n})"), Prec::Postfix),
             Expr::Value(Literal::Float(f)) => (format!("T({f:?})"), Prec::Postfix),
             Expr::Bool(b) => (b.to_string(), Prec::Postfix),
+            Expr::CountUpTo { array, target } => (
+                format!("count_up_to({}, {})", self.array(array), self.expr(target)),
+                Prec::Postfix,
+            ),
             Expr::Load(array, index) => (
                 format!("{}[{}]", self.array(array), self.expr(index)),
                 Prec::Postfix,
@@ -651,6 +684,49 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
         for (expr, expected) in cases {
             assert_eq!(printer.expr(&expr), expected);
         }
+    }
+
+    #[test]
+    fn scheduled_loops_and_searches_are_marked() {
+        let lo = || Expr::Index(0);
+        let hi = || Expr::Dim { param: 0, dim: 0 };
+        let search = Expr::CountUpTo {
+            array: Array::Pos { param: 1, level: 1 },
+            target: Box::new(var("__p")),
+        };
+        let body = vec![
+            Stmt::ParallelFor {
+                var: Var("__i".into()),
+                lo: lo(),
+                hi: hi(),
+                body: vec![],
+                atomic: true,
+            },
+            Stmt::ParallelFor {
+                var: Var("__k".into()),
+                lo: lo(),
+                hi: search,
+                body: vec![],
+                atomic: false,
+            },
+            Stmt::VectorFor {
+                var: Var("__j".into()),
+                lo: lo(),
+                hi: hi(),
+                body: vec![],
+            },
+        ];
+        let text = print_kernel(&kernel(body));
+        let expected = "
+    parallel(atomic) for __i in 0..y.shape[0] {
+    }
+    parallel(exclusive) for __k in 0..count_up_to(A.l1.pos, __p) {
+    }
+    vector for __j in 0..y.shape[0] {
+    }
+}
+";
+        assert!(text.ends_with(expected), "{text}");
     }
 
     #[test]

@@ -41,6 +41,9 @@ impl Lowerer<'_> {
         body: &Cin,
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
+        if self.scheduled.deriving(v).is_some() {
+            return self.derived_loop(v, body, out);
+        }
         let expr = self.effective(body);
         let iterators = self.iterators_at(v)?;
         let lattice = Lattice::build(&expr, &|id| iterators.by_access.get(&id).copied());
@@ -53,6 +56,13 @@ impl Lowerer<'_> {
         let top = &lattice.points[0];
         let whole = top.dense && lattice.iterators().is_empty() && iterators.bounded.is_empty();
         self.scope.partial |= !whole;
+        if let Some(tag) = self.scheduled.parallel.get(&v) {
+            let single = lattice.points.len() == 1 && top.iterators.len() <= 1 && (whole || !top.dense);
+            if !single {
+                let name = self.program.vars[v].clone();
+                return Err(Error::new(tag.span, crate::error::ErrorKind::ParallelCoiteration(name)));
+            }
+        }
         let result = if top.dense {
             self.dense_loop(v, &lattice, &iterators.bounded, body, out)
         } else if lattice.points.len() == 1 && top.iterators.len() == 1 {
@@ -163,6 +173,9 @@ impl Lowerer<'_> {
             &mut inner,
         )?;
         advance(&cursors, &here, &mut inner);
+        if cursors.is_empty() {
+            return self.push_loop(v, coord, lo, hi, inner, out);
+        }
         out.push(Stmt::For {
             var: coord,
             lo,
@@ -226,13 +239,7 @@ impl Lowerer<'_> {
                 otherwise: Vec::new(),
             }];
         }
-        out.push(Stmt::For {
-            var: pos,
-            lo,
-            hi,
-            body: inner,
-        });
-        Ok(())
+        self.push_loop(v, pos, lo, hi, inner, out)
     }
 
     /// A non-unique position iterator alone: visits each run of equal coordinates once.
@@ -597,7 +604,7 @@ impl Lowerer<'_> {
     /// Coordinate recovery (seed-schedules.md A.5): binds every derived variable whose outer and
     /// inner parts are now bound, `outer * block + inner`, and returns the guard that keeps it
     /// inside its dimension (the last block of a dimension the block size does not divide).
-    fn recover(&mut self, out: &mut Vec<Stmt>) -> Option<Expr> {
+    pub(super) fn recover(&mut self, out: &mut Vec<Stmt>) -> Option<Expr> {
         let mut guards = Vec::new();
         let program = self.program;
         for (&var, d) in &program.derived {

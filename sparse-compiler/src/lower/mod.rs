@@ -8,6 +8,7 @@
 //! (`expr::zero`). Levels are only ever touched through their level functions (`format::Level`).
 //! Outputs are assembled as they are computed: dense levels by insert, compressed levels by append.
 
+mod derived;
 mod expr;
 mod forall;
 mod names;
@@ -19,11 +20,15 @@ use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{LevelEnv, LevelRef, level_fns};
 use crate::ir::{self, Expr, Stmt, Type, Var};
 use crate::notation::{Access, Cin, IndexVar, Lhs, Program};
+use crate::schedule::Scheduled;
 use names::Namer;
 
-/// Lowers a concretized program to an IR kernel named `name`.
-pub fn lower(program: &Program, cin: &Cin, name: &str) -> Result<ir::Kernel, Errors> {
-    let mut lowerer = Lowerer::new(program);
+/// Lowers a scheduled program to an IR kernel named `name`.
+pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir::Kernel, Errors> {
+    let Some(cin) = scheduled.cin.as_ref() else {
+        return Err(vec![Error::new(program.tensors[0].span, ErrorKind::Unsupported("internal: an unscheduled statement".into()))]);
+    };
+    let mut lowerer = Lowerer::new(program, scheduled);
     let mut body = Vec::new();
     lowerer.begin_output(&mut body)?;
     lowerer.stmt(cin, &mut body).map_err(|e| vec![e])?;
@@ -106,6 +111,8 @@ struct Scope {
     run_ends: BTreeMap<(usize, usize), Expr>,
     /// Levels iterated by value in the current loop, whose positions come from `coord_access`.
     value_iterated: Vec<(usize, usize)>,
+    /// The tracked segment variable of each position relation over a collapsed variable.
+    trackers: BTreeMap<usize, Var>,
     /// Whether some enclosing loop or case does not visit its variable's whole extent, so a write
     /// here does not cover every output position.
     partial: bool,
@@ -113,6 +120,7 @@ struct Scope {
 
 struct Lowerer<'p> {
     program: &'p Program,
+    scheduled: &'p Scheduled,
     /// Every access by number; 0 is the output.
     accesses: Vec<Access>,
     names: Namer,
@@ -128,11 +136,12 @@ struct Lowerer<'p> {
 }
 
 impl<'p> Lowerer<'p> {
-    fn new(program: &'p Program) -> Self {
+    fn new(program: &'p Program, scheduled: &'p Scheduled) -> Self {
         let mut accesses = vec![program.output.clone(); program.access_count];
         collect_accesses(&program.rhs, &mut accesses);
         Lowerer {
             program,
+            scheduled,
             accesses,
             names: Namer::default(),
             scope: Scope::default(),

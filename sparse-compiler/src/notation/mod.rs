@@ -14,6 +14,7 @@ mod order;
 
 pub use concrete::{Cin, Lhs, concretize};
 pub use convert::plan_conversions;
+pub use order::order_edges;
 
 use std::collections::BTreeMap;
 

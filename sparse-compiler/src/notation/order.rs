@@ -46,6 +46,14 @@ pub fn order_skipping(
     Ok(order)
 }
 
+/// The ordering constraints of every access in `expr`: `(a, b, tensor)` means `tensor` needs the
+/// loop over `a` outside the loop over `b`.
+pub fn order_edges(program: &Program, expr: &Expr) -> Vec<(IndexVar, IndexVar, usize)> {
+    let mut edges = Vec::new();
+    collect_edges(program, expr, &mut edges);
+    edges
+}
+
 /// For each access and each level without locate, every variable of the levels above it must be
 /// bound first.
 fn collect_edges(program: &Program, expr: &Expr, edges: &mut Vec<(IndexVar, IndexVar, usize)>) {

@@ -9,11 +9,13 @@ use crate::notation::{Cin, Expr, IndexVar, Lhs, Program};
 use crate::syntax::ast::AssignOp;
 
 /// Rewrites the top forall nest of `cin`; `output_like(v)` says whether loop `v` iterates output
-/// coordinates only, and `fixed(v)` whether its loop must stay where it is (a parallel loop).
+/// coordinates only, `touches_output(v)` whether any output coordinate depends on it, and
+/// `fixed(v)` whether its loop must stay where it is (a parallel loop).
 pub fn finalize(
     program: &Program,
     cin: Cin,
     output_like: &dyn Fn(IndexVar) -> bool,
+    touches_output: &dyn Fn(IndexVar) -> bool,
     fixed: &dyn Fn(IndexVar) -> bool,
 ) -> Cin {
     let (order, body) = split_nest(&cin);
@@ -37,7 +39,7 @@ pub fn finalize(
             &producers,
         )
     };
-    if inner.iter().all(|&v| !output_like(v)) && !inner.iter().any(|&v| fixed(v)) {
+    if inner.iter().all(|&v| !touches_output(v)) && !inner.iter().any(|&v| fixed(v)) {
         let consumer = Cin::Assign {
             lhs: Lhs::Output,
             accumulate,

@@ -1,33 +1,604 @@
 //! Scheduling (seed-schedules.md Part A): the commands of the `schedule<...>` clause applied to
 //! concrete index notation, the provenance graph of derived index variables, and the loop tags
-//! (parallel units, race strategies, unrolling) that lowering reads. Every precondition is checked
-//! here and reported with the span of the offending command.
+//! (parallel units, race strategies, unrolling, bounds) that lowering reads. Every precondition
+//! that the statement alone decides is checked here, spanned on the offending command; the ones
+//! that need a loop's iteration lattice (co-iteration under `parallelize`) are checked by lowering
+//! with the span recorded here.
 //!
 //! After the commands, `finalize` introduces the temporaries the final loop order calls for.
 
+mod command;
 mod finalize;
 
+pub use command::{BoundKind, Direction, Race, Unit};
 pub use finalize::finalize;
 
-use crate::error::Errors;
-use crate::notation::{Cin, Program};
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::Span;
+use syn::Ident;
+
+use crate::error::{Error, ErrorKind, Errors};
+use crate::format::LevelKind;
+use crate::notation::{Cin, Expr, IndexVar, Program, order_edges};
 use crate::syntax::ast;
+use command::{Command, parse_command};
+
+/// A relation of the provenance graph: how derived index variables relate to the ones they were
+/// derived from (seed-schedules.md A.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// `parent = outer * size(inner) + inner`, one of the two loops of constant size `factor`.
+    Split {
+        /// The variable split.
+        parent: IndexVar,
+        /// The outer loop.
+        outer: IndexVar,
+        /// The inner loop.
+        inner: IndexVar,
+        /// Which loop has the constant size.
+        direction: Direction,
+        /// That size.
+        factor: usize,
+    },
+    /// `pos` iterates the positions of access `access` at the level `parent` indexes.
+    Pos {
+        /// The coordinate variable.
+        parent: IndexVar,
+        /// The position variable.
+        pos: IndexVar,
+        /// The access (by number) whose positions are iterated.
+        access: usize,
+    },
+    /// `fused` iterates the pairs of `outer` and `inner`, outer-major.
+    Collapse {
+        /// The outer variable.
+        outer: IndexVar,
+        /// The inner variable.
+        inner: IndexVar,
+        /// The collapsed variable.
+        fused: IndexVar,
+    },
+    /// `child` iterates the same coordinates as `parent`, with a constant bound.
+    Bound {
+        /// The variable bounded.
+        parent: IndexVar,
+        /// The bounded loop.
+        child: IndexVar,
+        /// The kind of bound.
+        kind: BoundKind,
+        /// Its value.
+        value: usize,
+    },
+}
+
+/// A parallel loop's tag.
+#[derive(Clone, Copy, Debug)]
+pub struct Parallel {
+    /// The hardware.
+    pub unit: Unit,
+    /// The race strategy.
+    pub race: Race,
+    /// The `parallelize` command, for errors found while lowering.
+    pub span: Span,
+}
 
 /// A scheduled statement: the concrete notation and what lowering needs to know about its loops.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Scheduled {
     /// The statement.
-    pub cin: Cin,
+    pub cin: Option<Cin>,
+    /// The provenance graph.
+    pub relations: Vec<Relation>,
+    /// Parallel loops.
+    pub parallel: BTreeMap<IndexVar, Parallel>,
+    /// Unrolled loops and their factors.
+    pub unroll: BTreeMap<IndexVar, usize>,
+}
+
+impl Scheduled {
+    /// The relation that derives `v`, if any.
+    pub fn deriving(&self, v: IndexVar) -> Option<Relation> {
+        self.relations.iter().copied().find(|r| match *r {
+            Relation::Split { outer, inner, .. } => outer == v || inner == v,
+            Relation::Pos { pos, .. } => pos == v,
+            Relation::Collapse { fused, .. } => fused == v,
+            Relation::Bound { child, .. } => child == v,
+        })
+    }
+
+    /// The variables `v` was derived from, transitively, that the statement itself defines.
+    pub fn underived(&self, v: IndexVar) -> Vec<IndexVar> {
+        match self.deriving(v) {
+            None => vec![v],
+            Some(Relation::Split { parent, .. } | Relation::Pos { parent, .. } | Relation::Bound { parent, .. }) => {
+                self.underived(parent)
+            }
+            Some(Relation::Collapse { outer, inner, .. }) => {
+                let mut vars = self.underived(outer);
+                vars.extend(self.underived(inner));
+                vars
+            }
+        }
+    }
+
+    /// Whether `v` is in position space (a `pos` variable or derived from one).
+    pub fn is_position(&self, v: IndexVar) -> bool {
+        match self.deriving(v) {
+            None => false,
+            Some(Relation::Pos { .. }) => true,
+            Some(Relation::Split { parent, .. } | Relation::Bound { parent, .. }) => self.is_position(parent),
+            Some(Relation::Collapse { outer, inner, .. }) => self.is_position(outer) || self.is_position(inner),
+        }
+    }
 }
 
 /// Applies the `schedule<...>` clause (if any) to `cin`, then finalizes the statement.
-pub fn schedule(
-    program: &Program,
-    cin: Cin,
-    clause: Option<&ast::Schedule>,
-) -> Result<Scheduled, Errors> {
-    let _ = clause;
+pub fn schedule(program: &mut Program, cin: Cin, clause: Option<&ast::Schedule>) -> Result<Scheduled, Errors> {
+    let mut state = State { program, cin, scheduled: Scheduled::default(), parallelized: None };
+    match clause {
+        None => {}
+        Some(ast::Schedule::Auto(span)) => {
+            let commands = auto_commands(&state, *span);
+            for c in commands {
+                state.apply(c, *span).map_err(|e| vec![e])?;
+            }
+        }
+        Some(ast::Schedule::Commands(commands)) => {
+            for c in commands {
+                let command = parse_command(c).map_err(|e| vec![e])?;
+                state.apply(command, c.span).map_err(|e| vec![e])?;
+            }
+        }
+    }
+    let State { program, cin, mut scheduled, .. } = state;
     let outputs = program.loop_vars_of(&program.output.indices);
-    let cin = finalize(program, cin, &|v| outputs.contains(&v), &|_| false);
-    Ok(Scheduled { cin })
+    let output_like = |v: IndexVar| {
+        let roots = scheduled.underived(v);
+        !scheduled.is_position(v) && roots.iter().all(|r| outputs.contains(r))
+    };
+    let touches_output = |v: IndexVar| scheduled.underived(v).iter().any(|r| outputs.contains(r));
+    let fixed = |v: IndexVar| scheduled.parallel.contains_key(&v);
+    scheduled.cin = Some(finalize(program, cin, &output_like, &touches_output, &fixed));
+    Ok(scheduled)
+}
+
+/// The heuristic schedule of seed-schedules.md A.12 for CPUs: parallelize the outermost loop over
+/// rows when that is race-free and the loop is a plain `for`; otherwise leave the kernel serial.
+fn auto_commands(state: &State<'_>, span: Span) -> Vec<Command> {
+    let Cin::Forall { var, .. } = &state.cin else { return Vec::new() };
+    let outputs = state.program.loop_vars_of(&state.program.output.indices);
+    let dense_output = state.program.tensors[0].levels.iter().all(|l| l.kind == LevelKind::Dense);
+    if !outputs.contains(var) || !dense_output {
+        return Vec::new();
+    }
+    let name = Ident::new(&state.program.vars[*var], span);
+    vec![Command::Parallelize { var: name, unit: Unit::CpuThread, race: Race::NoRaces }]
+}
+
+struct State<'p> {
+    program: &'p mut Program,
+    cin: Cin,
+    scheduled: Scheduled,
+    /// The first `parallelize`, after which only `parallelize` may follow.
+    parallelized: Option<Span>,
+}
+
+impl State<'_> {
+    fn apply(&mut self, command: Command, span: Span) -> Result<(), Error> {
+        if self.parallelized.is_some() && !matches!(command, Command::Parallelize { .. }) {
+            let name = command_name(&command);
+            return Err(Error::new(span, ErrorKind::AfterParallelize(name.to_string())));
+        }
+        match command {
+            Command::Split { var, outer, inner, direction, factor } => {
+                let parent = self.loop_var(&var)?;
+                let (outer, inner) = (self.fresh(&outer)?, self.fresh(&inner)?);
+                let relation = Relation::Split { parent, outer, inner, direction, factor: factor.0 };
+                self.replace(parent, &[outer, inner]);
+                self.scheduled.relations.push(relation);
+                Ok(())
+            }
+            Command::Pos { var, pos, tensor } => self.pos(&var, &pos, &tensor),
+            Command::Coord { pos, .. } => {
+                let p = self.loop_var(&pos)?;
+                if !self.scheduled.is_position(p) {
+                    return Err(Error::new(pos.span(), ErrorKind::CoordOfCoordinate(pos.to_string())));
+                }
+                Err(Error::new(span, ErrorKind::Unsupported("`coord` (iterate the coordinates of a position range)".into())))
+            }
+            Command::Collapse { outer, inner, fused } => self.collapse(&outer, &inner, &fused),
+            Command::Reorder { vars } => self.reorder(&vars, span),
+            Command::Precompute { expr, .. } => {
+                if !self.statement_contains(&expr) {
+                    return Err(Error::new(span, ErrorKind::PrecomputeNotFound));
+                }
+                Err(Error::new(span, ErrorKind::Unsupported("`precompute` of a user expression".into())))
+            }
+            Command::Bound { var, bound, value, kind } => {
+                let parent = self.loop_var(&var)?;
+                let child = self.fresh(&bound)?;
+                if !matches!(kind, BoundKind::MaxExact | BoundKind::MaxConstraint) {
+                    return Err(Error::new(span, ErrorKind::Unsupported("lower bounds (`MinExact`, `MinConstraint`)".into())));
+                }
+                self.replace(parent, &[child]);
+                self.scheduled.relations.push(Relation::Bound { parent, child, kind, value });
+                Ok(())
+            }
+            Command::Unroll { var, factor } => {
+                let v = self.loop_var(&var)?;
+                self.scheduled.unroll.insert(v, factor.0);
+                Ok(())
+            }
+            Command::Parallelize { var, unit, race } => self.parallelize(&var, unit, race, span),
+            Command::Assemble { tensor, insert } => {
+                if tensor != self.program.tensors[0].name.as_str() {
+                    return Err(Error::new(tensor.span(), ErrorKind::NotAnInput(tensor.to_string())));
+                }
+                let sparse = self.program.tensors[0].levels.iter().any(|l| l.kind != LevelKind::Dense);
+                if insert && sparse {
+                    return Err(Error::new(span, ErrorKind::Unsupported("`Insert` assembly of a sparse output".into())));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A variable with a loop in the current statement.
+    fn loop_var(&self, name: &Ident) -> Result<IndexVar, Error> {
+        let v = self.program.vars.iter().position(|x| name == x.as_str());
+        match v.filter(|&v| loops(&self.cin).contains(&v)) {
+            Some(v) => Ok(v),
+            None => Err(Error::new(name.span(), ErrorKind::UnknownIndex(name.to_string()))),
+        }
+    }
+
+    /// A new variable named `name`, which must not exist yet.
+    fn fresh(&mut self, name: &Ident) -> Result<IndexVar, Error> {
+        let taken = self.program.vars.iter().any(|x| name == x.as_str())
+            || self.program.tensors.iter().any(|t| name == t.name.as_str());
+        if taken {
+            return Err(Error::new(name.span(), ErrorKind::ReusedIndex(name.to_string())));
+        }
+        self.program.vars.push(name.to_string());
+        Ok(self.program.vars.len() - 1)
+    }
+
+    /// Replaces the loop over `v` by nested loops over `with`.
+    fn replace(&mut self, v: IndexVar, with: &[IndexVar]) {
+        self.cin = replace_forall(&self.cin, v, with);
+    }
+
+    fn pos(&mut self, var: &Ident, pos: &Ident, tensor: &Ident) -> Result<(), Error> {
+        let i = self.loop_var(var)?;
+        if self.scheduled.is_position(i) {
+            return Err(Error::new(var.span(), ErrorKind::PosOfPosition(var.to_string())));
+        }
+        let Some(t) = (1..self.program.tensors.len()).find(|&t| tensor == self.program.tensors[t].name.as_str()) else {
+            return Err(Error::new(tensor.span(), ErrorKind::NotAnInput(tensor.to_string())));
+        };
+        let roots = self.scheduled.underived(i);
+        let (access, level) = self.indexing_level(t, &roots).ok_or_else(|| {
+            Error::new(tensor.span(), ErrorKind::PosNotIndexing { var: var.to_string(), tensor: tensor.to_string() })
+        })?;
+        let levels = &self.program.tensors[t].levels;
+        if roots.len() > 1 && !self.contiguous(access, level, &roots) {
+            return Err(Error::new(var.span(), ErrorKind::CollapseNotContiguous { tensor: tensor.to_string() }));
+        }
+        if levels[level].kind == LevelKind::Dense {
+            return Err(Error::new(var.span(), ErrorKind::PosOnDense { tensor: tensor.to_string(), var: var.to_string() }));
+        }
+        let p = self.fresh(pos)?;
+        self.replace(i, &[p]);
+        self.scheduled.relations.push(Relation::Pos { parent: i, pos: p, access });
+        Ok(())
+    }
+
+    /// The first access of tensor `t` and the deepest of its levels that one of `roots` indexes.
+    fn indexing_level(&self, t: usize, roots: &[IndexVar]) -> Option<(usize, usize)> {
+        let accesses = accesses_of(&self.program.rhs, t);
+        accesses.into_iter().find_map(|(id, level_vars)| {
+            let level = level_vars.iter().rposition(|v| roots.contains(v))?;
+            Some((id, level))
+        })
+    }
+
+    /// Whether the collapsed `roots` are the levels `level - roots.len() + 1 ..= level` of the
+    /// access, in order.
+    fn contiguous(&self, access: usize, level: usize, roots: &[IndexVar]) -> bool {
+        let vars = access_level_vars(&self.program.rhs, access);
+        level + 1 >= roots.len() && vars.get(level + 1 - roots.len()..=level) == Some(roots)
+    }
+
+    fn collapse(&mut self, outer: &Ident, inner: &Ident, fused: &Ident) -> Result<(), Error> {
+        let (i, j) = (self.loop_var(outer)?, self.loop_var(inner)?);
+        if self.scheduled.is_position(i) {
+            return Err(Error::new(outer.span(), ErrorKind::CollapseOuterPosition(outer.to_string())));
+        }
+        if !directly_nested(&self.cin, i, j) {
+            let kind = ErrorKind::CollapseNotNested { outer: outer.to_string(), inner: inner.to_string() };
+            return Err(Error::new(inner.span(), kind));
+        }
+        let f = self.fresh(fused)?;
+        self.cin = collapse_forall(&self.cin, i, j, f);
+        self.scheduled.relations.push(Relation::Collapse { outer: i, inner: j, fused: f });
+        Ok(())
+    }
+
+    fn reorder(&mut self, names: &[Ident], span: Span) -> Result<(), Error> {
+        let vars = names.iter().map(|n| self.loop_var(n)).collect::<Result<Vec<_>, _>>()?;
+        let nest = perfect_nest(&self.cin, &vars).ok_or_else(|| {
+            let across = vars.iter().all(|v| loops(&self.cin).contains(v)) && crosses_where(&self.cin, &vars);
+            let kind = if across { ErrorKind::ReorderAcrossReduction } else { ErrorKind::ReorderNotAdjacent };
+            Error::new(span, kind)
+        })?;
+        let mut order = nest.clone();
+        let mut slots: Vec<usize> = vars.iter().filter_map(|v| nest.iter().position(|x| x == v)).collect();
+        slots.sort_unstable();
+        for (slot, v) in slots.into_iter().zip(&vars) {
+            order[slot] = *v;
+        }
+        for (a, b, t) in order_edges(self.program, &self.program.rhs) {
+            let position = |x: IndexVar| order.iter().position(|&y| self.scheduled.underived(y).contains(&x));
+            if let (Some(pa), Some(pb)) = (position(a), position(b)) {
+                if pa > pb {
+                    let tensor = self.program.tensors[t].name.clone();
+                    return Err(Error::new(span, ErrorKind::ReorderModeOrder { tensor }));
+                }
+            }
+        }
+        self.cin = reorder_nest(&self.cin, &nest, &order);
+        Ok(())
+    }
+
+    fn parallelize(&mut self, var: &Ident, unit: Unit, race: Race, span: Span) -> Result<(), Error> {
+        let v = self.loop_var(var)?;
+        if matches!(unit, Unit::GpuBlock | Unit::GpuWarp | Unit::GpuThread) {
+            return Err(Error::new(span, ErrorKind::Unsupported("GPU parallel units (the CUDA back end)".into())));
+        }
+        let outputs = self.program.loop_vars_of(&self.program.output.indices);
+        let roots = self.scheduled.underived(v);
+        let output_like = roots.iter().all(|r| outputs.contains(r)) && !self.scheduled.is_position(v);
+        let sparse_output = self.program.tensors[0].levels.iter().any(|l| l.kind != LevelKind::Dense);
+        if sparse_output && unit == Unit::CpuThread {
+            return Err(Error::new(span, ErrorKind::ParallelSparseOutput(self.program.tensors[0].name.clone())));
+        }
+        let reduces_inside = self.reduces_below(v);
+        match race {
+            Race::NoRaces if !output_like || (unit == Unit::CpuVector && reduces_inside) => {
+                return Err(Error::new(var.span(), ErrorKind::ParallelRaces(var.to_string())));
+            }
+            Race::Temporary | Race::ParallelReduction if output_like => {
+                return Err(Error::new(var.span(), ErrorKind::ParallelRaceNotOver(var.to_string())));
+            }
+            Race::Temporary | Race::ParallelReduction => {
+                return Err(Error::new(span, ErrorKind::Unsupported("`Temporary` and `ParallelReduction` race strategies".into())));
+            }
+            _ => {}
+        }
+        self.scheduled.parallel.insert(v, Parallel { unit, race, span });
+        self.parallelized.get_or_insert(span);
+        Ok(())
+    }
+
+    /// Whether a loop nested inside `v`'s iterates a variable the output is not indexed by.
+    fn reduces_below(&self, v: IndexVar) -> bool {
+        let outputs = self.program.loop_vars_of(&self.program.output.indices);
+        let inner = loops_below(&self.cin, v);
+        inner.iter().any(|&x| !self.scheduled.underived(x).iter().all(|r| outputs.contains(r)))
+    }
+
+    fn statement_contains(&self, expr: &ast::Expr) -> bool {
+        subexpr_texts(self.program, &self.program.rhs).contains(&expr_text(expr))
+    }
+}
+
+fn command_name(c: &Command) -> &'static str {
+    match c {
+        Command::Pos { .. } => "pos",
+        Command::Coord { .. } => "coord",
+        Command::Collapse { .. } => "collapse",
+        Command::Split { .. } => "split",
+        Command::Reorder { .. } => "reorder",
+        Command::Precompute { .. } => "precompute",
+        Command::Bound { .. } => "bound",
+        Command::Unroll { .. } => "unroll",
+        Command::Parallelize { .. } => "parallelize",
+        Command::Assemble { .. } => "assemble",
+    }
+}
+
+/// Every loop variable of `cin`.
+fn loops(cin: &Cin) -> Vec<IndexVar> {
+    let mut out = Vec::new();
+    collect_loops(cin, &mut out);
+    out
+}
+
+fn collect_loops(cin: &Cin, out: &mut Vec<IndexVar>) {
+    match cin {
+        Cin::Forall { var, body } => {
+            out.push(*var);
+            collect_loops(body, out);
+        }
+        Cin::Where { consumer, producer } => {
+            collect_loops(consumer, out);
+            collect_loops(producer, out);
+        }
+        Cin::Assign { .. } => {}
+    }
+}
+
+/// The loops nested inside the loop over `v`.
+fn loops_below(cin: &Cin, v: IndexVar) -> Vec<IndexVar> {
+    match cin {
+        Cin::Forall { var, body } if *var == v => loops(body),
+        Cin::Forall { body, .. } => loops_below(body, v),
+        Cin::Where { consumer, producer } => {
+            let mut out = loops_below(consumer, v);
+            out.extend(loops_below(producer, v));
+            out
+        }
+        Cin::Assign { .. } => Vec::new(),
+    }
+}
+
+fn replace_forall(cin: &Cin, v: IndexVar, with: &[IndexVar]) -> Cin {
+    match cin {
+        Cin::Forall { var, body } if *var == v => Cin::forall_over(with, (**body).clone()),
+        Cin::Forall { var, body } => Cin::Forall { var: *var, body: Box::new(replace_forall(body, v, with)) },
+        Cin::Where { consumer, producer } => {
+            Cin::where_of(replace_forall(consumer, v, with), replace_forall(producer, v, with))
+        }
+        Cin::Assign { .. } => cin.clone(),
+    }
+}
+
+fn directly_nested(cin: &Cin, outer: IndexVar, inner: IndexVar) -> bool {
+    match cin {
+        Cin::Forall { var, body } if *var == outer => matches!(&**body, Cin::Forall { var, .. } if *var == inner),
+        Cin::Forall { body, .. } => directly_nested(body, outer, inner),
+        Cin::Where { consumer, producer } => {
+            directly_nested(consumer, outer, inner) || directly_nested(producer, outer, inner)
+        }
+        Cin::Assign { .. } => false,
+    }
+}
+
+fn collapse_forall(cin: &Cin, outer: IndexVar, inner: IndexVar, fused: IndexVar) -> Cin {
+    match cin {
+        Cin::Forall { var, body } if *var == outer => match &**body {
+            Cin::Forall { body: inner_body, .. } => Cin::Forall { var: fused, body: inner_body.clone() },
+            other => other.clone(),
+        },
+        Cin::Forall { var, body } => Cin::Forall { var: *var, body: Box::new(collapse_forall(body, outer, inner, fused)) },
+        Cin::Where { consumer, producer } => Cin::where_of(
+            collapse_forall(consumer, outer, inner, fused),
+            collapse_forall(producer, outer, inner, fused),
+        ),
+        Cin::Assign { .. } => cin.clone(),
+    }
+}
+
+/// The run of directly nested loops, outermost first, that contains exactly the loops in `vars`
+/// plus any loops between them; `None` if a `where` or a branch separates them.
+fn perfect_nest(cin: &Cin, vars: &[IndexVar]) -> Option<Vec<IndexVar>> {
+    match cin {
+        Cin::Forall { var, .. } if vars.contains(var) => {
+            let mut nest = Vec::new();
+            let mut node = cin;
+            let mut left: BTreeSet<IndexVar> = vars.iter().copied().collect();
+            while let Cin::Forall { var, body } = node {
+                if left.is_empty() {
+                    break;
+                }
+                left.remove(var);
+                nest.push(*var);
+                node = body;
+            }
+            left.is_empty().then_some(nest)
+        }
+        Cin::Forall { body, .. } => perfect_nest(body, vars),
+        Cin::Where { consumer, producer } => perfect_nest(consumer, vars).or_else(|| perfect_nest(producer, vars)),
+        Cin::Assign { .. } => None,
+    }
+}
+
+/// Whether the loops of `vars` are on one path but separated by a `where`.
+fn crosses_where(cin: &Cin, vars: &[IndexVar]) -> bool {
+    fn path(cin: &Cin, vars: &[IndexVar], seen: usize, crossed: bool) -> bool {
+        match cin {
+            Cin::Forall { var, body } => {
+                let seen = seen + usize::from(vars.contains(var));
+                if seen == vars.len() {
+                    return crossed;
+                }
+                path(body, vars, seen, crossed)
+            }
+            Cin::Where { consumer, producer } => {
+                let crossed = crossed || seen > 0;
+                path(consumer, vars, seen, crossed) || path(producer, vars, seen, crossed)
+            }
+            Cin::Assign { .. } => false,
+        }
+    }
+    path(cin, vars, 0, false)
+}
+
+fn reorder_nest(cin: &Cin, nest: &[IndexVar], order: &[IndexVar]) -> Cin {
+    match cin {
+        Cin::Forall { var, .. } if *var == nest[0] => {
+            let mut node = cin;
+            for _ in nest {
+                if let Cin::Forall { body, .. } = node {
+                    node = body;
+                }
+            }
+            Cin::forall_over(order, node.clone())
+        }
+        Cin::Forall { var, body } => Cin::Forall { var: *var, body: Box::new(reorder_nest(body, nest, order)) },
+        Cin::Where { consumer, producer } => {
+            Cin::where_of(reorder_nest(consumer, nest, order), reorder_nest(producer, nest, order))
+        }
+        Cin::Assign { .. } => cin.clone(),
+    }
+}
+
+/// Every access of tensor `t` (all accesses for `usize::MAX`): its number and level variables.
+fn accesses_of(e: &Expr, t: usize) -> Vec<(usize, Vec<IndexVar>)> {
+    match e {
+        Expr::Access { id, access } if t == usize::MAX || access.tensor == t => vec![(*id, access.level_vars.clone())],
+        Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => Vec::new(),
+        Expr::Neg(x) => accesses_of(x, t),
+        Expr::Binary(_, a, b) => {
+            let mut out = accesses_of(a, t);
+            out.extend(accesses_of(b, t));
+            out
+        }
+    }
+}
+
+fn access_level_vars(e: &Expr, access: usize) -> Vec<IndexVar> {
+    accesses_of(e, usize::MAX).into_iter().find(|(id, _)| *id == access).map(|(_, v)| v).unwrap_or_default()
+}
+
+/// A syntax expression as text, in the form [`notation_text`] writes the statement's.
+fn expr_text(e: &ast::Expr) -> String {
+    match e {
+        ast::Expr::Access(a) => {
+            let idx: Vec<String> = a.indices.iter().map(ToString::to_string).collect();
+            if idx.is_empty() { a.tensor.to_string() } else { format!("{}({})", a.tensor, idx.join(",")) }
+        }
+        ast::Expr::Literal(l) => format!("{:?}", l.value),
+        ast::Expr::Neg { operand, .. } => format!("(-{})", expr_text(operand)),
+        ast::Expr::Binary { op, lhs, rhs, .. } => format!("({}{op:?}{})", expr_text(lhs), expr_text(rhs)),
+    }
+}
+
+/// The text of every subexpression of the statement.
+fn subexpr_texts(program: &Program, e: &Expr) -> Vec<String> {
+    let mut out = vec![notation_text(program, e)];
+    match e {
+        Expr::Neg(x) => out.extend(subexpr_texts(program, x)),
+        Expr::Binary(_, a, b) => {
+            out.extend(subexpr_texts(program, a));
+            out.extend(subexpr_texts(program, b));
+        }
+        Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
+    }
+    out
+}
+
+fn notation_text(program: &Program, e: &Expr) -> String {
+    match e {
+        Expr::Access { access, .. } => {
+            let name = &program.tensors[access.tensor].name;
+            let idx: Vec<&str> = access.indices.iter().map(|&v| program.vars[v].as_str()).collect();
+            if idx.is_empty() { name.clone() } else { format!("{name}({})", idx.join(",")) }
+        }
+        Expr::Literal(l) => format!("{l:?}"),
+        Expr::Temp(t) => format!("t{t}"),
+        Expr::Neg(x) => format!("(-{})", notation_text(program, x)),
+        Expr::Binary(op, a, b) => format!("({}{op:?}{})", notation_text(program, a), notation_text(program, b)),
+    }
 }

@@ -1,0 +1,374 @@
+//! Loops over derived index variables (seed-schedules.md A.5–A.7): their bounds come from the
+//! provenance graph, and after each loop variable is bound the variables it was derived from are
+//! recovered (`outer * s + inner` for a split, `f / n` and `f % n` for a collapse, `crd[p]` for a
+//! position), with a guard wherever a recovered variable can pass its extent (the tail of a split
+//! whose factor does not divide it). A position loop over a collapsed variable recovers the outer
+//! coordinate by tracking: a binary search once per loop entry, then a cheap advance.
+
+use super::Lowerer;
+use crate::error::{Error, ErrorKind};
+use crate::format::{LevelKind, bin, level_fns, load};
+use crate::ir::{Array, BinOp, Expr, Stmt, Type, Var};
+use crate::notation::{Cin, IndexVar};
+use crate::schedule::{Direction, Race, Relation, Unit};
+
+impl Lowerer<'_> {
+    /// A loop over a variable a schedule command created.
+    pub(super) fn derived_loop(&mut self, v: IndexVar, body: &Cin, out: &mut Vec<Stmt>) -> Result<(), Error> {
+        let (lo, hi) = self.derived_bounds(v)?;
+        let name = self.names.fresh(&self.program.vars[v].clone());
+        let saved = self.scope.clone();
+        let tracker_outside = self.tracked_pos(v).filter(|_| self.is_pos_var(v) && !self.parallel_at(v));
+        if let Some((relation, access, level)) = tracker_outside {
+            self.declare_tracker(relation, access, level, lo.clone(), out);
+        }
+        let mut inner = Vec::new();
+        self.scope.coords.insert(v, Expr::Var(name.clone()));
+        self.scope.partial = true;
+        if let Some((relation, access, level)) = self.tracked_pos(v) {
+            if !self.scope.trackers.contains_key(&relation) {
+                let first = self.first_position(relation);
+                self.declare_tracker(relation, access, level, first, &mut inner);
+            }
+        }
+        let result = self.recovered_body(body, &mut inner);
+        self.scope = saved;
+        result?;
+        self.push_loop(v, name, lo, hi, inner, out)
+    }
+
+    /// Emits the loop over `v` as its tags say: parallel, vector, unrolled or plain.
+    pub(super) fn push_loop(
+        &mut self,
+        v: IndexVar,
+        var: Var,
+        lo: Expr,
+        hi: Expr,
+        body: Vec<Stmt>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        if let Some(tag) = self.scheduled.parallel.get(&v).copied() {
+            out.push(match tag.unit {
+                Unit::CpuVector => Stmt::VectorFor { var, lo, hi, body },
+                _ => Stmt::ParallelFor { var, lo, hi, body, atomic: tag.race == Race::Atomics },
+            });
+            return Ok(());
+        }
+        match self.scheduled.unroll.get(&v).copied() {
+            Some(n) if n > 1 => out.extend(self.unrolled(var, lo, hi, body, n)),
+            _ => out.push(Stmt::For { var, lo, hi, body }),
+        }
+        Ok(())
+    }
+
+    /// `for v in lo..hi` as an outer loop over groups of `n` and an inner loop of constant length
+    /// `n` (which the compiler unrolls), then the remainder.
+    fn unrolled(&mut self, var: Var, lo: Expr, hi: Expr, body: Vec<Stmt>, n: usize) -> Vec<Stmt> {
+        let group = self.names.fresh(&format!("{}_group", var.0.trim_start_matches("__")));
+        let lane = self.names.fresh(&format!("{}_lane", var.0.trim_start_matches("__")));
+        let end = self.names.fresh(&format!("{}_unrolled_end", var.0.trim_start_matches("__")));
+        let len = bin(BinOp::Sub, hi.clone(), lo.clone());
+        let groups = bin(BinOp::Div, len, Expr::Index(n));
+        let value = bin(BinOp::Add, lo.clone(), bin(BinOp::Add, bin(BinOp::Mul, Expr::Var(group.clone()), Expr::Index(n)), Expr::Var(lane.clone())));
+        let mut unrolled_body = vec![Stmt::Let { var: var.clone(), ty: Type::Index, init: value, mutable: false }];
+        unrolled_body.extend(body.clone());
+        let end_value = bin(BinOp::Add, lo, bin(BinOp::Mul, groups.clone(), Expr::Index(n)));
+        vec![
+            Stmt::For {
+                var: group,
+                lo: Expr::Index(0),
+                hi: groups,
+                body: vec![Stmt::For { var: lane, lo: Expr::Index(0), hi: Expr::Index(n), body: unrolled_body }],
+            },
+            Stmt::Let { var: end.clone(), ty: Type::Index, init: end_value, mutable: false },
+            Stmt::For { var, lo: Expr::Var(end), hi, body },
+        ]
+    }
+
+    fn parallel_at(&self, v: IndexVar) -> bool {
+        self.scheduled.parallel.contains_key(&v)
+    }
+
+    fn is_pos_var(&self, v: IndexVar) -> bool {
+        matches!(self.scheduled.deriving(v), Some(Relation::Pos { .. }))
+    }
+
+    /// Recovers what the bound loop variables determine, then lowers `body`. A recovered variable
+    /// that may pass its extent guards everything after it, recoveries that read arrays at it
+    /// included (a split tail past the last position must not read `pos` or `crd` there).
+    pub(super) fn recovered_body(&mut self, body: &Cin, out: &mut Vec<Stmt>) -> Result<(), Error> {
+        if let Some(cond) = self.recover_until_guard(out)? {
+            let mut inner = Vec::new();
+            self.recovered_body(body, &mut inner)?;
+            out.push(Stmt::If { cond, then: inner, otherwise: Vec::new() });
+            return Ok(());
+        }
+        if let Some(cond) = self.recover(out) {
+            let mut inner = Vec::new();
+            self.locate_ready(&mut inner)?;
+            self.check_resolved()?;
+            self.stmt(body, &mut inner)?;
+            out.push(Stmt::If { cond, then: inner, otherwise: Vec::new() });
+            return Ok(());
+        }
+        self.locate_ready(out)?;
+        self.check_resolved()?;
+        self.stmt(body, out)
+    }
+
+    /// The loop bounds of a derived variable (seed-schedules.md A.6).
+    fn derived_bounds(&self, v: IndexVar) -> Result<(Expr, Expr), Error> {
+        match self.scheduled.deriving(v) {
+            Some(Relation::Split { parent, outer, direction, factor, .. }) => {
+                let (lo, hi) = self.range_of(parent)?;
+                let len = bin(BinOp::Sub, hi, lo);
+                let blocks = ceil_div(len, factor);
+                let outer_count = if direction == Direction::Down { blocks.clone() } else { Expr::Index(factor) };
+                let inner_count = if direction == Direction::Down { Expr::Index(factor) } else { blocks };
+                Ok((Expr::Index(0), if v == outer { outer_count } else { inner_count }))
+            }
+            Some(Relation::Pos { parent, access, .. }) => self.position_range(parent, access),
+            Some(Relation::Collapse { outer, inner, .. }) => {
+                Ok((Expr::Index(0), bin(BinOp::Mul, self.extent(outer), self.extent(inner))))
+            }
+            Some(Relation::Bound { value, .. }) => Ok((Expr::Index(0), Expr::Index(value))),
+            None => Ok((Expr::Index(0), self.extent(v))),
+        }
+    }
+
+    /// The values a variable takes: `[0, extent)` for a coordinate, a loop's bounds otherwise.
+    fn range_of(&self, v: IndexVar) -> Result<(Expr, Expr), Error> {
+        match self.scheduled.deriving(v) {
+            None => Ok((Expr::Index(0), self.extent(v))),
+            Some(_) => self.derived_bounds(v),
+        }
+    }
+
+    /// The positions `pos` iterates: the segment of the access's level under its (known) parent,
+    /// or the whole bottom level for a collapsed variable.
+    fn position_range(&self, parent: IndexVar, access: usize) -> Result<(Expr, Expr), Error> {
+        let roots = self.scheduled.underived(parent);
+        let level = self.access_level(access, &roots)?;
+        if roots.len() > 1 {
+            if level + 1 != roots.len() {
+                return Err(self.unsupported("`pos` over a collapse that does not start at the root level"));
+            }
+            let crd = Array::Crd { param: self.accesses[access].tensor, level };
+            return Ok((Expr::Index(0), Expr::Len(crd)));
+        }
+        let env = self.level_env(access, level);
+        let fns = level_fns(self.levels(access)[level].kind);
+        let parent_pos = self.parent_pos(access, level).ok_or_else(|| self.internal("`pos` before its parent level"))?;
+        fns.pos_bounds(&env, &parent_pos).ok_or_else(|| self.internal("`pos` on a level without positions"))
+    }
+
+    /// The deepest level of `access` storing one of `roots`.
+    fn access_level(&self, access: usize, roots: &[IndexVar]) -> Result<usize, Error> {
+        self.accesses[access]
+            .level_vars
+            .iter()
+            .rposition(|v| roots.contains(v))
+            .ok_or_else(|| self.internal("`pos` of a variable the access does not use"))
+    }
+
+    /// For a loop variable in the family of a position variable over a collapsed variable: the
+    /// relation's number, the access and the collapsed (bottom) level.
+    fn tracked_pos(&self, v: IndexVar) -> Option<(usize, usize, usize)> {
+        let mut x = v;
+        loop {
+            match self.scheduled.deriving(x)? {
+                Relation::Pos { parent, access, .. } => {
+                    let roots = self.scheduled.underived(parent);
+                    if roots.len() < 2 {
+                        return None;
+                    }
+                    let level = self.access_level(access, &roots).ok()?;
+                    let index = self.scheduled.relations.iter().position(|r| matches!(r, Relation::Pos { pos, .. } if *pos == x))?;
+                    return Some((index, access, level));
+                }
+                Relation::Split { parent, .. } | Relation::Bound { parent, .. } => x = parent,
+                Relation::Collapse { .. } => return None,
+            }
+        }
+    }
+
+    /// The first position a loop over part of a tracked position variable visits: the position
+    /// with every loop not yet bound at its start (0).
+    fn first_position(&self, relation: usize) -> Expr {
+        let Relation::Pos { pos, .. } = self.scheduled.relations[relation] else { return Expr::Index(0) };
+        self.lowest(pos)
+    }
+
+    fn lowest(&self, v: IndexVar) -> Expr {
+        if let Some(c) = self.scope.coords.get(&v) {
+            return c.clone();
+        }
+        for r in &self.scheduled.relations {
+            if let Relation::Split { parent, outer, inner, direction, factor } = *r {
+                if parent == v {
+                    let Ok((lo, hi)) = self.range_of(parent) else { return Expr::Index(0) };
+                    let size = match direction {
+                        Direction::Down => Expr::Index(factor),
+                        Direction::Up => ceil_div(bin(BinOp::Sub, hi, lo.clone()), factor),
+                    };
+                    let offset = bin(BinOp::Add, bin(BinOp::Mul, self.lowest(outer), size), self.lowest(inner));
+                    return bin(BinOp::Add, lo, offset);
+                }
+            }
+        }
+        Expr::Index(0)
+    }
+
+    /// `let mut q = (the segment of the upper level holding position `first`)`.
+    fn declare_tracker(&mut self, relation: usize, access: usize, level: usize, first: Expr, out: &mut Vec<Stmt>) {
+        let var = self.names.fresh(&format!("{}_segment", self.program.tensors[self.accesses[access].tensor].name));
+        let pos = Array::Pos { param: self.accesses[access].tensor, level };
+        let count = Expr::CountUpTo { array: pos, target: Box::new(first) };
+        let init = bin(BinOp::Sub, count, Expr::Index(1));
+        out.push(Stmt::Let { var: var.clone(), ty: Type::Index, init, mutable: true });
+        self.scope.trackers.insert(relation, var);
+    }
+
+    /// Binds what the bound variables determine, until nothing changes or a recovered variable
+    /// needs a guard, which is returned.
+    fn recover_until_guard(&mut self, out: &mut Vec<Stmt>) -> Result<Option<Expr>, Error> {
+        loop {
+            let mut progress = false;
+            for (index, r) in self.scheduled.relations.clone().into_iter().enumerate() {
+                let mut guards = Vec::new();
+                progress |= self.recover_one(index, r, out, &mut guards)?;
+                if let Some(g) = guards.into_iter().reduce(|a, b| bin(BinOp::And, a, b)) {
+                    return Ok(Some(g));
+                }
+            }
+            if !progress {
+                return Ok(None);
+            }
+        }
+    }
+
+    fn bound(&self, v: IndexVar) -> Option<Expr> {
+        self.scope.coords.get(&v).cloned()
+    }
+
+    fn bind(&mut self, v: IndexVar, value: Expr, out: &mut Vec<Stmt>) -> Expr {
+        let name = self.names.fresh(&self.program.vars[v].clone());
+        out.push(Stmt::Let { var: name.clone(), ty: Type::Index, init: value, mutable: false });
+        self.scope.coords.insert(v, Expr::Var(name.clone()));
+        Expr::Var(name)
+    }
+
+    fn recover_one(&mut self, index: usize, r: Relation, out: &mut Vec<Stmt>, guards: &mut Vec<Expr>) -> Result<bool, Error> {
+        match r {
+            Relation::Split { parent, outer, inner, direction, factor } => {
+                let (None, Some(o), Some(n)) = (self.bound(parent), self.bound(outer), self.bound(inner)) else {
+                    return Ok(false);
+                };
+                let (lo, hi) = self.range_of(parent)?;
+                let size = match direction {
+                    Direction::Down => Expr::Index(factor),
+                    Direction::Up => ceil_div(bin(BinOp::Sub, hi.clone(), lo.clone()), factor),
+                };
+                let value = bin(BinOp::Add, lo, bin(BinOp::Add, bin(BinOp::Mul, o, size), n));
+                let p = self.bind(parent, value, out);
+                guards.push(bin(BinOp::Lt, p, hi));
+                Ok(true)
+            }
+            Relation::Collapse { outer, inner, fused } => {
+                if self.has_pos_child(fused) {
+                    return Ok(false);
+                }
+                let (Some(f), None) = (self.bound(fused), self.bound(outer)) else { return Ok(false) };
+                let n = self.extent(inner);
+                self.bind(outer, bin(BinOp::Div, f.clone(), n.clone()), out);
+                self.bind(inner, rem(f, n), out);
+                Ok(true)
+            }
+            Relation::Bound { parent, child, .. } => {
+                let (None, Some(c)) = (self.bound(parent), self.bound(child)) else { return Ok(false) };
+                let p = self.bind(parent, c, out);
+                guards.push(bin(BinOp::Lt, p, self.extent(parent)));
+                Ok(true)
+            }
+            Relation::Pos { parent, pos, access } => {
+                let Some(p) = self.bound(pos) else { return Ok(false) };
+                let roots = self.scheduled.underived(parent);
+                let level = self.access_level(access, &roots)?;
+                if self.scope.positions.contains_key(&(access, level)) {
+                    return Ok(false);
+                }
+                if roots.len() > 1 {
+                    self.track(index, access, level, &p, &roots, out)?;
+                } else {
+                    let env = self.level_env(access, level);
+                    let coord = level_fns(self.levels(access)[level].kind).pos_access(&env, &p);
+                    self.scope.positions.insert((access, level), p);
+                    if self.bound(parent).is_none() {
+                        self.bind(parent, coord, out);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    fn has_pos_child(&self, v: IndexVar) -> bool {
+        self.scheduled.relations.iter().any(|r| matches!(r, Relation::Pos { parent, .. } if *parent == v))
+    }
+
+    /// Position `p` of a collapsed (upper, bottom) pair of levels: the bottom coordinate is read at
+    /// `p`; the upper segment is tracked forward from where it was (skipping empty segments).
+    fn track(&mut self, relation: usize, access: usize, level: usize, p: &Expr, roots: &[IndexVar], out: &mut Vec<Stmt>) -> Result<(), Error> {
+        let q = self.scope.trackers.get(&relation).cloned().ok_or_else(|| self.internal("a tracked position without its tracker"))?;
+        let tensor = self.accesses[access].tensor;
+        let pos = Array::Pos { param: tensor, level };
+        let next = load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1)));
+        let step = Stmt::Assign { var: q.clone(), value: Expr::Index(1), accumulate: true };
+        out.push(Stmt::While { cond: bin(BinOp::Le, next, p.clone()), body: vec![step] });
+        let upper = level - 1;
+        self.scope.positions.insert((access, upper), Expr::Var(q.clone()));
+        self.scope.positions.insert((access, level), p.clone());
+        let upper_env = self.level_env(access, upper);
+        let upper_coord = level_fns(self.levels(access)[upper].kind).pos_access(&upper_env, &Expr::Var(q));
+        let (outer, inner) = (roots[0], roots[roots.len() - 1]);
+        if self.bound(outer).is_none() {
+            self.bind(outer, upper_coord, out);
+        }
+        let env = self.level_env(access, level);
+        let coord = level_fns(self.levels(access)[level].kind).pos_access(&env, p);
+        if self.bound(inner).is_none() {
+            self.bind(inner, coord, out);
+        }
+        Ok(())
+    }
+
+    /// Every access's levels whose variable is bound must be resolved by now; a level that needs
+    /// iterating (sparse) under a variable bound by recovery is co-iteration this schedule cannot
+    /// express.
+    fn check_resolved(&self) -> Result<(), Error> {
+        for a in 0..self.accesses.len() {
+            let k = self.next_level(a);
+            let Some(spec) = self.levels(a).get(k) else { continue };
+            let bound = self.level_var(a, k).is_some_and(|v| self.scope.coords.contains_key(&v));
+            let iterable_later = matches!(spec.kind, LevelKind::Dense);
+            if bound && !iterable_later && a != 0 && self.parent_pos(a, k).is_some() {
+                let what = format!(
+                    "a schedule that binds `{}` without iterating the sparse level of `{}` it indexes; use `pos` on that tensor",
+                    self.program.vars[self.level_var(a, k).unwrap_or(0)],
+                    self.program.tensors[self.accesses[a].tensor].name
+                );
+                return Err(Error::new(self.program.tensors[0].span, ErrorKind::Unsupported(what)));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn ceil_div(len: Expr, factor: usize) -> Expr {
+    bin(BinOp::Div, bin(BinOp::Add, len, Expr::Index(factor - 1)), Expr::Index(factor))
+}
+
+/// `a % b` as `a - (a / b) * b` (the IR has no remainder).
+fn rem(a: Expr, b: Expr) -> Expr {
+    bin(BinOp::Sub, a.clone(), bin(BinOp::Mul, bin(BinOp::Div, a, b.clone()), b))
+}

@@ -1,0 +1,169 @@
+//! Scheduled kernels (seed-schedules.md A.11, D.3): each agrees with the unscheduled kernel and the
+//! dense reference, on inputs with empty rows at the start, the end and in runs, one huge row, and
+//! sizes no split factor divides.
+mod common;
+
+use common::*;
+use sparse::prelude::*;
+
+tensor_kernel! { fn spmv; y(i) = A(i,j) * x(j); formats<A: csr>; }
+tensor_kernel! {
+    fn spmv_rows;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<split(i, i0, i1, Down, 4).parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    fn spmv_rows_up;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<split(i, i0, i1, Up, 3).parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    fn spmv_positions;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 16).parallelize(p0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    fn spmv_positions_serial;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 5)>;
+}
+tensor_kernel! {
+    fn spmv_row_positions;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<pos(j, jp, A).split(jp, j0, j1, Down, 3).unroll(j1, 3)>;
+}
+tensor_kernel! { fn spmm; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; }
+tensor_kernel! {
+    fn spmm_vector;
+    A(i,j) = B(i,k) * C(k,j);
+    formats<B: csr>;
+    schedule<reorder(k, j).parallelize(j, CpuVector, NoRaces).parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    fn mttkrp_parallel;
+    A(i,j) = B(i,k,l) * C(k,j) * D(l,j);
+    formats<B: csf>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    fn ttv_parallel;
+    A(i,j) = B(i,j,k) * c(k);
+    formats<B: csf>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! { fn spmv_auto; y(i) = A(i,j) * x(j); formats<A: csr>; schedule<auto>; }
+
+/// Matrices with empty rows at the start, the end and in runs, and one huge row.
+fn matrices(m: usize, n: usize) -> Vec<Vec<([usize; 2], f64)>> {
+    let mut out = cases([m, n], (m * 7 + n) as u64);
+    if m >= 6 {
+        let mut rng = Rng::new(99);
+        let mut e = Vec::new();
+        for j in 0..n {
+            e.push(([m / 2, j], rng.value()));
+        }
+        for i in [m / 2 + 2, m / 2 + 3] {
+            e.push(([i, rng.below(n)], rng.value()));
+        }
+        out.push(e);
+    }
+    out
+}
+
+type Spmv = fn(&mut Tensor<f64, Dense<1>>, &Tensor<f64, Csr>, &Tensor<f64, Dense<1>>) -> Result<(), KernelError>;
+
+fn check_spmv(kernel: Spmv, tolerance: f64) {
+    for (m, n) in [(0, 0), (1, 1), (7, 5), (13, 17), (31, 3)] {
+        for entries in matrices(m, n) {
+            let a = tensor::<Csr, 2>([m, n], &entries);
+            let xs: Vec<f64> = (0..n).map(|j| 1.0 + j as f64 / 8.0).collect();
+            let x = Tensor::from_dense([n], &xs).unwrap();
+            let mut plain = garbage([m]);
+            spmv(&mut plain, &a, &x).unwrap();
+            let mut y = garbage([m]);
+            kernel(&mut y, &a, &x).unwrap();
+            let d = dense([m, n], &entries);
+            let want: Vec<f64> = (0..m).map(|i| (0..n).map(|j| d[i * n + j] * xs[j]).sum()).collect();
+            assert_close(plain.values(), &want);
+            for (g, w) in y.values().iter().zip(&want) {
+                assert!((g - w).abs() <= tolerance * w.abs().max(1.0), "got {g}, want {w}");
+            }
+        }
+    }
+}
+
+#[test]
+fn spmv_row_split_in_parallel() {
+    check_spmv(spmv_rows, 1e-12);
+    check_spmv(spmv_rows_up, 1e-12);
+}
+
+#[test]
+fn spmv_position_split_with_atomics() {
+    // Atomic adds reorder the sum of a row: allow rounding.
+    check_spmv(spmv_positions, 1e-10);
+    check_spmv(spmv_positions_serial, 1e-12);
+}
+
+#[test]
+fn spmv_split_positions_of_a_row_unrolled() {
+    check_spmv(spmv_row_positions, 1e-12);
+}
+
+#[test]
+fn spmv_auto_schedule() {
+    check_spmv(spmv_auto, 1e-12);
+}
+
+#[test]
+fn spmm_vectorized() {
+    for (m, k, n) in [(0, 0, 0), (1, 1, 1), (5, 4, 11), (9, 6, 16)] {
+        let c = Tensor::from_dense([k, n], &(0..k * n).map(|v| (v % 7) as f64 - 3.0).collect::<Vec<_>>()).unwrap();
+        for b in cases([m, k], 5) {
+            let bt = tensor::<Csr, 2>([m, k], &b);
+            let mut plain = garbage([m, n]);
+            spmm(&mut plain, &bt, &c).unwrap();
+            let mut a = garbage([m, n]);
+            spmm_vector(&mut a, &bt, &c).unwrap();
+            assert_close(a.values(), plain.values());
+            let db = dense([m, k], &b);
+            let dc = c.to_dense();
+            let want: Vec<f64> = (0..m * n).map(|ij| (0..k).map(|l| db[ij / n * k + l] * dc[l * n + ij % n]).sum()).collect();
+            assert_close(plain.values(), &want);
+        }
+    }
+}
+
+#[test]
+fn parallel_tensor_kernels() {
+    let (m, p, q, r) = (6, 4, 5, 3);
+    let c = Tensor::from_dense([p, r], &(0..p * r).map(|v| v as f64 / 4.0).collect::<Vec<_>>()).unwrap();
+    let d = Tensor::from_dense([q, r], &(0..q * r).map(|v| 1.0 - v as f64 / 8.0).collect::<Vec<_>>()).unwrap();
+    for b in cases([m, p, q], 3) {
+        let bt = tensor::<Csf<3>, 3>([m, p, q], &b);
+        let mut a = garbage([m, r]);
+        mttkrp_parallel(&mut a, &bt, &c, &d).unwrap();
+        let (db, dc, dd) = (dense([m, p, q], &b), c.to_dense(), d.to_dense());
+        let mut want = vec![0.0; m * r];
+        for i in 0..m {
+            for j in 0..r {
+                for k in 0..p {
+                    for l in 0..q {
+                        want[i * r + j] += db[(i * p + k) * q + l] * dc[k * r + j] * dd[l * r + j];
+                    }
+                }
+            }
+        }
+        assert_close(a.values(), &want);
+        let v = Tensor::from_dense([q], &(0..q).map(|v| v as f64 - 2.0).collect::<Vec<_>>()).unwrap();
+        let mut t = garbage([m, p]);
+        ttv_parallel(&mut t, &bt, &v).unwrap();
+        let want: Vec<f64> = (0..m * p).map(|ij| (0..q).map(|l| db[ij * q + l] * (l as f64 - 2.0)).sum()).collect();
+        assert_close(t.values(), &want);
+    }
+}
