@@ -88,8 +88,8 @@ impl<T: Scalar> Entries<T> {
         (0..self.len()).map(|k| (self.coords(k), self.values[k]))
     }
 
-    /// Sorts the entries lexicographically by coordinates and sums duplicates, so two lists of the
-    /// same tensor compare equal.
+    /// Sorts the entries lexicographically by coordinates and sums duplicates (integer sums wrap;
+    /// packing a tensor reports overflow instead), so two lists of the same tensor compare equal.
     pub fn canonicalize(&mut self) {
         let order = self.shape.len();
         let mut perm: Vec<usize> = (0..self.len()).collect();
@@ -100,7 +100,7 @@ impl<T: Scalar> Entries<T> {
             let c = self.coords(k);
             let same = !values.is_empty() && &coords[coords.len() - order..] == c;
             match values.last_mut() {
-                Some(last) if same => *last += self.values[k],
+                Some(last) if same => *last = last.wrapping_add(self.values[k]),
                 _ => {
                     coords.extend_from_slice(c);
                     values.push(self.values[k]);

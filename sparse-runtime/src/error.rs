@@ -51,6 +51,11 @@ pub enum FormatError {
         /// The largest value allowed.
         limit: usize,
     },
+    /// Duplicate entries at one coordinate sum past the value type's range.
+    ValueOverflow {
+        /// The logical coordinates of the entries.
+        coords: Vec<usize>,
+    },
     /// Memory for the tensor could not be reserved.
     OutOfMemory {
         /// The number of elements asked for.
@@ -186,6 +191,10 @@ impl fmt::Display for FormatError {
             } => {
                 write!(f, "{what} overflows (the limit is {limit})")
             }
+            FormatError::ValueOverflow { coords } => write!(
+                f,
+                "the duplicate entries at {coords:?} sum past the range of the value type"
+            ),
             FormatError::OutOfMemory { elements } => {
                 write!(f, "could not reserve memory for {elements} elements")
             }

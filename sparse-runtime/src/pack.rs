@@ -66,7 +66,7 @@ pub(crate) fn pack<T: Scalar>(
 ) -> Result<Packed<T>, FormatError> {
     let shape = entries.shape();
     check_shape(shape)?;
-    let mut sorted = sort_and_sum(specs, entries, zeros);
+    let mut sorted = sort_and_sum(specs, entries, zeros)?;
     number_slots(specs, &mut sorted);
     let nnz = sorted.vals.len();
     let mut builder = Builder {
@@ -160,7 +160,7 @@ fn sort_and_sum<T: Scalar>(
     specs: &[LevelSpec],
     entries: &Entries<T>,
     zeros: ExplicitZeros,
-) -> Sorted<T> {
+) -> Result<Sorted<T>, FormatError> {
     let levels = specs.len();
     let n = entries.len();
     let mut crd = Vec::with_capacity(n * levels);
@@ -183,7 +183,11 @@ fn sort_and_sum<T: Scalar>(
         let value = unsorted.vals[e];
         let same = !out.vals.is_empty() && &out.crd[out.crd.len() - levels..] == row;
         match out.vals.last_mut() {
-            Some(last) if same => *last += value,
+            Some(last) if same => {
+                *last = Scalar::checked_add(*last, value).ok_or_else(|| FormatError::ValueOverflow {
+                    coords: entries.coords(e).to_vec(),
+                })?;
+            }
             _ => {
                 out.crd.extend_from_slice(row);
                 out.vals.push(value);
@@ -193,7 +197,7 @@ fn sort_and_sum<T: Scalar>(
     if zeros == ExplicitZeros::Drop {
         drop_zeros(&mut out);
     }
-    out
+    Ok(out)
 }
 
 fn drop_zeros<T: Scalar>(sorted: &mut Sorted<T>) {

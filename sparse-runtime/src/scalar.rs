@@ -70,6 +70,12 @@ pub trait Scalar:
     /// The value as an f64, for tolerances in tests and reports.
     fn to_f64(self) -> f64;
 
+    /// `self + other`, or `None` where an integer sum leaves the type's range (floats never do).
+    fn checked_add(self, other: Self) -> Option<Self>;
+
+    /// `self + other`, wrapping around for integers.
+    fn wrapping_add(self, other: Self) -> Self;
+
     /// An integer literal of a kernel as a value (an `as` conversion): exact for every integer
     /// that fits the type, which is why the compiler keeps integer literals as integers; larger
     /// ones wrap (i32) or round (f32, f64).
@@ -82,7 +88,7 @@ pub trait Scalar:
 }
 
 macro_rules! impl_scalar {
-    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal) => {
+    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr) => {
         impl sealed::Sealed for $t {}
         impl Scalar for $t {
             const ZERO: Self = 0 as $t;
@@ -132,14 +138,26 @@ macro_rules! impl_scalar {
             fn from_f64(f: f64) -> Self {
                 f as $t
             }
+
+            #[inline]
+            fn checked_add(self, other: Self) -> Option<Self> {
+                let add: fn(Self, Self) -> Option<Self> = $checked;
+                add(self, other)
+            }
+
+            #[inline]
+            fn wrapping_add(self, other: Self) -> Self {
+                let add: fn(Self, Self) -> Self = $wrapping;
+                add(self, other)
+            }
         }
     };
 }
 
-impl_scalar!(f32, wide::f32x8, 8, crate::atomic::AtomicF32, integer: false);
-impl_scalar!(f64, wide::f64x4, 4, crate::atomic::AtomicF64, integer: false);
-impl_scalar!(i32, wide::i32x8, 8, std::sync::atomic::AtomicI32, integer: true);
-impl_scalar!(i64, wide::i64x4, 4, std::sync::atomic::AtomicI64, integer: true);
+impl_scalar!(f32, wide::f32x8, 8, crate::atomic::AtomicF32, integer: false, |a, b| Some(a + b), |a, b| a + b);
+impl_scalar!(f64, wide::f64x4, 4, crate::atomic::AtomicF64, integer: false, |a, b| Some(a + b), |a, b| a + b);
+impl_scalar!(i32, wide::i32x8, 8, std::sync::atomic::AtomicI32, integer: true, i32::checked_add, i32::wrapping_add);
+impl_scalar!(i64, wide::i64x4, 4, std::sync::atomic::AtomicI64, integer: true, i64::checked_add, i64::wrapping_add);
 
 #[cfg(test)]
 mod tests {
@@ -163,6 +181,14 @@ mod tests {
         lanes_round_trip::<f32>(&[0.5; 9]);
         lanes_round_trip::<i32>(&[1, -2, 3, 4, 5, 6, 7, 8]);
         lanes_round_trip::<i64>(&[7]);
+    }
+
+    #[test]
+    fn integer_sums_report_overflow() {
+        assert_eq!(i64::MAX.checked_add(1), None);
+        assert_eq!(Scalar::checked_add(i32::MAX, 1), None);
+        assert_eq!(Scalar::checked_add(2.0f64, 1.0), Some(3.0));
+        assert_eq!(Scalar::wrapping_add(i32::MAX, 1), i32::MIN);
     }
 
     #[test]
