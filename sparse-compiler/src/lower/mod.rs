@@ -113,6 +113,8 @@ struct Scope {
     value_iterated: Vec<(usize, usize)>,
     /// The tracked segment variable of each position relation over a collapsed variable.
     trackers: BTreeMap<usize, Var>,
+    /// A segment sum collecting the output's additions (the relation and its scalar).
+    segment_sum: Option<(usize, Var)>,
     /// Whether some enclosing loop or case does not visit its variable's whole extent, so a write
     /// here does not cover every output position.
     partial: bool,

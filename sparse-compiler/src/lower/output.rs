@@ -151,6 +151,12 @@ impl Lowerer<'_> {
                 }
                 self.append(value, out)
             }
+            Lhs::Output if accumulate && self.scope.segment_sum.is_some() => {
+                self.partial_output_write = true;
+                let Some((_, sum)) = self.scope.segment_sum.clone() else { return Ok(()) };
+                out.push(Stmt::Assign { var: sum, value, accumulate: true });
+                Ok(())
+            }
             Lhs::Output => {
                 self.partial_output_write |= accumulate || self.scope.partial;
                 let index = self.output_position()?;
