@@ -45,6 +45,12 @@ tensor_kernel! {
     schedule<reorder(k, j).parallelize(j, CpuVector, NoRaces).parallelize(i, CpuThread, NoRaces)>;
 }
 tensor_kernel! {
+    fn spmm_lanes;
+    A(i,j) = B(i,k) * C(k,j);
+    formats<B: csr>;
+    schedule<reorder(k, j).parallelize(j, CpuVector, NoRaces)>;
+}
+tensor_kernel! {
     fn mttkrp_parallel;
     A(i,j) = B(i,k,l) * C(k,j) * D(l,j);
     formats<B: csf>;
@@ -130,6 +136,9 @@ fn spmm_vectorized() {
             spmm(&mut plain, &bt, &c).unwrap();
             let mut a = garbage([m, n]);
             spmm_vector(&mut a, &bt, &c).unwrap();
+            assert_close(a.values(), plain.values());
+            let mut a = garbage([m, n]);
+            spmm_lanes(&mut a, &bt, &c).unwrap();
             assert_close(a.values(), plain.values());
             let db = dense([m, k], &b);
             let dc = c.to_dense();

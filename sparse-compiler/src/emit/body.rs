@@ -371,10 +371,13 @@ impl Emitter<'_> {
     /// at `c + v` or loop-invariant: `T::LANES` iterations per step, then a scalar tail. Any other
     /// body runs as a plain loop.
     fn put_vector_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt]) -> TokenStream {
-        let [Stmt::Store { array, index, value, accumulate }] = body else {
+        // Index `let`s before the store (positions the lowerer bound) are inlined into it.
+        let (lets, rest) = body.split_at(body.iter().take_while(|s| is_index_let(s)).count());
+        let [Stmt::Store { array, index, value, accumulate }] = rest else {
             return self.put_for(var, lo, hi, body);
         };
-        let (Some(base), Some(lanes)) = (lane_base(var, index), self.put_lanes(var, value)) else {
+        let (index, value) = (inline_lets(lets, index), inline_lets(lets, value));
+        let (Some(base), Some(lanes)) = (lane_base(var, &index), self.put_lanes(var, &value)) else {
             return self.put_for(var, lo, hi, body);
         };
         if self.parallel.is_some() && matches!(array, Array::Vals { param: 0 }) {
@@ -642,6 +645,43 @@ fn note_use<'b>(var: &Var, array: &'b Array, index: &Expr, found: &mut Vec<&'b A
     let indexed_by_var = matches!(index, Expr::Var(v) if v == var);
     if indexed_by_var && !matches!(array, Array::Temp(_)) && !found.contains(&array) {
         found.push(array);
+    }
+}
+
+fn is_index_let(stmt: &Stmt) -> bool {
+    matches!(stmt, Stmt::Let { ty: Type::Index, mutable: false, .. })
+}
+
+/// `expr` with the variables of `lets` replaced by their values.
+fn inline_lets(lets: &[Stmt], expr: &Expr) -> Expr {
+    lets.iter().rev().fold(expr.clone(), |e, s| match s {
+        Stmt::Let { var, init, .. } => substitute(&e, var, init),
+        _ => e,
+    })
+}
+
+fn substitute(expr: &Expr, var: &Var, value: &Expr) -> Expr {
+    let sub = |e: &Expr| Box::new(substitute(e, var, value));
+    match expr {
+        Expr::Var(v) if v == var => value.clone(),
+        Expr::Load(array, index) => Expr::Load(array.clone(), sub(index)),
+        Expr::Binary(op, a, b) => Expr::Binary(*op, sub(a), sub(b)),
+        Expr::Neg(a) => Expr::Neg(sub(a)),
+        Expr::Not(a) => Expr::Not(sub(a)),
+        Expr::AddOffset(a, b) => Expr::AddOffset(sub(a), sub(b)),
+        Expr::Select(a, b, c) => Expr::Select(sub(a), sub(b), sub(c)),
+        Expr::CountUpTo { array, target } => Expr::CountUpTo { array: array.clone(), target: sub(target) },
+        Expr::RangeBound { end, offset, rows, cols } => {
+            Expr::RangeBound { end: *end, offset: sub(offset), rows: sub(rows), cols: sub(cols) }
+        }
+        Expr::Var(_)
+        | Expr::Index(_)
+        | Expr::Value(_)
+        | Expr::Bool(_)
+        | Expr::Dim { .. }
+        | Expr::LevelSize { .. }
+        | Expr::Len(_)
+        | Expr::AppendedLen { .. } => expr.clone(),
     }
 }
 
