@@ -176,3 +176,46 @@ fn parallel_tensor_kernels() {
         assert_close(t.values(), &want);
     }
 }
+
+tensor_kernel! { fn dot; s = b(i) * c(i); }
+tensor_kernel! { fn dot_lanes; s = b(i) * c(i); schedule<parallelize(i, CpuVector, ParallelReduction)>; }
+tensor_kernel! { fn dot_threads; s = b(i) * c(i); schedule<parallelize(i, CpuThread, Temporary)>; }
+tensor_kernel! {
+    fn spmv_columns_temporary;
+    y(i) = A(i,j) * x(j);
+    formats<A: csc>;
+    schedule<parallelize(j, CpuThread, Temporary)>;
+}
+
+#[test]
+fn reductions_over_lanes_and_threads() {
+    for n in [0, 1, 3, 8, 37] {
+        let bs: Vec<f64> = (0..n).map(|i| (i % 5) as f64 - 1.5).collect();
+        let cs: Vec<f64> = (0..n).map(|i| 0.25 * i as f64).collect();
+        let (b, c) = (Tensor::from_dense([n], &bs).unwrap(), Tensor::from_dense([n], &cs).unwrap());
+        let want: f64 = bs.iter().zip(&cs).map(|(x, y)| x * y).sum();
+        for kernel in [dot, dot_lanes, dot_threads] {
+            let mut s = garbage([]);
+            kernel(&mut s, &b, &c).unwrap();
+            assert_close(s.values(), &[want]);
+        }
+    }
+}
+
+#[test]
+fn spmv_parallel_over_columns_with_temporaries() {
+    for (m, n) in [(0, 0), (1, 1), (9, 14), (20, 3)] {
+        for entries in matrices(m, n) {
+            let a = tensor::<Csc, 2>([m, n], &entries);
+            let xs: Vec<f64> = (0..n).map(|j| 1.0 + j as f64 / 8.0).collect();
+            let x = Tensor::from_dense([n], &xs).unwrap();
+            let mut y = garbage([m]);
+            spmv_columns_temporary(&mut y, &a, &x).unwrap();
+            let d = dense([m, n], &entries);
+            let want: Vec<f64> = (0..m).map(|i| (0..n).map(|j| d[i * n + j] * xs[j]).sum()).collect();
+            for (g, w) in y.values().iter().zip(&want) {
+                assert!((g - w).abs() <= 1e-10 * w.abs().max(1.0), "got {g}, want {w}");
+            }
+        }
+    }
+}

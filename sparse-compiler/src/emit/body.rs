@@ -11,7 +11,8 @@ use quote::quote;
 
 use super::bindings::{Binding, Bindings, LevelArray, ident, lit};
 use crate::ir::{
-    Array, BinOp, Expr, Kernel, Literal as IrLiteral, RangeEnd, Stmt, TempType, Type, Var,
+    Array, BinOp, Expr, Kernel, Literal as IrLiteral, ParallelWrites, RangeEnd, Stmt, TempType,
+    Type, Var,
 };
 
 /// `stmts` as a sequence of Rust statements.
@@ -20,11 +21,10 @@ pub(super) fn put_block(kernel: &Kernel, bindings: &Bindings, stmts: &[Stmt]) ->
     emitter.put_stmts(stmts)
 }
 
-/// Inside a parallel loop: the output's values are written through atomic cells.
+/// Inside a parallel loop: how the output's values are written.
 #[derive(Clone, Copy)]
 struct Parallel {
-    /// Whether adds need atomic read-modify-writes (iterations may add into one entry).
-    atomic: bool,
+    writes: ParallelWrites,
 }
 
 /// Rust operator precedence, lowest first, as far as the emitter uses it.
@@ -130,10 +130,12 @@ impl Emitter<'_> {
                 let value = self.put_expr(value).tokens;
                 if let (Some(parallel), Array::Vals { param: 0 }) = (self.parallel, array) {
                     let cells = output_cells();
-                    return match (*accumulate, parallel.atomic) {
+                    return match (*accumulate, parallel.writes) {
+                        (true, ParallelWrites::Partials) => quote! { #cells[#index] += #value; },
+                        (false, ParallelWrites::Partials) => quote! { #cells[#index] = #value; },
                         (false, _) => quote! { ::sparse::atomic::AtomicCell::set(&#cells[#index], #value); },
-                        (true, true) => quote! { ::sparse::atomic::AtomicCell::add(&#cells[#index], #value); },
-                        (true, false) => {
+                        (true, ParallelWrites::Atomic) => quote! { ::sparse::atomic::AtomicCell::add(&#cells[#index], #value); },
+                        (true, ParallelWrites::Exclusive) => {
                             quote! { ::sparse::atomic::AtomicCell::add_exclusive(&#cells[#index], #value); }
                         }
                     };
@@ -161,7 +163,7 @@ impl Emitter<'_> {
                 quote! { #array[..#len].sort_unstable(); }
             }
             Stmt::For { var, lo, hi, body } => self.put_for(var, lo, hi, body),
-            Stmt::ParallelFor { var, lo, hi, body, atomic } => self.put_parallel_for(var, lo, hi, body, *atomic),
+            Stmt::ParallelFor { var, lo, hi, body, writes } => self.put_parallel_for(var, lo, hi, body, *writes),
             Stmt::VectorFor { var, lo, hi, body } => self.put_vector_for(var, lo, hi, body),
             Stmt::While { cond, body } => {
                 let cond = self.put_expr(cond).at(Prec::Or);
@@ -348,19 +350,50 @@ impl Emitter<'_> {
         }
     }
 
-    /// A rayon loop. The output's values are viewed as atomic cells for the loop's duration, so
-    /// every iteration can write them through a shared borrow; a relaxed store or an
-    /// unsynchronized add compiles to plain moves, and only `Atomics` pays for read-modify-writes.
-    fn put_parallel_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt], atomic: bool) -> TokenStream {
-        let inner = Emitter { parallel: Some(Parallel { atomic }), ..*self };
+    /// A rayon loop. With exclusive or atomic writes, the output's values are viewed as atomic
+    /// cells for the loop's duration, so every iteration can write them through a shared borrow; a
+    /// relaxed store or an unsynchronized add compiles to plain moves, and only `Atomics` pays for
+    /// read-modify-writes. With partials, the range is cut into one contiguous piece per thread,
+    /// each piece adds into its own zeroed copy of the output, and the copies are added into the
+    /// output in piece order.
+    fn put_parallel_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt], writes: ParallelWrites) -> TokenStream {
+        let inner = Emitter { parallel: Some(Parallel { writes }), ..*self };
         let (lo, hi) = (self.put_expr(lo).at(Prec::Or), self.put_expr(hi).at(Prec::Or));
         let (var, body) = (ident(&var.0), inner.put_stmts(body));
         let (cells, vals) = (output_cells(), self.put_array(&Array::Vals { param: 0 }));
+        let rayon = quote! { ::sparse::__private::rayon };
+        if writes == ParallelWrites::Partials {
+            return quote! {
+                {
+                    let (__lo, __hi): (usize, usize) = (#lo, #hi);
+                    let __len = #vals.len();
+                    let __pieces = #rayon::current_num_threads().max(1);
+                    let __span = __hi.saturating_sub(__lo);
+                    let __partials: ::std::vec::Vec<::std::vec::Vec<T>> = #rayon::iter::ParallelIterator::collect(
+                        #rayon::iter::ParallelIterator::map(
+                            #rayon::iter::IntoParallelIterator::into_par_iter(0..__pieces),
+                            |__piece: usize| {
+                                let mut #cells = ::std::vec![<T as ::sparse::Scalar>::ZERO; __len];
+                                let __from = __lo + __span * __piece / __pieces;
+                                let __to = __lo + __span * (__piece + 1) / __pieces;
+                                for #var in __from..__to { #body }
+                                #cells
+                            },
+                        ),
+                    );
+                    for __partial in &__partials {
+                        for (__out, __add) in #vals.iter_mut().zip(__partial) {
+                            *__out += *__add;
+                        }
+                    }
+                }
+            };
+        }
         quote! {
             {
                 let #cells = ::sparse::atomic::as_atomic(&mut *#vals);
-                ::sparse::__private::rayon::iter::ParallelIterator::for_each(
-                    ::sparse::__private::rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
+                #rayon::iter::ParallelIterator::for_each(
+                    #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
                     |#var: usize| { #body },
                 );
             }
@@ -373,6 +406,9 @@ impl Emitter<'_> {
     fn put_vector_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt]) -> TokenStream {
         // Index `let`s before the store (positions the lowerer bound) are inlined into it.
         let (lets, rest) = body.split_at(body.iter().take_while(|s| is_index_let(s)).count());
+        if let [Stmt::Assign { var: sum, value, accumulate: true }] = rest {
+            return self.put_lane_sum(var, lo, hi, body, sum, &inline_lets(lets, value));
+        }
         let [Stmt::Store { array, index, value, accumulate }] = rest else {
             return self.put_for(var, lo, hi, body);
         };
@@ -404,6 +440,32 @@ impl Emitter<'_> {
                     <T as ::sparse::Scalar>::store(__lanes, &mut #out[__at..__at + __width]);
                     #v += __width;
                 }
+                #v
+            };
+            #tail
+        }
+    }
+
+    /// `sum += value` over the loop in lanes (a `ParallelReduction` over SIMD lanes): one lane
+    /// accumulator, reduced into `sum` at the end, then a scalar tail.
+    fn put_lane_sum(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt], sum: &Var, value: &Expr) -> TokenStream {
+        let Some(lanes) = self.put_lanes(var, value) else {
+            return self.put_for(var, lo, hi, body);
+        };
+        let (v, sum) = (ident(&var.0), ident(&sum.0));
+        let (lo_t, hi_t) = (self.put_expr(lo).at(Prec::Or), self.put_expr(hi).at(Prec::Or));
+        let tail = self.put_for(var, &Expr::Var(Var("__lanes_end".into())), hi, body);
+        quote! {
+            let __lanes_end: usize = {
+                let (__lo, __hi): (usize, usize) = (#lo_t, #hi_t);
+                let __width = <T as ::sparse::Scalar>::LANES;
+                let mut __acc = <T as ::sparse::Scalar>::splat(<T as ::sparse::Scalar>::ZERO);
+                let mut #v = __lo;
+                while #v + __width <= __hi {
+                    __acc = __acc + #lanes;
+                    #v += __width;
+                }
+                #sum += <T as ::sparse::Scalar>::reduce_add(__acc);
                 #v
             };
             #tail

@@ -234,6 +234,20 @@ pub enum BinOp {
     Or,
 }
 
+/// How the iterations of a [`Stmt::ParallelFor`] write the output's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParallelWrites {
+    /// Each entry is written by one iteration only (`NoRaces`, `IgnoreRaces`): through atomic
+    /// cells with relaxed loads and stores, plain moves.
+    Exclusive,
+    /// Iterations may add into one entry (`Atomics`): atomic read-modify-writes.
+    Atomic,
+    /// Each task adds into its own zeroed copy of the output; the copies are added into the output
+    /// afterwards in task order (`Temporary`, `ParallelReduction`), so the result does not depend
+    /// on scheduling for a given thread count.
+    Partials,
+}
+
 /// A statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
@@ -297,8 +311,7 @@ pub enum Stmt {
         body: Vec<Stmt>,
     },
     /// `for var in lo..hi { body }` with iterations spread over threads. The body may only write
-    /// the output's values (through atomic cells: `atomic` says whether adds from different
-    /// iterations may hit one entry) and locals it declares.
+    /// the output's values (as `writes` says) and locals it declares.
     ParallelFor {
         /// The loop variable.
         var: Var,
@@ -308,8 +321,8 @@ pub enum Stmt {
         hi: Expr,
         /// The body.
         body: Vec<Stmt>,
-        /// Whether output adds need atomic read-modify-writes (the `Atomics` strategy).
-        atomic: bool,
+        /// How iterations write the output.
+        writes: ParallelWrites,
     },
     /// `for var in lo..hi { body }` to be computed in SIMD lanes where the body allows it: a body
     /// that stores `out[b + var] (+)= f(loads at c + var, loop invariants)` runs `T::LANES` values

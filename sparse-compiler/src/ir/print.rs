@@ -26,7 +26,9 @@
 //! prints (a missing parameter shows as `#7`), since looking at a broken IR is what the printer
 //! is for.
 
-use super::{Array, BinOp, Expr, Kernel, Literal, RangeEnd, ShapeCheck, Stmt, TempType, Type};
+use super::{
+    Array, BinOp, Expr, Kernel, Literal, ParallelWrites, RangeEnd, ShapeCheck, Stmt, TempType, Type,
+};
 use crate::format::{FormatType, LevelKind, LevelSpec};
 
 /// The kernel as text.
@@ -168,9 +170,13 @@ impl Printer<'_> {
                 lo,
                 hi,
                 body,
-                atomic,
+                writes,
             } => {
-                let how = if *atomic { "atomic" } else { "exclusive" };
+                let how = match writes {
+                    ParallelWrites::Atomic => "atomic",
+                    ParallelWrites::Exclusive => "exclusive",
+                    ParallelWrites::Partials => "partials",
+                };
                 let head = format!(
                     "parallel({how}) for {} in {}..{}",
                     var.0,
@@ -700,14 +706,14 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
                 lo: lo(),
                 hi: hi(),
                 body: vec![],
-                atomic: true,
+                writes: ParallelWrites::Atomic,
             },
             Stmt::ParallelFor {
                 var: Var("__k".into()),
                 lo: lo(),
                 hi: search,
                 body: vec![],
-                atomic: false,
+                writes: ParallelWrites::Exclusive,
             },
             Stmt::VectorFor {
                 var: Var("__j".into()),

@@ -8,7 +8,7 @@
 use super::Lowerer;
 use crate::error::{Error, ErrorKind};
 use crate::format::{LevelKind, bin, level_fns, load};
-use crate::ir::{Array, BinOp, Expr, Stmt, Type, Var};
+use crate::ir::{Array, BinOp, Expr, ParallelWrites, Stmt, Type, Var};
 use crate::notation::{Cin, IndexVar};
 use crate::schedule::{Direction, Race, Relation, Unit};
 
@@ -57,7 +57,14 @@ impl Lowerer<'_> {
         if let Some(tag) = self.scheduled.parallel.get(&v).copied() {
             out.push(match tag.unit {
                 Unit::CpuVector => Stmt::VectorFor { var, lo, hi, body },
-                _ => Stmt::ParallelFor { var, lo, hi, body, atomic: tag.race == Race::Atomics },
+                _ => {
+                    let writes = match tag.race {
+                        Race::Atomics => ParallelWrites::Atomic,
+                        Race::NoRaces | Race::IgnoreRaces => ParallelWrites::Exclusive,
+                        Race::Temporary | Race::ParallelReduction => ParallelWrites::Partials,
+                    };
+                    Stmt::ParallelFor { var, lo, hi, body, writes }
+                }
             });
             return Ok(());
         }

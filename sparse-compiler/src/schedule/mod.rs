@@ -158,7 +158,9 @@ pub fn schedule(program: &mut Program, cin: Cin, clause: Option<&ast::Schedule>)
         !scheduled.is_position(v) && roots.iter().all(|r| outputs.contains(r))
     };
     let touches_output = |v: IndexVar| scheduled.underived(v).iter().any(|r| outputs.contains(r));
-    let fixed = |v: IndexVar| scheduled.parallel.contains_key(&v);
+    // A scalar declared outside a thread-parallel loop would be shared by its tasks; around a
+    // vector loop it is what the lanes reduce into.
+    let fixed = |v: IndexVar| scheduled.parallel.get(&v).is_some_and(|p| p.unit != Unit::CpuVector);
     scheduled.cin = Some(finalize(program, cin, &output_like, &touches_output, &fixed));
     Ok(scheduled)
 }
@@ -370,9 +372,6 @@ impl State<'_> {
             }
             Race::Temporary | Race::ParallelReduction if output_like => {
                 return Err(Error::new(var.span(), ErrorKind::ParallelRaceNotOver(var.to_string())));
-            }
-            Race::Temporary | Race::ParallelReduction => {
-                return Err(Error::new(span, ErrorKind::Unsupported("`Temporary` and `ParallelReduction` race strategies".into())));
             }
             _ => {}
         }
