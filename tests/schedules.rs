@@ -219,3 +219,51 @@ fn spmv_parallel_over_columns_with_temporaries() {
         }
     }
 }
+
+tensor_kernel! { fn sddmm; A(i,j) = B(i,j) * C(i,k) * D(k,j); formats<A: csr, B: csr>; }
+tensor_kernel! {
+    fn sddmm_parallel;
+    A(i,j) = B(i,j) * C(i,k) * D(k,j);
+    formats<A: csr, B: csr>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    fn ttv_sparse_parallel;
+    A(i,j) = B(i,j,k) * c(k);
+    formats<A: dcsr, B: csf>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+
+#[test]
+fn parallel_sparse_outputs_with_an_input_pattern() {
+    for (m, k, n) in [(0, 0, 0), (1, 1, 1), (7, 3, 9)] {
+        let c = Tensor::from_dense([m, k], &(0..m * k).map(|v| (v % 4) as f64 - 1.0).collect::<Vec<_>>()).unwrap();
+        let d = Tensor::from_dense([k, n], &(0..k * n).map(|v| (v % 3) as f64 * 0.5).collect::<Vec<_>>()).unwrap();
+        for b in cases([m, n], 17) {
+            let bt = tensor::<Csr, 2>([m, n], &b);
+            let mut serial = Tensor::<f64, Csr>::zeros([m, n]);
+            sddmm(&mut serial, &bt, &c, &d).unwrap();
+            let mut parallel = Tensor::<f64, Csr>::zeros([m, n]);
+            sddmm_parallel(&mut parallel, &bt, &c, &d).unwrap();
+            let (db, dc, dd) = (dense([m, n], &b), c.to_dense(), d.to_dense());
+            let want: Vec<f64> = (0..m * n)
+                .map(|ij| db[ij] * (0..k).map(|l| dc[ij / n * k + l] * dd[l * n + ij % n]).sum::<f64>())
+                .collect();
+            assert_close(&serial.to_dense(), &want);
+            assert_close(&parallel.to_dense(), &want);
+            assert_eq!(parallel.level(1).pos(), bt.level(1).pos(), "the output takes B's structure");
+        }
+    }
+    for shape in [[0, 0, 0], [1, 1, 1], [5, 4, 6]] {
+        let v = Tensor::from_dense([shape[2]], &(0..shape[2]).map(|x| x as f64 + 0.5).collect::<Vec<_>>()).unwrap();
+        for b in cases(shape, 23) {
+            let mut a = Tensor::<f64, Dcsr>::zeros([shape[0], shape[1]]);
+            ttv_sparse_parallel(&mut a, &tensor::<Csf<3>, 3>(shape, &b), &v).unwrap();
+            let db = dense(shape, &b);
+            let want: Vec<f64> = (0..shape[0] * shape[1])
+                .map(|ij| (0..shape[2]).map(|l| db[ij * shape[2] + l] * (l as f64 + 0.5)).sum())
+                .collect();
+            assert_close(&a.to_dense(), &want);
+        }
+    }
+}

@@ -172,6 +172,40 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         Ok(())
     }
 
+    /// Gives this tensor the structure of `other`'s first levels, values zeroed (generated kernels
+    /// call it when the output's nonzeros are among an input's: SDDMM, TTV into a sparse output).
+    /// The arrays are copied into the existing ones, keeping their capacity, and validated against
+    /// this tensor's format and shape.
+    pub fn copy_structure<G: Format>(&mut self, other: &Tensor<T, G>) -> Result<(), FormatError> {
+        let n = F::LEVELS.len();
+        let Some(source) = other.levels.get(..n) else {
+            return Err(FormatError::Unrepresentable {
+                format: F::NAME,
+                level: other.levels.len(),
+                reason: "the input has fewer levels than the output whose structure it gives",
+            });
+        };
+        let mut parent_len = 1usize;
+        for level in source {
+            parent_len = level.positions(parent_len).ok_or(FormatError::TooLarge {
+                what: "the number of positions of a level",
+                value: None,
+                limit: usize::MAX,
+            })?;
+        }
+        crate::validate::validate(F::LEVELS, self.shape(), source, parent_len)?;
+        if self.levels.len() == n {
+            self.levels.clone_from_slice(source);
+        } else {
+            self.levels = source.to_vec();
+        }
+        self.vals.clear();
+        self.vals.resize(parent_len, T::ZERO);
+        self.filled = None;
+        self.nnz = count_entries(F::LEVELS, self.shape(), &self.levels, self.vals.len());
+        Ok(())
+    }
+
     /// The levels and the values at once, the values mutable: a kernel that computes into an
     /// already assembled output reads its `pos`/`crd` while it writes its values, which two
     /// separate method calls on the tensor cannot borrow together.

@@ -398,6 +398,7 @@ impl Walk<'_> {
                 self.used.insert(Binding::Vals { param: 0 });
                 Ok(())
             }
+            Stmt::CopyStructure { from } => self.param(*from),
             Stmt::Append { coord: e, .. }
             | Stmt::AppendValue(e)
             | Stmt::FinishSegment { parent: e, .. } => self.expr(e),

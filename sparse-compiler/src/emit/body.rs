@@ -15,6 +15,22 @@ use crate::ir::{
     Type, Var,
 };
 
+/// The output-structure copies at the start of `stmts`, which must run before the output's arrays
+/// are bound.
+pub(super) fn put_structure_copies(kernel: &Kernel, stmts: &[Stmt]) -> TokenStream {
+    let output = ident(&kernel.params[0].name);
+    stmts
+        .iter()
+        .map_while(|s| match s {
+            Stmt::CopyStructure { from } => {
+                let from = ident(&kernel.params[*from].name);
+                Some(quote! { #output.copy_structure(#from)?; })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// `stmts` as a sequence of Rust statements.
 pub(super) fn put_block(kernel: &Kernel, bindings: &Bindings, stmts: &[Stmt]) -> TokenStream {
     let emitter = Emitter { kernel, bindings, parallel: None };
@@ -189,6 +205,8 @@ impl Emitter<'_> {
                     }
                 }
             }
+            // Hoisted before the bindings by `write_function`.
+            Stmt::CopyStructure { .. } => TokenStream::new(),
             Stmt::ZeroOutput => {
                 let vals = self.bindings.name(Binding::Vals { param: 0 });
                 quote! { #vals.fill(<T as ::sparse::Scalar>::ZERO); }
@@ -663,7 +681,7 @@ fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'
                 find_uses_in(var, lo, found);
                 find_uses_in(var, hi, found);
             }
-            Stmt::ZeroOutput | Stmt::BeginAssembly => {}
+            Stmt::ZeroOutput | Stmt::BeginAssembly | Stmt::CopyStructure { .. } => {}
             // `end_assembly(..)?` can return: nothing after it runs on every iteration.
             Stmt::EndAssembly => return,
         }

@@ -46,6 +46,7 @@ fn write_function(
     let params = signature::put_params(kernel);
     let dims = bindings.put_dims(kernel);
     let checks = signature::put_shape_checks(kernel, bindings);
+    let copies = body::put_structure_copies(kernel, &kernel.body);
     let data = bindings.put_data(kernel);
     let stmts = body::put_block(kernel, bindings, &kernel.body);
     quote! {
@@ -66,6 +67,7 @@ fn write_function(
         {
             #dims
             #checks
+            #copies
             #data
             #stmts
             ::core::result::Result::Ok(())

@@ -355,6 +355,13 @@ pub enum Stmt {
     },
     /// Sets every value of the output to zero (an `=` kernel into a dense output).
     ZeroOutput,
+    /// Gives the output the structure of input `from`'s first levels, values zeroed: the kernel
+    /// then writes values at that input's positions. Only as a kernel's first statement, before
+    /// anything reads the output (backends run it before binding the output's arrays).
+    CopyStructure {
+        /// The input parameter whose structure the output takes.
+        from: usize,
+    },
     /// Starts assembling a sparse output: its levels are cleared (capacity kept) and rebuilt by
     /// the [`Stmt::Append`] and [`Stmt::FinishSegment`] statements that follow.
     BeginAssembly,

@@ -210,6 +210,10 @@ impl Printer<'_> {
                 let line = format!("zero({}.vals);", self.param(0));
                 self.line(&line);
             }
+            Stmt::CopyStructure { from } => {
+                let line = format!("copy_structure({}, {});", self.param(0), self.param(*from));
+                self.line(&line);
+            }
             Stmt::BeginAssembly => {
                 let line = format!("begin_assembly({});", self.param(0));
                 self.line(&line);

@@ -132,6 +132,8 @@ struct Lowerer<'p> {
     temp_exprs: BTreeMap<usize, crate::notation::Expr>,
     /// Declarations hoisted to the top of the kernel (workspaces).
     hoisted: Vec<Stmt>,
+    /// The access whose structure the output takes, if any (`Program::pattern_source`).
+    pattern_source: Option<usize>,
     /// Whether some write of a dense output accumulates or does not cover every position (the
     /// output must then be zeroed first).
     partial_output_write: bool,
@@ -150,6 +152,7 @@ impl<'p> Lowerer<'p> {
             temps: BTreeMap::new(),
             temp_exprs: BTreeMap::new(),
             hoisted: Vec::new(),
+            pattern_source: program.pattern_source(),
             partial_output_write: false,
         }
     }
@@ -285,6 +288,16 @@ impl<'p> Lowerer<'p> {
                 let Some(parent) = self.parent_pos(a, k) else {
                     break;
                 };
+                if a == 0 && !spec.kind.has_locate() {
+                    // An output with an input's structure sits at that input's positions.
+                    match self.pattern_source.and_then(|s| self.scope.positions.get(&(s, k)).cloned()) {
+                        Some(p) => {
+                            self.scope.positions.insert((0, k), p);
+                            continue;
+                        }
+                        None => break,
+                    }
+                }
                 let env = self.level_env(a, k);
                 let fns = level_fns(spec.kind);
                 let p = if self.scope.value_iterated.contains(&(a, k)) {

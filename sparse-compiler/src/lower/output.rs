@@ -15,17 +15,24 @@ use crate::notation::{Cin, Expr as NExpr, IndexVar, Lhs};
 use crate::syntax::ast::AssignOp;
 
 impl Lowerer<'_> {
-    /// Whether the output has levels that are assembled by append.
+    /// Whether the output has levels that are assembled by append (not when it takes an input's
+    /// structure).
     pub(super) fn assembles(&self) -> bool {
-        self.levels(0)
-            .iter()
-            .any(|l| !matches!(l.kind, LevelKind::Dense))
+        self.pattern_source.is_none()
+            && self
+                .levels(0)
+                .iter()
+                .any(|l| !matches!(l.kind, LevelKind::Dense))
     }
 
     /// Checks that the output can be assembled, and starts: zeroing a dense output written with
     /// `=`, or clearing a sparse one.
     pub(super) fn begin_output(&mut self, out: &mut Vec<Stmt>) -> Result<(), Errors> {
         let levels = self.levels(0).to_vec();
+        if let Some(source) = self.pattern_source {
+            out.push(Stmt::CopyStructure { from: self.accesses[source].tensor });
+            return Ok(());
+        }
         if !self.assembles() {
             if self.program.op == AssignOp::Assign {
                 out.push(Stmt::ZeroOutput);

@@ -109,6 +109,27 @@ pub struct Program {
 }
 
 impl Program {
+    /// The access whose nonzeros contain the output's, when the output is sparse, overwritten
+    /// (`=`), stored in the same levels as that input over the same variables, and the right-hand
+    /// side is zero wherever that input is (it is a factor of a product): SDDMM, TTV into a
+    /// sparse output. The output then takes that input's structure and is written at its
+    /// positions, with no assembly (so it can also be written in parallel).
+    pub fn pattern_source(&self) -> Option<usize> {
+        let out = &self.tensors[self.output.tensor];
+        if self.op != AssignOp::Assign || out.levels.iter().all(|l| l.kind == crate::format::LevelKind::Dense) {
+            return None;
+        }
+        let mut factors = Vec::new();
+        product_factors(&self.rhs, &mut factors);
+        factors.into_iter().find_map(|(id, access)| {
+            let source = &self.tensors[access.tensor];
+            let n = out.levels.len();
+            let same_levels = source.levels.get(..n) == Some(&out.levels[..]);
+            let same_vars = access.level_vars.get(..n) == Some(&self.output.level_vars[..]);
+            (same_levels && same_vars && source.convert_to.is_none()).then_some(id)
+        })
+    }
+
     /// `vars` with every derived variable replaced by the variables it is recovered from.
     pub fn loop_vars_of(&self, vars: &[IndexVar]) -> Vec<IndexVar> {
         let mut out = Vec::new();
@@ -300,6 +321,19 @@ impl Builder {
                 Expr::Binary(*op, Box::new(self.expr(lhs)), Box::new(self.expr(rhs)))
             }
         }
+    }
+}
+
+/// The accesses whose value multiplies the whole expression (zero there makes it zero).
+fn product_factors<'e>(e: &'e Expr, out: &mut Vec<(usize, &'e Access)>) {
+    match e {
+        Expr::Access { id, access } => out.push((*id, access)),
+        Expr::Binary(BinOp::Mul, a, b) => {
+            product_factors(a, out);
+            product_factors(b, out);
+        }
+        Expr::Binary(BinOp::Div, a, _) | Expr::Neg(a) => product_factors(a, out),
+        Expr::Binary(..) | Expr::Temp(_) | Expr::Literal(_) => {}
     }
 }
 

@@ -362,7 +362,7 @@ impl State<'_> {
         let roots = self.scheduled.underived(v);
         let output_like = roots.iter().all(|r| outputs.contains(r)) && !self.scheduled.is_position(v);
         let sparse_output = self.program.tensors[0].levels.iter().any(|l| l.kind != LevelKind::Dense);
-        if sparse_output && unit == Unit::CpuThread {
+        if sparse_output && unit == Unit::CpuThread && self.program.pattern_source().is_none() {
             return Err(Error::new(span, ErrorKind::ParallelSparseOutput(self.program.tensors[0].name.clone())));
         }
         let reduces_inside = self.reduces_below(v);
