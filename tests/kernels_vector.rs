@@ -108,3 +108,12 @@ fn sparse_matrix_sparse_vector() {
         }
     }
 }
+
+#[test]
+fn integer_division_by_zero_gives_zero_instead_of_panicking() {
+    let b = Tensor::<i64, SparseVec>::from_entries([4], [([0], 7), ([1], 9), ([3], -8)]).unwrap();
+    let c = Tensor::<i64, Dense<1>>::from_dense([4], &[2, 0, 5, 4]).unwrap();
+    let mut a = Tensor::<i64, Dense<1>>::from_dense([4], &[1, 1, 1, 1]).unwrap();
+    vdiv(&mut a, &b, &c).unwrap();
+    assert_eq!(a.values(), &[3, 0, 0, -2]);
+}

@@ -171,9 +171,11 @@ pub enum ErrorKind {
     /// `precompute` of an expression that is not in the statement.
     PrecomputeNotFound,
 
-    // not supported yet
+    // not supported yet, and bugs
     /// A feature of the contract that this version does not compile yet.
     Unsupported(String),
+    /// An inconsistency inside the compiler: a bug, never the user's mistake.
+    Internal(String),
 }
 
 impl Error {
@@ -321,6 +323,9 @@ impl Error {
                 "the expression to precompute is not a subexpression of the statement".to_string()
             }
             ErrorKind::Unsupported(what) => format!("not supported yet: {what}"),
+            ErrorKind::Internal(what) => format!(
+                "internal error in the sparse compiler: {what} (a bug: please report this kernel)"
+            ),
         }
     }
 

@@ -9,7 +9,16 @@ use proc_macro::TokenStream;
 /// Compiles an index-notation kernel into a Rust function; see the `sparse` crate's documentation.
 #[proc_macro]
 pub fn tensor_kernel(input: TokenStream) -> TokenStream {
-    match sparse_compiler::compile(input.into()) {
+    let input = proc_macro2::TokenStream::from(input);
+    // A panic would be a compiler bug; report it at the invocation instead of aborting the build
+    // with a backtrace.
+    let compiled = std::panic::catch_unwind(|| sparse_compiler::compile(input));
+    let Ok(compiled) = compiled else {
+        let kind = sparse_compiler::ErrorKind::Internal("the compiler panicked".into());
+        let error = sparse_compiler::Error::new(proc_macro2::Span::call_site(), kind);
+        return error.to_syn().to_compile_error().into();
+    };
+    match compiled {
         Ok(tokens) => tokens.into(),
         // The macro expands in item position, where consecutive `compile_error! { .. }`
         // invocations are separate items: every error is reported.

@@ -76,6 +76,10 @@ pub trait Scalar:
     /// `self + other`, wrapping around for integers.
     fn wrapping_add(self, other: Self) -> Self;
 
+    /// `self / other` as generated kernels compute it: IEEE for floats; for integers, division by
+    /// zero gives zero and `MIN / -1` wraps, so no input makes a kernel panic.
+    fn divide(self, other: Self) -> Self;
+
     /// An integer literal of a kernel as a value (an `as` conversion): exact for every integer
     /// that fits the type, which is why the compiler keeps integer literals as integers; larger
     /// ones wrap (i32) or round (f32, f64).
@@ -88,7 +92,7 @@ pub trait Scalar:
 }
 
 macro_rules! impl_scalar {
-    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr) => {
+    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr, $divide:expr) => {
         impl sealed::Sealed for $t {}
         impl Scalar for $t {
             const ZERO: Self = 0 as $t;
@@ -150,14 +154,24 @@ macro_rules! impl_scalar {
                 let add: fn(Self, Self) -> Self = $wrapping;
                 add(self, other)
             }
+
+            #[inline]
+            fn divide(self, other: Self) -> Self {
+                let divide: fn(Self, Self) -> Self = $divide;
+                divide(self, other)
+            }
         }
     };
 }
 
-impl_scalar!(f32, wide::f32x8, 8, crate::atomic::AtomicF32, integer: false, |a, b| Some(a + b), |a, b| a + b);
-impl_scalar!(f64, wide::f64x4, 4, crate::atomic::AtomicF64, integer: false, |a, b| Some(a + b), |a, b| a + b);
-impl_scalar!(i32, wide::i32x8, 8, std::sync::atomic::AtomicI32, integer: true, i32::checked_add, i32::wrapping_add);
-impl_scalar!(i64, wide::i64x4, 4, std::sync::atomic::AtomicI64, integer: true, i64::checked_add, i64::wrapping_add);
+impl_scalar!(f32, wide::f32x8, 8, crate::atomic::AtomicF32, integer: false,
+    |a, b| Some(a + b), |a, b| a + b, |a, b| a / b);
+impl_scalar!(f64, wide::f64x4, 4, crate::atomic::AtomicF64, integer: false,
+    |a, b| Some(a + b), |a, b| a + b, |a, b| a / b);
+impl_scalar!(i32, wide::i32x8, 8, std::sync::atomic::AtomicI32, integer: true,
+    i32::checked_add, i32::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) });
+impl_scalar!(i64, wide::i64x4, 4, std::sync::atomic::AtomicI64, integer: true,
+    i64::checked_add, i64::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) });
 
 #[cfg(test)]
 mod tests {
@@ -181,6 +195,14 @@ mod tests {
         lanes_round_trip::<f32>(&[0.5; 9]);
         lanes_round_trip::<i32>(&[1, -2, 3, 4, 5, 6, 7, 8]);
         lanes_round_trip::<i64>(&[7]);
+    }
+
+    #[test]
+    fn integer_division_is_total() {
+        assert_eq!(7i32.divide(0), 0);
+        assert_eq!(i64::MIN.divide(-1), i64::MIN);
+        assert_eq!(7i64.divide(2), 3);
+        assert!(1.0f64.divide(0.0).is_infinite());
     }
 
     #[test]

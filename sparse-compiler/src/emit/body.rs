@@ -536,6 +536,10 @@ impl Emitter<'_> {
                 let (a, b) = (a.tokens, b.tokens);
                 return Operand::new(quote! { ::core::cmp::#f(#a, #b) }, Prec::Postfix);
             }
+            BinOp::Quotient => {
+                let (a, b) = (a.tokens, b.tokens);
+                return Operand::new(quote! { <T as ::sparse::Scalar>::divide(#a, #b) }, Prec::Postfix);
+            }
             BinOp::Add => (Prec::Sum, quote! { + }),
             BinOp::Sub => (Prec::Sum, quote! { - }),
             BinOp::Mul => (Prec::Product, quote! { * }),

@@ -18,6 +18,15 @@ mod print;
 
 pub use print::print_kernel;
 
+/// Local names a backend may introduce in the code it emits for IR statements (lane loops,
+/// parallel pieces, binary searches). The lowerer never names a variable with one of these, so a
+/// backend's locals cannot hide the kernel's.
+pub const RESERVED_LOCALS: &[&str] = &[
+    "__acc", "__add", "__at", "__from", "__hi", "__lanes", "__lanes_end", "__len", "__lo", "__out",
+    "__out_cells", "__partial", "__partials", "__piece", "__pieces", "__span", "__to", "__width",
+    "__x",
+];
+
 use crate::format::FormatType;
 
 /// A local variable, named by the lowerer.
@@ -214,8 +223,11 @@ pub enum BinOp {
     Sub,
     /// `*`
     Mul,
-    /// `/`
+    /// `/` on indices.
     Div,
+    /// `/` on values: IEEE for floats; an integer division by zero gives zero (so a kernel never
+    /// panics on data), and `MIN / -1` wraps.
+    Quotient,
     /// Minimum of two indices.
     Min,
     /// Maximum of two indices.

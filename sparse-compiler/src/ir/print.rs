@@ -370,7 +370,7 @@ impl Printer<'_> {
             BinOp::Add => ("+", Prec::Sum),
             BinOp::Sub => ("-", Prec::Sum),
             BinOp::Mul => ("*", Prec::Product),
-            BinOp::Div => ("/", Prec::Product),
+            BinOp::Div | BinOp::Quotient => ("/", Prec::Product),
             BinOp::Lt => ("<", Prec::Compare),
             BinOp::Le => ("<=", Prec::Compare),
             BinOp::Eq => ("==", Prec::Compare),

@@ -49,7 +49,7 @@ impl Lowerer<'_> {
                     BinOp::Add => ir::BinOp::Add,
                     BinOp::Sub => ir::BinOp::Sub,
                     BinOp::Mul => ir::BinOp::Mul,
-                    BinOp::Div => ir::BinOp::Div,
+                    BinOp::Div => ir::BinOp::Quotient,
                 };
                 Expr::Binary(op, Box::new(self.value(a)?), Box::new(self.value(b)?))
             }

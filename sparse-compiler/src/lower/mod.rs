@@ -26,7 +26,7 @@ use names::Namer;
 /// Lowers a scheduled program to an IR kernel named `name`.
 pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir::Kernel, Errors> {
     let Some(cin) = scheduled.cin.as_ref() else {
-        return Err(vec![Error::new(program.tensors[0].span, ErrorKind::Unsupported("internal: an unscheduled statement".into()))]);
+        return Err(vec![Error::new(program.tensors[0].span, ErrorKind::Internal("an unscheduled statement".into()))]);
     };
     let mut lowerer = Lowerer::new(program, scheduled);
     let mut body = Vec::new();
@@ -340,7 +340,7 @@ impl<'p> Lowerer<'p> {
     fn internal(&self, what: &str) -> Error {
         Error::new(
             self.program.tensors[0].span,
-            ErrorKind::Unsupported(format!("internal: {what}")),
+            ErrorKind::Internal(what.to_string()),
         )
     }
 }
