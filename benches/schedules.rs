@@ -1,0 +1,619 @@
+//! Scheduled-kernel benchmarks: what the `schedule<...>` clause buys over the unscheduled kernel on
+//! all the threads of the machine (rayon's default pool), and how close it gets to memory bandwidth.
+//!
+//! - `triad`: `a[i] = b[i] + s * c[i]` on one thread and on rayon's pool (24 bytes per element);
+//!   every SpMV's bytes per second is divided by the parallel triad's.
+//! - `spmv_stencil`, `spmv_uniform`, `spmv_power_law`: `y = A x` on a 3-D 7-point stencil, on
+//!   uniformly random columns and on power-law row lengths: the unscheduled kernel and sprs (both on
+//!   one thread), row-split kernels with three split factors and position-split kernels (atomic adds
+//!   at row boundaries) with two, all on the same matrix.
+//! - `spmm`: `A = B C` with `B` CSR and `C` dense with 64 columns: the unscheduled kernel, the
+//!   `reorder(k, j)` kernel with and without `CpuVector` lanes (one thread), lanes plus row threads,
+//!   and sprs.
+//! - `ttv`, `mttkrp`: order-3 CSF kernels, unscheduled against `parallelize(i, CpuThread, NoRaces)`.
+//!
+//! Every input exceeds the last-level cache (32 MiB on the machine of BENCHMARKS.md). Under
+//! `cargo test --benches` criterion runs each benchmark once as a smoke test on tiny inputs. Inputs
+//! are seeded, so every run measures the same data, and every kernel's result is checked against
+//! the unscheduled kernel's before it is timed.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{
+    BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+    measurement::WallTime,
+};
+use rayon::prelude::*;
+use sparse::prelude::*;
+use sparse::{Idx, Level};
+use sprs::CsMatI;
+
+tensor_kernel! {
+    /// The unscheduled SpMV: one thread, rows in order.
+    fn spmv_serial; y(i) = A(i,j) * x(j); formats<A: csr>;
+}
+tensor_kernel! {
+    /// Row split, 64 rows per parallel iteration.
+    fn spmv_rows_64; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<split(i, i0, i1, Down, 64).parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// Row split, 1024 rows per parallel iteration.
+    fn spmv_rows_1024; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<split(i, i0, i1, Down, 1024).parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// Row split, 16384 rows per parallel iteration.
+    fn spmv_rows_16384; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<split(i, i0, i1, Down, 16384).parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// Position split, 2048 nonzeros per parallel iteration, atomic adds where rows straddle them.
+    fn spmv_pos_2048; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 2048).parallelize(p0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    /// Position split, 16384 nonzeros per parallel iteration.
+    fn spmv_pos_16384; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 16384).parallelize(p0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    /// The unscheduled SpMM: for each output entry, a dot product down a column of `C`.
+    fn spmm_serial; A(i,j) = B(i,k) * C(k,j); formats<B: csr>;
+}
+tensor_kernel! {
+    /// Rows of `C` scaled and added into a row of `A`, one scalar at a time.
+    fn spmm_plain; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; schedule<reorder(k, j)>;
+}
+tensor_kernel! {
+    /// The same row updates in `wide` lanes with a scalar tail.
+    fn spmm_lanes; A(i,j) = B(i,k) * C(k,j); formats<B: csr>;
+    schedule<reorder(k, j).parallelize(j, CpuVector, NoRaces)>;
+}
+tensor_kernel! {
+    /// Lanes inside, rows of `A` across threads.
+    fn spmm_lanes_threads; A(i,j) = B(i,k) * C(k,j); formats<B: csr>;
+    schedule<reorder(k, j).parallelize(j, CpuVector, NoRaces).parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// The unscheduled tensor-times-vector.
+    fn ttv_serial; A(i,j) = B(i,j,k) * c(k); formats<B: csf>;
+}
+tensor_kernel! {
+    /// Tensor-times-vector with slices `i` across threads.
+    fn ttv_threads; A(i,j) = B(i,j,k) * c(k); formats<B: csf>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// The unscheduled MTTKRP.
+    fn mttkrp_serial; A(i,j) = B(i,k,l) * C(k,j) * D(l,j); formats<B: csf>;
+}
+tensor_kernel! {
+    /// MTTKRP with slices `i` across threads.
+    fn mttkrp_threads; A(i,j) = B(i,k,l) * C(k,j) * D(l,j); formats<B: csf>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+
+/// The input sizes of one run: far larger than the cache when measuring, tiny when criterion only
+/// checks that each benchmark runs.
+#[derive(Clone, Copy)]
+struct Sizes {
+    /// Elements of each triad array.
+    stream_len: usize,
+    /// Grid points along each side of the 3-D stencil (its matrix has `side^3` rows).
+    stencil_side: usize,
+    /// Rows (and columns) of the uniform SpMV matrix.
+    uniform_rows: usize,
+    /// Rows (and columns) of the power-law SpMV matrix.
+    power_law_rows: usize,
+    /// Rows (and columns) of the SpMM's sparse operand.
+    spmm_rows: usize,
+    /// The first two dimensions of the order-3 tensor.
+    tensor_slices: usize,
+    /// The last dimension of the order-3 tensor.
+    tensor_depth: usize,
+}
+
+impl Sizes {
+    /// Criterion passes `--bench` when it measures (`cargo bench`) and not when it only tests
+    /// (`cargo test --benches`).
+    fn from_args() -> Self {
+        if std::env::args().any(|a| a == "--bench") {
+            Sizes {
+                stream_len: 64 << 20,
+                stencil_side: 160,
+                uniform_rows: 4_000_000,
+                power_law_rows: 3_000_000,
+                spmm_rows: 1 << 17,
+                tensor_slices: 2048,
+                tensor_depth: 1 << 20,
+            }
+        } else {
+            Sizes {
+                stream_len: 4096,
+                stencil_side: 6,
+                uniform_rows: 2_000,
+                power_law_rows: 2_000,
+                spmm_rows: 300,
+                tensor_slices: 12,
+                tensor_depth: 500,
+            }
+        }
+    }
+}
+
+/// Columns of the dense SpMM operand and rank of the MTTKRP factors.
+const DENSE_COLS: usize = 64;
+/// Rank of the MTTKRP factor matrices.
+const RANK: usize = 16;
+
+/// xorshift64: deterministic, and random enough for matrix structure.
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    /// Uniform in `0..n` (multiply-shift).
+    fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    /// Uniform in `(0, 1]`.
+    fn unit(&mut self) -> f64 {
+        ((self.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A value in `[1, 2)`, so no sum cancels to zero.
+    fn value(&mut self) -> f64 {
+        1.0 + (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn idx(x: usize) -> Idx {
+    Idx::try_from(x).expect("generated sizes fit u32")
+}
+
+/// Appends `len` uniformly random coordinates below `n`, sorted and without repeats (so fewer
+/// than `len` where one is drawn twice), as the segment that starts at `start`.
+fn push_sorted_segment(crd: &mut Vec<Idx>, rng: &mut Rng, len: usize, n: usize) {
+    let start = crd.len();
+    crd.extend((0..len).map(|_| idx(rng.below(n))));
+    crd[start..].sort_unstable();
+    let mut kept = start;
+    for k in start..crd.len() {
+        if kept == start || crd[k] != crd[kept - 1] {
+            crd[kept] = crd[k];
+            kept += 1;
+        }
+    }
+    crd.truncate(kept);
+}
+
+/// A square CSR matrix with its byte count, built straight from arrays so that tens of millions
+/// of nonzeros take seconds to make.
+struct Matrix {
+    a: Tensor<f64, Csr>,
+    label: String,
+}
+
+impl Matrix {
+    fn from_arrays(n: usize, pos: Vec<Idx>, crd: Vec<Idx>, seed: u64, label: &str) -> Self {
+        let mut rng = Rng(seed);
+        let vals = (0..crd.len()).map(|_| rng.value()).collect();
+        let levels = vec![Level::Dense { size: n }, Level::Compressed { pos, crd }];
+        let a = Tensor::from_raw_parts(vec![n, n], levels, vals)
+            .expect("generated CSR arrays are valid");
+        Matrix {
+            a,
+            label: label.to_string(),
+        }
+    }
+
+    /// Rows of `row_len(rng)` uniformly random columns.
+    fn random(
+        n: usize,
+        seed: u64,
+        label: &str,
+        mut row_len: impl FnMut(&mut Rng) -> usize,
+    ) -> Self {
+        let mut rng = Rng(seed);
+        let (mut pos, mut crd) = (Vec::with_capacity(n + 1), Vec::new());
+        pos.push(0);
+        for _ in 0..n {
+            let len = row_len(&mut rng).min(n);
+            push_sorted_segment(&mut crd, &mut rng, len, n);
+            pos.push(idx(crd.len()));
+        }
+        Self::from_arrays(n, pos, crd, seed ^ 0xA5A5, label)
+    }
+
+    /// The 7-point stencil of a `side^3` grid: a band of seven diagonals, three of them far from
+    /// the main one, so `x` is read in a sliding window that stays in cache.
+    fn stencil(side: usize) -> Self {
+        let n = side * side * side;
+        let (mut pos, mut crd) = (Vec::with_capacity(n + 1), Vec::with_capacity(7 * n));
+        pos.push(0);
+        let plane = side * side;
+        for row in 0..n {
+            let (x, y, z) = (row % side, row / side % side, row / plane);
+            let neighbours = [
+                (z > 0).then(|| row - plane),
+                (y > 0).then(|| row - side),
+                (x > 0).then(|| row - 1),
+                Some(row),
+                (x + 1 < side).then(|| row + 1),
+                (y + 1 < side).then(|| row + side),
+                (z + 1 < side).then(|| row + plane),
+            ];
+            crd.extend(neighbours.into_iter().flatten().map(idx));
+            pos.push(idx(crd.len()));
+        }
+        Self::from_arrays(n, pos, crd, 0x5851_F42D_4C95_7F2D, "stencil")
+    }
+
+    /// `mean / 2` to `3 mean / 2` nonzeros per row at uniformly random columns.
+    fn uniform(n: usize, mean: usize) -> Self {
+        Self::random(n, 0x9E37_79B9_7F4A_7C15, "uniform", |rng| {
+            mean / 2 + rng.below(mean + 1)
+        })
+    }
+
+    /// Row lengths from a Pareto law of shape 1 (`P(len >= k) = 1/k`, cut at `n`): half the rows
+    /// hold one nonzero and the longest 1% hold most of them.
+    fn power_law(n: usize) -> Self {
+        Self::random(n, 0xD1B5_4A32_D192_ED03, "power_law", |rng| {
+            (1.0 / rng.unit()) as usize
+        })
+    }
+
+    fn rows(&self) -> usize {
+        self.a.shape()[0]
+    }
+
+    fn nnz(&self) -> usize {
+        self.a.level(1).crd().len()
+    }
+
+    /// The bytes an SpMV must move at least: values and column indices once, the row pointers,
+    /// `x` once and `y` once.
+    fn spmv_bytes(&self) -> u64 {
+        let n = self.rows();
+        (self.nnz() * (8 + 4) + (n + 1) * 4 + n * 8 + n * 8) as u64
+    }
+
+    /// Nonzeros, longest row, and the share of the nonzeros in the longest 1% of rows.
+    fn describe(&self) -> String {
+        let mut lens: Vec<usize> = (self.a.level(1).pos().windows(2))
+            .map(|w| (w[1] - w[0]) as usize)
+            .collect();
+        lens.sort_unstable_by(|a, b| b.cmp(a));
+        let n = self.rows();
+        let top: usize = lens.iter().take(n.div_ceil(100)).sum();
+        format!(
+            "{}: {n} x {n}, {} nonzeros, {:.0} MB to move, longest row {}, longest 1% of rows \
+             hold {:.0}% of the nonzeros",
+            self.label,
+            self.nnz(),
+            self.spmv_bytes() as f64 / 1e6,
+            lens.first().copied().unwrap_or(0),
+            100.0 * top as f64 / self.nnz().max(1) as f64,
+        )
+    }
+
+    /// sprs's CSR over copies of the same arrays, with `u32` indices so it moves the same bytes.
+    fn to_sprs(&self) -> CsMatI<f64, u32, u32> {
+        let level = self.a.level(1);
+        CsMatI::new(
+            (self.rows(), self.rows()),
+            level.pos().to_vec(),
+            level.crd().to_vec(),
+            self.a.values().to_vec(),
+        )
+    }
+}
+
+fn dense<const N: usize>(shape: [usize; N], seed: u64) -> Tensor<f64, Dense<N>> {
+    let mut rng = Rng(seed);
+    let values: Vec<f64> = (0..shape.iter().product()).map(|_| rng.value()).collect();
+    Tensor::from_dense(shape, &values).expect("shape and values agree")
+}
+
+/// Warm-up and measurement short enough that the whole file runs in a few minutes.
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>, throughput: Throughput) {
+    group
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .throughput(throughput);
+}
+
+/// One triad pass over the three slices.
+fn triad(a: &mut [f64], b: &[f64], c: &[f64], s: f64) {
+    for ((ai, bi), ci) in a.iter_mut().zip(b).zip(c) {
+        *ai = bi + s * ci;
+    }
+}
+
+/// Elements per rayon task of the parallel triad: large enough that task overhead vanishes.
+const TRIAD_CHUNK: usize = 1 << 16;
+
+fn stream_triad(c: &mut Criterion) {
+    let n = Sizes::from_args().stream_len;
+    let (b, cc, mut a) = (vec![1.5f64; n], vec![2.5f64; n], vec![0.0f64; n]);
+    let mut group = c.benchmark_group("triad");
+    configure(&mut group, Throughput::Bytes((n * 3 * 8) as u64));
+    group.bench_function("serial", |bench| {
+        bench.iter(|| triad(black_box(&mut a), &b, &cc, black_box(3.0)))
+    });
+    group.bench_function("rayon", |bench| {
+        bench.iter(|| {
+            let s = black_box(3.0);
+            (black_box(&mut a).par_chunks_mut(TRIAD_CHUNK))
+                .zip(b.par_chunks(TRIAD_CHUNK))
+                .zip(cc.par_chunks(TRIAD_CHUNK))
+                .for_each(|((a, b), c)| triad(a, b, c, s));
+        })
+    });
+    group.finish();
+    assert!(
+        a.iter().all(|&v| v == 1.5 + 3.0 * 2.5),
+        "triad result is wrong"
+    );
+}
+
+type Spmv = fn(
+    &mut Tensor<f64, Dense<1>>,
+    &Tensor<f64, Csr>,
+    &Tensor<f64, Dense<1>>,
+) -> Result<(), KernelError>;
+
+/// The scheduled SpMVs, with whether they add atomically (and so may round differently).
+const SCHEDULED_SPMV: [(&str, Spmv, bool); 5] = [
+    ("rows_64", spmv_rows_64, false),
+    ("rows_1024", spmv_rows_1024, false),
+    ("rows_16384", spmv_rows_16384, false),
+    ("pos_2048", spmv_pos_2048, true),
+    ("pos_16384", spmv_pos_16384, true),
+];
+
+fn spmv(c: &mut Criterion) {
+    let sizes = Sizes::from_args();
+    bench_spmv(c, &Matrix::stencil(sizes.stencil_side));
+    bench_spmv(c, &Matrix::uniform(sizes.uniform_rows, 10));
+    bench_spmv(c, &Matrix::power_law(sizes.power_law_rows));
+}
+
+fn bench_spmv(c: &mut Criterion, m: &Matrix) {
+    println!("{}", m.describe());
+    let n = m.rows();
+    let theirs = m.to_sprs();
+    let x = dense([n], 0x2545_F491_4F6C_DD1D);
+    let mut y = Tensor::<f64, Dense<1>>::zeros([n]);
+    check_spmv(m, &theirs, &x, &mut y);
+    let mut group = c.benchmark_group(format!("spmv_{}", m.label));
+    configure(
+        &mut group,
+        Throughput::ElementsAndBytes {
+            elements: m.nnz() as u64,
+            bytes: m.spmv_bytes(),
+        },
+    );
+    group.bench_function("serial_macro", |b| {
+        b.iter(|| spmv_serial(black_box(&mut y), black_box(&m.a), black_box(&x)))
+    });
+    group.bench_function("sprs_serial", |b| {
+        b.iter(|| {
+            let out = black_box(y.values_mut());
+            out.fill(0.0);
+            sprs::prod::mul_acc_mat_vec_csr(theirs.view(), x.values(), out);
+        })
+    });
+    for (name, kernel, _) in SCHEDULED_SPMV {
+        group.bench_function(name, |b| {
+            b.iter(|| kernel(black_box(&mut y), black_box(&m.a), black_box(&x)))
+        });
+    }
+    group.finish();
+}
+
+/// The unscheduled kernel and sprs sum each row in the same order, as do the row splits: their
+/// outputs must be bit-identical. Atomic adds may split a row's sum, so those only agree to
+/// rounding.
+fn check_spmv(
+    m: &Matrix,
+    theirs: &CsMatI<f64, u32, u32>,
+    x: &Tensor<f64, Dense<1>>,
+    y: &mut Tensor<f64, Dense<1>>,
+) {
+    spmv_serial(y, &m.a, x).expect("shapes agree");
+    let want = y.values().to_vec();
+    y.values_mut().fill(0.0);
+    sprs::prod::mul_acc_mat_vec_csr(theirs.view(), x.values(), y.values_mut());
+    assert_eq!(y.values(), &want[..], "sprs differs on {}", m.label);
+    for (name, kernel, atomic) in SCHEDULED_SPMV {
+        y.values_mut().fill(f64::NAN);
+        kernel(y, &m.a, x).expect("shapes agree");
+        let tolerance = if atomic { 1e-12 } else { 0.0 };
+        let close = (y.values().iter().zip(&want))
+            .all(|(g, w)| (g - w).abs() <= tolerance * w.abs().max(1.0));
+        assert!(close, "{name} differs on {}", m.label);
+    }
+}
+
+type Spmm = fn(
+    &mut Tensor<f64, Dense<2>>,
+    &Tensor<f64, Csr>,
+    &Tensor<f64, Dense<2>>,
+) -> Result<(), KernelError>;
+
+/// The SpMM kernels: all add each output entry's products in the order of `k`.
+const SPMM: [(&str, Spmm); 4] = [
+    ("serial_macro", spmm_serial),
+    ("reorder_plain", spmm_plain),
+    ("reorder_lanes", spmm_lanes),
+    ("reorder_lanes_threads", spmm_lanes_threads),
+];
+
+fn spmm(c: &mut Criterion) {
+    let n = Sizes::from_args().spmm_rows;
+    let b = Matrix::random(n, 0x94D0_49BB_1331_11EB, "spmm_b", |rng| 4 + rng.below(9));
+    let cm = dense([n, DENSE_COLS], 0xBF58_476D_1CE4_E5B9);
+    println!(
+        "{}; C dense {n} x {DENSE_COLS} ({:.0} MB)",
+        b.describe(),
+        (n * DENSE_COLS * 8) as f64 / 1e6
+    );
+    let theirs = b.to_sprs();
+    // sprs multiplies into ndarray arrays; ndarray is not a dependency of ours, so both arrays
+    // come from sprs's own `to_dense` and are then overwritten in place.
+    let mut theirs_c = CsMatI::<f64, u32, u32>::zero((n, DENSE_COLS)).to_dense();
+    theirs_c
+        .as_slice_mut()
+        .expect("a fresh array is contiguous")
+        .copy_from_slice(cm.values());
+    let mut theirs_out = CsMatI::<f64, u32, u32>::zero((n, DENSE_COLS)).to_dense();
+    let mut out = Tensor::<f64, Dense<2>>::zeros([n, DENSE_COLS]);
+    spmm_serial(&mut out, &b.a, &cm).expect("shapes agree");
+    let want = out.values().to_vec();
+    for (name, kernel) in SPMM {
+        out.values_mut().fill(f64::NAN);
+        kernel(&mut out, &b.a, &cm).expect("shapes agree");
+        assert!(close(out.values(), &want), "{name} differs");
+    }
+    sprs::prod::csr_mulacc_dense_rowmaj(theirs.view(), theirs_c.view(), theirs_out.view_mut());
+    let sprs_out = theirs_out.as_slice().expect("a fresh array is contiguous");
+    assert!(close(sprs_out, &want), "sprs differs");
+
+    let mut group = c.benchmark_group("spmm");
+    configure(
+        &mut group,
+        Throughput::Elements((b.nnz() * DENSE_COLS) as u64),
+    );
+    for (name, kernel) in SPMM {
+        group.bench_function(name, |bench| {
+            bench.iter(|| kernel(black_box(&mut out), black_box(&b.a), black_box(&cm)))
+        });
+    }
+    group.bench_function("sprs_serial", |bench| {
+        bench.iter(|| {
+            theirs_out.fill(0.0);
+            sprs::prod::csr_mulacc_dense_rowmaj(
+                theirs.view(),
+                theirs_c.view(),
+                black_box(theirs_out.view_mut()),
+            );
+        })
+    });
+    group.finish();
+}
+
+fn close(got: &[f64], want: &[f64]) -> bool {
+    got.len() == want.len()
+        && (got.iter().zip(want)).all(|(g, w)| (g - w).abs() <= 1e-12 * w.abs().max(1.0))
+}
+
+/// An order-3 CSF tensor of shape `slices x slices x depth`: every `(i, j)` fiber holds 0 to 8
+/// uniformly random coordinates of the last mode (empty fibers are not stored).
+fn csf_tensor(slices: usize, depth: usize) -> Tensor<f64, Csf<3>> {
+    let mut rng = Rng(0x6A09_E667_F3BC_C908);
+    let (mut pos1, mut crd1) = (vec![0], Vec::new());
+    let (mut pos2, mut crd2) = (vec![0], Vec::new());
+    for _ in 0..slices {
+        for j in 0..slices {
+            let len = rng.below(9);
+            if len > 0 {
+                push_sorted_segment(&mut crd2, &mut rng, len, depth);
+                pos2.push(idx(crd2.len()));
+                crd1.push(idx(j));
+            }
+        }
+        pos1.push(idx(crd1.len()));
+    }
+    let vals = (0..crd2.len()).map(|_| rng.value()).collect();
+    let levels = vec![
+        Level::Compressed {
+            pos: vec![0, idx(slices)],
+            crd: (0..slices).map(idx).collect(),
+        },
+        Level::Compressed {
+            pos: pos1,
+            crd: crd1,
+        },
+        Level::Compressed {
+            pos: pos2,
+            crd: crd2,
+        },
+    ];
+    Tensor::from_raw_parts(vec![slices, slices, depth], levels, vals)
+        .expect("generated CSF arrays are valid")
+}
+
+fn tensor_kernels(c: &mut Criterion) {
+    let sizes = Sizes::from_args();
+    let (s, d) = (sizes.tensor_slices, sizes.tensor_depth);
+    let b = csf_tensor(s, d);
+    let nnz = b.level(2).crd().len();
+    println!(
+        "csf: {s} x {s} x {d}, {nnz} nonzeros in {} fibers ({:.0} MB)",
+        b.level(1).crd().len(),
+        (nnz * 12 + b.level(1).crd().len() * 8) as f64 / 1e6
+    );
+    bench_ttv(c, &b, nnz);
+    bench_mttkrp(c, &b, nnz);
+}
+
+fn bench_ttv(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
+    let shape = b.shape();
+    let v = dense([shape[2]], 0x3C6E_F372_FE94_F82B);
+    let mut out = Tensor::<f64, Dense<2>>::zeros([shape[0], shape[1]]);
+    ttv_serial(&mut out, b, &v).expect("shapes agree");
+    let want = out.values().to_vec();
+    out.values_mut().fill(f64::NAN);
+    ttv_threads(&mut out, b, &v).expect("shapes agree");
+    assert_eq!(out.values(), &want[..], "parallel TTV differs");
+    let mut group = c.benchmark_group("ttv");
+    configure(&mut group, Throughput::Elements(nnz as u64));
+    group.bench_function("serial_macro", |bench| {
+        bench.iter(|| ttv_serial(black_box(&mut out), black_box(b), black_box(&v)))
+    });
+    group.bench_function("threads", |bench| {
+        bench.iter(|| ttv_threads(black_box(&mut out), black_box(b), black_box(&v)))
+    });
+    group.finish();
+}
+
+fn bench_mttkrp(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
+    let shape = b.shape();
+    let cm = dense([shape[1], RANK], 0xA54F_F53A_5F1D_36F1);
+    let dm = dense([shape[2], RANK], 0x510E_527F_ADE6_82D1);
+    let mut out = Tensor::<f64, Dense<2>>::zeros([shape[0], RANK]);
+    mttkrp_serial(&mut out, b, &cm, &dm).expect("shapes agree");
+    let want = out.values().to_vec();
+    out.values_mut().fill(f64::NAN);
+    mttkrp_threads(&mut out, b, &cm, &dm).expect("shapes agree");
+    assert_eq!(out.values(), &want[..], "parallel MTTKRP differs");
+    let mut group = c.benchmark_group("mttkrp");
+    configure(&mut group, Throughput::Elements((nnz * RANK) as u64));
+    group.bench_function("serial_macro", |bench| {
+        bench.iter(|| mttkrp_serial(black_box(&mut out), black_box(b), &cm, &dm))
+    });
+    group.bench_function("threads", |bench| {
+        bench.iter(|| mttkrp_threads(black_box(&mut out), black_box(b), &cm, &dm))
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = schedules;
+    config = Criterion::default().sample_size(10);
+    targets = stream_triad, spmv, spmm, tensor_kernels
+}
+criterion_main!(schedules);
