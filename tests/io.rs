@@ -968,7 +968,7 @@ fn token() -> impl Strategy<Value = String> {
 #[test]
 fn integer_duplicates_that_overflow_are_an_error() {
     let text = "%%MatrixMarket matrix coordinate integer general\n1 1 3\n1 1 2\n1 1 9223372036854775807\n1 1 1\n";
-    let result = sparse::io::read_matrix_market::<i64, sparse::Csr>(text.as_bytes());
+    let result = read_matrix_market::<i64, Csr>(text.as_bytes());
     let err = result.expect_err("the sum overflows i64");
     assert!(err.to_string().contains("sum past the range"), "{err}");
 }

@@ -80,7 +80,11 @@ fn sampled_dense_dense() {
             let c = dense([m, k], &cases([m, k], 61).pop().unwrap_or_default());
             let d = dense([k, n], &cases([k, n], 67).pop().unwrap_or_default());
             let cd = matmul(m, k, n, &c, &d);
-            let want: Vec<f64> = dense([m, n], &b).iter().zip(&cd).map(|(x, y)| x * y).collect();
+            let want: Vec<f64> = dense([m, n], &b)
+                .iter()
+                .zip(&cd)
+                .map(|(x, y)| x * y)
+                .collect();
             let mut a = Tensor::<f64, Csr>::zeros([m, n]);
             let ct = Tensor::from_dense([m, k], &c).unwrap();
             let dt = Tensor::from_dense([k, n], &d).unwrap();
@@ -97,7 +101,9 @@ fn residual_scaled_and_accumulated_spmv() {
             let da = dense([m, n], &a);
             let xs: Vec<f64> = (0..n).map(|j| 1.0 - j as f64 / 4.0).collect();
             let bs: Vec<f64> = (0..m).map(|i| i as f64 * 0.5).collect();
-            let ax: Vec<f64> = (0..m).map(|i| (0..n).map(|j| da[i * n + j] * xs[j]).sum()).collect();
+            let ax: Vec<f64> = (0..m)
+                .map(|i| (0..n).map(|j| da[i * n + j] * xs[j]).sum())
+                .collect();
             let at = tensor::<Csr, 2>([m, n], &a);
             let x = Tensor::from_dense([n], &xs).unwrap();
             let b = Tensor::from_dense([m], &bs).unwrap();
@@ -109,7 +115,11 @@ fn residual_scaled_and_accumulated_spmv() {
             let beta = Tensor::<f64, Dense<0>>::from_dense([], &[-0.5]).unwrap();
             let mut y = garbage([m]);
             scaled(&mut y, &alpha, &at, &x, &beta, &b).unwrap();
-            let want: Vec<f64> = ax.iter().zip(&bs).map(|(ax, z)| 2.0 * ax - 0.5 * z).collect();
+            let want: Vec<f64> = ax
+                .iter()
+                .zip(&bs)
+                .map(|(ax, z)| 2.0 * ax - 0.5 * z)
+                .collect();
             assert_close(y.values(), &want);
             let mut y = Tensor::<f64, Dense<1>>::from_dense([m], &bs).unwrap();
             accumulate(&mut y, &at, &x).unwrap();

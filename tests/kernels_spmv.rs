@@ -11,10 +11,18 @@ tensor_kernel! { fn spmv_dcsr; y(i) = A(i,j) * x(j); formats<A: dcsr>; }
 tensor_kernel! { fn spmv_dense; y(i) = A(i,j) * x(j); }
 
 fn reference(m: usize, n: usize, a: &[f64], x: &[f64]) -> Vec<f64> {
-    (0..m).map(|i| (0..n).map(|j| a[i * n + j] * x[j]).sum()).collect()
+    (0..m)
+        .map(|i| (0..n).map(|j| a[i * n + j] * x[j]).sum())
+        .collect()
 }
 
-fn check<F: Format>(kernel: fn(&mut Tensor<f64, Dense<1>>, &Tensor<f64, F>, &Tensor<f64, Dense<1>>) -> Result<(), KernelError>) {
+type Spmv<F> = fn(
+    &mut Tensor<f64, Dense<1>>,
+    &Tensor<f64, F>,
+    &Tensor<f64, Dense<1>>,
+) -> Result<(), KernelError>;
+
+fn check<F: Format>(kernel: Spmv<F>) {
     for (m, n) in [(0, 0), (1, 1), (7, 5), (5, 9), (13, 13)] {
         for (case, entries) in cases([m, n], (m * 31 + n) as u64).into_iter().enumerate() {
             let a = tensor::<F, 2>([m, n], &entries);
@@ -59,7 +67,10 @@ fn shape_mismatch_is_an_error() {
     let a = Tensor::<f64, Csr>::from_entries([2, 3], [([0, 1], 1.0)]).unwrap();
     let x = Tensor::<f64, Dense<1>>::zeros([4]);
     let mut y = Tensor::<f64, Dense<1>>::zeros([2]);
-    assert!(matches!(spmv_csr(&mut y, &a, &x), Err(KernelError::ShapeMismatch { .. })));
+    assert!(matches!(
+        spmv_csr(&mut y, &a, &x),
+        Err(KernelError::ShapeMismatch { .. })
+    ));
 }
 
 tensor_kernel! { fn spmv_ell; y(i) = A(i,j) * x(j); formats<A: ell>; }
@@ -89,7 +100,12 @@ fn hash() {
 }
 
 type RowsUnordered = sparse::Custom<
-    { sparse::encode_levels(&[sparse::LevelSpec::dense(0), sparse::LevelSpec::compressed(1).unordered()]) },
+    {
+        sparse::encode_levels(&[
+            sparse::LevelSpec::dense(0),
+            sparse::LevelSpec::compressed(1).unordered(),
+        ])
+    },
 >;
 
 #[test]

@@ -29,7 +29,9 @@ fn tensor_times_vector() {
         let (c, ct) = dense_tensor([p], 3);
         for b in cases([m, n, p], 5) {
             let db = dense([m, n, p], &b);
-            let want: Vec<f64> = (0..m * n).map(|ij| (0..p).map(|k| db[ij * p + k] * c[k]).sum()).collect();
+            let want: Vec<f64> = (0..m * n)
+                .map(|ij| (0..p).map(|k| db[ij * p + k] * c[k]).sum())
+                .collect();
             let mut a = garbage([m, n]);
             ttv_csf(&mut a, &tensor([m, n, p], &b), &ct).unwrap();
             assert_close(a.values(), &want);
@@ -77,7 +79,8 @@ fn mttkrp_order_3() {
                 for j in 0..r {
                     for k in 0..p {
                         for l in 0..q {
-                            want[i * r + j] += db[(i * p + k) * q + l] * c[k * r + j] * d[l * r + j];
+                            want[i * r + j] +=
+                                db[(i * p + k) * q + l] * c[k * r + j] * d[l * r + j];
                         }
                     }
                 }
@@ -128,7 +131,11 @@ fn inner_product_into_a_scalar() {
     for shape in [[0, 0, 0], [1, 1, 1], [3, 4, 5]] {
         for b in cases(shape, 41) {
             for c in cases(shape, 43) {
-                let want: f64 = dense(shape, &b).iter().zip(dense(shape, &c)).map(|(x, y)| x * y).sum();
+                let want: f64 = dense(shape, &b)
+                    .iter()
+                    .zip(dense(shape, &c))
+                    .map(|(x, y)| x * y)
+                    .sum();
                 let mut s = garbage([]);
                 inner(&mut s, &tensor(shape, &b), &tensor(shape, &c)).unwrap();
                 assert_close(s.values(), &[want]);

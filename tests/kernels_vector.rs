@@ -25,7 +25,13 @@ fn dv(n: usize, e: &[([usize; 1], f64)]) -> Tensor<f64, Dense<1>> {
     tensor::<Dense<1>, 1>([n], e)
 }
 
-fn binary(kernel: fn(&mut Tensor<f64, SparseVec>, &Tensor<f64, SparseVec>, &Tensor<f64, SparseVec>) -> Result<(), KernelError>, op: fn(f64, f64) -> f64) {
+type VecKernel = fn(
+    &mut Tensor<f64, SparseVec>,
+    &Tensor<f64, SparseVec>,
+    &Tensor<f64, SparseVec>,
+) -> Result<(), KernelError>;
+
+fn binary(kernel: VecKernel, op: fn(f64, f64) -> f64) {
     for n in [0, 1, 9, 40] {
         for b in vectors(n, 3 + n as u64) {
             for c in vectors(n, 5 + n as u64).into_iter().take(4) {
@@ -73,7 +79,11 @@ fn dense_plus_sparse() {
             for c in vectors(n, 23) {
                 let mut a = garbage([n]);
                 vadd_dense_sparse(&mut a, &dv(n, &b), &sv(n, &c)).unwrap();
-                let want: Vec<f64> = dense([n], &b).iter().zip(dense([n], &c)).map(|(x, y)| x + y).collect();
+                let want: Vec<f64> = dense([n], &b)
+                    .iter()
+                    .zip(dense([n], &c))
+                    .map(|(x, y)| x + y)
+                    .collect();
                 assert_close(a.values(), &want);
             }
         }
@@ -102,7 +112,9 @@ fn sparse_matrix_sparse_vector() {
                 let mut y = garbage([m]);
                 spmspv(&mut y, &tensor::<Csr, 2>([m, n], &a), &sv(n, &x)).unwrap();
                 let (da, dx) = (dense([m, n], &a), dense([n], &x));
-                let want: Vec<f64> = (0..m).map(|i| (0..n).map(|j| da[i * n + j] * dx[j]).sum()).collect();
+                let want: Vec<f64> = (0..m)
+                    .map(|i| (0..n).map(|j| da[i * n + j] * dx[j]).sum())
+                    .collect();
                 assert_close(y.values(), &want);
             }
         }

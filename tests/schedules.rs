@@ -81,7 +81,11 @@ fn matrices(m: usize, n: usize) -> Vec<Vec<([usize; 2], f64)>> {
     out
 }
 
-type Spmv = fn(&mut Tensor<f64, Dense<1>>, &Tensor<f64, Csr>, &Tensor<f64, Dense<1>>) -> Result<(), KernelError>;
+type Spmv = fn(
+    &mut Tensor<f64, Dense<1>>,
+    &Tensor<f64, Csr>,
+    &Tensor<f64, Dense<1>>,
+) -> Result<(), KernelError>;
 
 fn check_spmv(kernel: Spmv, tolerance: f64) {
     for (m, n) in [(0, 0), (1, 1), (7, 5), (13, 17), (31, 3)] {
@@ -94,10 +98,15 @@ fn check_spmv(kernel: Spmv, tolerance: f64) {
             let mut y = garbage([m]);
             kernel(&mut y, &a, &x).unwrap();
             let d = dense([m, n], &entries);
-            let want: Vec<f64> = (0..m).map(|i| (0..n).map(|j| d[i * n + j] * xs[j]).sum()).collect();
+            let want: Vec<f64> = (0..m)
+                .map(|i| (0..n).map(|j| d[i * n + j] * xs[j]).sum())
+                .collect();
             assert_close(plain.values(), &want);
             for (g, w) in y.values().iter().zip(&want) {
-                assert!((g - w).abs() <= tolerance * w.abs().max(1.0), "got {g}, want {w}");
+                assert!(
+                    (g - w).abs() <= tolerance * w.abs().max(1.0),
+                    "got {g}, want {w}"
+                );
             }
         }
     }
@@ -129,7 +138,11 @@ fn spmv_auto_schedule() {
 #[test]
 fn spmm_vectorized() {
     for (m, k, n) in [(0, 0, 0), (1, 1, 1), (5, 4, 11), (9, 6, 16)] {
-        let c = Tensor::from_dense([k, n], &(0..k * n).map(|v| (v % 7) as f64 - 3.0).collect::<Vec<_>>()).unwrap();
+        let c = Tensor::from_dense(
+            [k, n],
+            &(0..k * n).map(|v| (v % 7) as f64 - 3.0).collect::<Vec<_>>(),
+        )
+        .unwrap();
         for b in cases([m, k], 5) {
             let bt = tensor::<Csr, 2>([m, k], &b);
             let mut plain = garbage([m, n]);
@@ -142,7 +155,13 @@ fn spmm_vectorized() {
             assert_close(a.values(), plain.values());
             let db = dense([m, k], &b);
             let dc = c.to_dense();
-            let want: Vec<f64> = (0..m * n).map(|ij| (0..k).map(|l| db[ij / n * k + l] * dc[l * n + ij % n]).sum()).collect();
+            let want: Vec<f64> = (0..m * n)
+                .map(|ij| {
+                    (0..k)
+                        .map(|l| db[ij / n * k + l] * dc[l * n + ij % n])
+                        .sum()
+                })
+                .collect();
             assert_close(plain.values(), &want);
         }
     }
@@ -151,8 +170,16 @@ fn spmm_vectorized() {
 #[test]
 fn parallel_tensor_kernels() {
     let (m, p, q, r) = (6, 4, 5, 3);
-    let c = Tensor::from_dense([p, r], &(0..p * r).map(|v| v as f64 / 4.0).collect::<Vec<_>>()).unwrap();
-    let d = Tensor::from_dense([q, r], &(0..q * r).map(|v| 1.0 - v as f64 / 8.0).collect::<Vec<_>>()).unwrap();
+    let c = Tensor::from_dense(
+        [p, r],
+        &(0..p * r).map(|v| v as f64 / 4.0).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let d = Tensor::from_dense(
+        [q, r],
+        &(0..q * r).map(|v| 1.0 - v as f64 / 8.0).collect::<Vec<_>>(),
+    )
+    .unwrap();
     for b in cases([m, p, q], 3) {
         let bt = tensor::<Csf<3>, 3>([m, p, q], &b);
         let mut a = garbage([m, r]);
@@ -169,10 +196,13 @@ fn parallel_tensor_kernels() {
             }
         }
         assert_close(a.values(), &want);
-        let v = Tensor::from_dense([q], &(0..q).map(|v| v as f64 - 2.0).collect::<Vec<_>>()).unwrap();
+        let v =
+            Tensor::from_dense([q], &(0..q).map(|v| v as f64 - 2.0).collect::<Vec<_>>()).unwrap();
         let mut t = garbage([m, p]);
         ttv_parallel(&mut t, &bt, &v).unwrap();
-        let want: Vec<f64> = (0..m * p).map(|ij| (0..q).map(|l| db[ij * q + l] * (l as f64 - 2.0)).sum()).collect();
+        let want: Vec<f64> = (0..m * p)
+            .map(|ij| (0..q).map(|l| db[ij * q + l] * (l as f64 - 2.0)).sum())
+            .collect();
         assert_close(t.values(), &want);
     }
 }
@@ -192,7 +222,10 @@ fn reductions_over_lanes_and_threads() {
     for n in [0, 1, 3, 8, 37] {
         let bs: Vec<f64> = (0..n).map(|i| (i % 5) as f64 - 1.5).collect();
         let cs: Vec<f64> = (0..n).map(|i| 0.25 * i as f64).collect();
-        let (b, c) = (Tensor::from_dense([n], &bs).unwrap(), Tensor::from_dense([n], &cs).unwrap());
+        let (b, c) = (
+            Tensor::from_dense([n], &bs).unwrap(),
+            Tensor::from_dense([n], &cs).unwrap(),
+        );
         let want: f64 = bs.iter().zip(&cs).map(|(x, y)| x * y).sum();
         for kernel in [dot, dot_lanes, dot_threads] {
             let mut s = garbage([]);
@@ -212,9 +245,14 @@ fn spmv_parallel_over_columns_with_temporaries() {
             let mut y = garbage([m]);
             spmv_columns_temporary(&mut y, &a, &x).unwrap();
             let d = dense([m, n], &entries);
-            let want: Vec<f64> = (0..m).map(|i| (0..n).map(|j| d[i * n + j] * xs[j]).sum()).collect();
+            let want: Vec<f64> = (0..m)
+                .map(|i| (0..n).map(|j| d[i * n + j] * xs[j]).sum())
+                .collect();
             for (g, w) in y.values().iter().zip(&want) {
-                assert!((g - w).abs() <= 1e-10 * w.abs().max(1.0), "got {g}, want {w}");
+                assert!(
+                    (g - w).abs() <= 1e-10 * w.abs().max(1.0),
+                    "got {g}, want {w}"
+                );
             }
         }
     }
@@ -237,8 +275,16 @@ tensor_kernel! {
 #[test]
 fn parallel_sparse_outputs_with_an_input_pattern() {
     for (m, k, n) in [(0, 0, 0), (1, 1, 1), (7, 3, 9)] {
-        let c = Tensor::from_dense([m, k], &(0..m * k).map(|v| (v % 4) as f64 - 1.0).collect::<Vec<_>>()).unwrap();
-        let d = Tensor::from_dense([k, n], &(0..k * n).map(|v| (v % 3) as f64 * 0.5).collect::<Vec<_>>()).unwrap();
+        let c = Tensor::from_dense(
+            [m, k],
+            &(0..m * k).map(|v| (v % 4) as f64 - 1.0).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let d = Tensor::from_dense(
+            [k, n],
+            &(0..k * n).map(|v| (v % 3) as f64 * 0.5).collect::<Vec<_>>(),
+        )
+        .unwrap();
         for b in cases([m, n], 17) {
             let bt = tensor::<Csr, 2>([m, n], &b);
             let mut serial = Tensor::<f64, Csr>::zeros([m, n]);
@@ -247,21 +293,38 @@ fn parallel_sparse_outputs_with_an_input_pattern() {
             sddmm_parallel(&mut parallel, &bt, &c, &d).unwrap();
             let (db, dc, dd) = (dense([m, n], &b), c.to_dense(), d.to_dense());
             let want: Vec<f64> = (0..m * n)
-                .map(|ij| db[ij] * (0..k).map(|l| dc[ij / n * k + l] * dd[l * n + ij % n]).sum::<f64>())
+                .map(|ij| {
+                    db[ij]
+                        * (0..k)
+                            .map(|l| dc[ij / n * k + l] * dd[l * n + ij % n])
+                            .sum::<f64>()
+                })
                 .collect();
             assert_close(&serial.to_dense(), &want);
             assert_close(&parallel.to_dense(), &want);
-            assert_eq!(parallel.level(1).pos(), bt.level(1).pos(), "the output takes B's structure");
+            assert_eq!(
+                parallel.level(1).pos(),
+                bt.level(1).pos(),
+                "the output takes B's structure"
+            );
         }
     }
     for shape in [[0, 0, 0], [1, 1, 1], [5, 4, 6]] {
-        let v = Tensor::from_dense([shape[2]], &(0..shape[2]).map(|x| x as f64 + 0.5).collect::<Vec<_>>()).unwrap();
+        let v = Tensor::from_dense(
+            [shape[2]],
+            &(0..shape[2]).map(|x| x as f64 + 0.5).collect::<Vec<_>>(),
+        )
+        .unwrap();
         for b in cases(shape, 23) {
             let mut a = Tensor::<f64, Dcsr>::zeros([shape[0], shape[1]]);
             ttv_sparse_parallel(&mut a, &tensor::<Csf<3>, 3>(shape, &b), &v).unwrap();
             let db = dense(shape, &b);
             let want: Vec<f64> = (0..shape[0] * shape[1])
-                .map(|ij| (0..shape[2]).map(|l| db[ij * shape[2] + l] * (l as f64 + 0.5)).sum())
+                .map(|ij| {
+                    (0..shape[2])
+                        .map(|l| db[ij * shape[2] + l] * (l as f64 + 0.5))
+                        .sum()
+                })
                 .collect();
             assert_close(&a.to_dense(), &want);
         }

@@ -262,10 +262,14 @@ impl Error {
             ),
             ErrorKind::CommandArgs { command, expected } => format!("`{command}` takes {expected}"),
             ErrorKind::UnknownIndex(i) => {
-                format!("unknown index variable `{i}`: neither the statement nor an earlier command defines it")
+                format!(
+                    "unknown index variable `{i}`: neither the statement nor an earlier command defines it"
+                )
             }
             ErrorKind::ReusedIndex(i) => {
-                format!("index variable `{i}` already exists; a command's new variables need fresh names")
+                format!(
+                    "index variable `{i}` already exists; a command's new variables need fresh names"
+                )
             }
             ErrorKind::ZeroFactor(c) => format!("`{c}` needs a factor of at least 1"),
             ErrorKind::AfterParallelize(c) => format!(
@@ -273,10 +277,14 @@ impl Error {
                  must come last"
             ),
             ErrorKind::NotAnInput(t) => {
-                format!("`{t}` is not an input of the statement (the output cannot be iterated in position space)")
+                format!(
+                    "`{t}` is not an input of the statement (the output cannot be iterated in position space)"
+                )
             }
             ErrorKind::PosNotIndexing { var, tensor } => {
-                format!("index `{var}` does not index `{tensor}`, so `{tensor}` has no positions for it")
+                format!(
+                    "index `{var}` does not index `{tensor}`, so `{tensor}` has no positions for it"
+                )
             }
             ErrorKind::PosOnDense { tensor, var } => format!(
                 "`pos` is not valid on the dense level of `{tensor}` that `{var}` indexes: its \
@@ -284,11 +292,13 @@ impl Error {
             ),
             ErrorKind::PosOfPosition(v) => format!("`{v}` is already in position space"),
             ErrorKind::CoordOfCoordinate(v) => format!("`{v}` is already in coordinate space"),
-            ErrorKind::CollapseNotNested { outer, inner } => format!(
-                "`collapse` needs `{inner}` directly nested inside `{outer}`"
-            ),
+            ErrorKind::CollapseNotNested { outer, inner } => {
+                format!("`collapse` needs `{inner}` directly nested inside `{outer}`")
+            }
             ErrorKind::CollapseOuterPosition(v) => {
-                format!("`collapse` needs the outer variable in coordinate space, but `{v}` is a position")
+                format!(
+                    "`collapse` needs the outer variable in coordinate space, but `{v}` is a position"
+                )
             }
             ErrorKind::CollapseNotContiguous { tensor } => format!(
                 "the collapsed variables are not consecutive levels of `{tensor}`, in its storage order"

@@ -20,7 +20,11 @@ fn suite_kernels() -> Vec<(String, TokenStream)> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("tests directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("kernels_")))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("kernels_"))
+        })
         .collect();
     files.sort();
     for file in files {
@@ -57,7 +61,10 @@ fn every_suite_kernel_expands_to_safe_rust() {
     for (file, body) in kernels {
         let expanded = sparse_compiler::compile(body.clone())
             .unwrap_or_else(|e| panic!("{file}: `{body}` failed: {}", e[0].message()));
-        assert!(!has_unsafe(expanded), "{file}: `{body}` expands to unsafe code");
+        assert!(
+            !has_unsafe(expanded),
+            "{file}: `{body}` expands to unsafe code"
+        );
     }
 }
 
@@ -68,28 +75,47 @@ fn the_unsafe_check_can_fail() {
 }
 
 fn golden(name: &str, kernel: &str) {
-    let tokens = sparse_compiler::compile(kernel.parse().unwrap()).map_err(|e| e[0].message()).unwrap();
+    let tokens = sparse_compiler::compile(kernel.parse().unwrap())
+        .map_err(|e| e[0].message())
+        .unwrap();
     let file: syn::File = syn::parse2(tokens).expect("the expansion parses as a file");
-    let text = format!("// Expansion of: {kernel}\n{}", prettyplease::unparse(&file));
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expanded").join(format!("{name}.rs"));
+    let text = format!(
+        "// Expansion of: {kernel}\n{}",
+        prettyplease::unparse(&file)
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/expanded")
+        .join(format!("{name}.rs"));
     if std::env::var_os("SPARSE_BLESS").is_some() {
         std::fs::write(&path, &text).unwrap();
     }
     let want = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(want == text, "{name}: expansion changed; rerun with SPARSE_BLESS=1 and review the diff\n{text}");
+    assert!(
+        want == text,
+        "{name}: expansion changed; rerun with SPARSE_BLESS=1 and review the diff\n{text}"
+    );
 }
 
 #[test]
 fn golden_spmv_csr() {
-    golden("spmv_csr", "fn spmv; y(i) = A(i,j) * x(j); formats<A: csr>;");
+    golden(
+        "spmv_csr",
+        "fn spmv; y(i) = A(i,j) * x(j); formats<A: csr>;",
+    );
 }
 
 #[test]
 fn golden_add_csr() {
-    golden("add_csr", "fn add; A(i,j) = B(i,j) + C(i,j); formats<A: csr, B: csr, C: csr>;");
+    golden(
+        "add_csr",
+        "fn add; A(i,j) = B(i,j) + C(i,j); formats<A: csr, B: csr, C: csr>;",
+    );
 }
 
 #[test]
 fn golden_spgemm_csr() {
-    golden("spgemm_csr", "fn spgemm; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>;");
+    golden(
+        "spgemm_csr",
+        "fn spgemm; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>;",
+    );
 }

@@ -184,8 +184,10 @@ fn sort_and_sum<T: Scalar>(
         let same = !out.vals.is_empty() && &out.crd[out.crd.len() - levels..] == row;
         match out.vals.last_mut() {
             Some(last) if same => {
-                *last = Scalar::checked_add(*last, value).ok_or_else(|| FormatError::ValueOverflow {
-                    coords: entries.coords(e).to_vec(),
+                *last = Scalar::checked_add(*last, value).ok_or_else(|| {
+                    FormatError::ValueOverflow {
+                        coords: entries.coords(e).to_vec(),
+                    }
                 })?;
             }
             _ => {

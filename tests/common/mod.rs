@@ -76,7 +76,10 @@ pub fn dense<const N: usize>(shape: [usize; N], entries: &[([usize; N], f64)]) -
 }
 
 /// A tensor of format `F` from an entry list.
-pub fn tensor<F: Format, const N: usize>(shape: [usize; N], entries: &[([usize; N], f64)]) -> Tensor<f64, F> {
+pub fn tensor<F: Format, const N: usize>(
+    shape: [usize; N],
+    entries: &[([usize; N], f64)],
+) -> Tensor<f64, F> {
     Tensor::from_entries(shape, entries.iter().copied()).expect("valid test input")
 }
 
@@ -86,7 +89,10 @@ pub fn assert_close(got: &[f64], want: &[f64]) {
     assert_eq!(got.len(), want.len(), "lengths differ");
     for (k, (g, w)) in got.iter().zip(want).enumerate() {
         let scale = g.abs().max(w.abs()).max(1.0);
-        assert!((g - w).abs() <= 1e-12 * scale, "element {k}: got {g}, want {w}");
+        assert!(
+            (g - w).abs() <= 1e-12 * scale,
+            "element {k}: got {g}, want {w}"
+        );
     }
 }
 

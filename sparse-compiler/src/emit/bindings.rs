@@ -375,7 +375,9 @@ impl Walk<'_> {
             }
             Stmt::For { var, lo, hi, body }
             | Stmt::VectorFor { var, lo, hi, body }
-            | Stmt::ParallelFor { var, lo, hi, body, .. } => {
+            | Stmt::ParallelFor {
+                var, lo, hi, body, ..
+            } => {
                 self.local(var)?;
                 self.expr(lo)?;
                 self.expr(hi)?;

@@ -33,7 +33,11 @@ pub(super) fn put_structure_copies(kernel: &Kernel, stmts: &[Stmt]) -> TokenStre
 
 /// `stmts` as a sequence of Rust statements.
 pub(super) fn put_block(kernel: &Kernel, bindings: &Bindings, stmts: &[Stmt]) -> TokenStream {
-    let emitter = Emitter { kernel, bindings, parallel: None };
+    let emitter = Emitter {
+        kernel,
+        bindings,
+        parallel: None,
+    };
     emitter.put_stmts(stmts)
 }
 
@@ -149,8 +153,12 @@ impl Emitter<'_> {
                     return match (*accumulate, parallel.writes) {
                         (true, ParallelWrites::Partials) => quote! { #cells[#index] += #value; },
                         (false, ParallelWrites::Partials) => quote! { #cells[#index] = #value; },
-                        (false, _) => quote! { ::sparse::atomic::AtomicCell::set(&#cells[#index], #value); },
-                        (true, ParallelWrites::Atomic) => quote! { ::sparse::atomic::AtomicCell::add(&#cells[#index], #value); },
+                        (false, _) => {
+                            quote! { ::sparse::atomic::AtomicCell::set(&#cells[#index], #value); }
+                        }
+                        (true, ParallelWrites::Atomic) => {
+                            quote! { ::sparse::atomic::AtomicCell::add(&#cells[#index], #value); }
+                        }
                         (true, ParallelWrites::Exclusive) => {
                             quote! { ::sparse::atomic::AtomicCell::add_exclusive(&#cells[#index], #value); }
                         }
@@ -179,7 +187,13 @@ impl Emitter<'_> {
                 quote! { #array[..#len].sort_unstable(); }
             }
             Stmt::For { var, lo, hi, body } => self.put_for(var, lo, hi, body),
-            Stmt::ParallelFor { var, lo, hi, body, writes } => self.put_parallel_for(var, lo, hi, body, *writes),
+            Stmt::ParallelFor {
+                var,
+                lo,
+                hi,
+                body,
+                writes,
+            } => self.put_parallel_for(var, lo, hi, body, *writes),
             Stmt::VectorFor { var, lo, hi, body } => self.put_vector_for(var, lo, hi, body),
             Stmt::While { cond, body } => {
                 let cond = self.put_expr(cond).at(Prec::Or);
@@ -374,9 +388,22 @@ impl Emitter<'_> {
     /// read-modify-writes. With partials, the range is cut into one contiguous piece per thread,
     /// each piece adds into its own zeroed copy of the output, and the copies are added into the
     /// output in piece order.
-    fn put_parallel_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt], writes: ParallelWrites) -> TokenStream {
-        let inner = Emitter { parallel: Some(Parallel { writes }), ..*self };
-        let (lo, hi) = (self.put_expr(lo).at(Prec::Or), self.put_expr(hi).at(Prec::Or));
+    fn put_parallel_for(
+        &self,
+        var: &Var,
+        lo: &Expr,
+        hi: &Expr,
+        body: &[Stmt],
+        writes: ParallelWrites,
+    ) -> TokenStream {
+        let inner = Emitter {
+            parallel: Some(Parallel { writes }),
+            ..*self
+        };
+        let (lo, hi) = (
+            self.put_expr(lo).at(Prec::Or),
+            self.put_expr(hi).at(Prec::Or),
+        );
         let (var, body) = (ident(&var.0), inner.put_stmts(body));
         let (cells, vals) = (output_cells(), self.put_array(&Array::Vals { param: 0 }));
         let rayon = quote! { ::sparse::__private::rayon };
@@ -424,14 +451,30 @@ impl Emitter<'_> {
     fn put_vector_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt]) -> TokenStream {
         // Index `let`s before the store (positions the lowerer bound) are inlined into it.
         let (lets, rest) = body.split_at(body.iter().take_while(|s| is_index_let(s)).count());
-        if let [Stmt::Assign { var: sum, value, accumulate: true }] = rest {
+        if let [
+            Stmt::Assign {
+                var: sum,
+                value,
+                accumulate: true,
+            },
+        ] = rest
+        {
             return self.put_lane_sum(var, lo, hi, body, sum, &inline_lets(lets, value));
         }
-        let [Stmt::Store { array, index, value, accumulate }] = rest else {
+        let [
+            Stmt::Store {
+                array,
+                index,
+                value,
+                accumulate,
+            },
+        ] = rest
+        else {
             return self.put_for(var, lo, hi, body);
         };
         let (index, value) = (inline_lets(lets, index), inline_lets(lets, value));
-        let (Some(base), Some(lanes)) = (lane_base(var, &index), self.put_lanes(var, &value)) else {
+        let (Some(base), Some(lanes)) = (lane_base(var, &index), self.put_lanes(var, &value))
+        else {
             return self.put_for(var, lo, hi, body);
         };
         if self.parallel.is_some() && matches!(array, Array::Vals { param: 0 }) {
@@ -440,7 +483,10 @@ impl Emitter<'_> {
         let out = self.put_array(array);
         let base = self.put_expr(&base).at(Prec::Sum);
         let v = ident(&var.0);
-        let (lo_t, hi_t) = (self.put_expr(lo).at(Prec::Or), self.put_expr(hi).at(Prec::Or));
+        let (lo_t, hi_t) = (
+            self.put_expr(lo).at(Prec::Or),
+            self.put_expr(hi).at(Prec::Or),
+        );
         let tail = self.put_for(var, &Expr::Var(Var("__lanes_end".into())), hi, body);
         let result = if *accumulate {
             quote! { <T as ::sparse::Scalar>::load(&#out[__at..]) + #lanes }
@@ -466,12 +512,23 @@ impl Emitter<'_> {
 
     /// `sum += value` over the loop in lanes (a `ParallelReduction` over SIMD lanes): one lane
     /// accumulator, reduced into `sum` at the end, then a scalar tail.
-    fn put_lane_sum(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt], sum: &Var, value: &Expr) -> TokenStream {
+    fn put_lane_sum(
+        &self,
+        var: &Var,
+        lo: &Expr,
+        hi: &Expr,
+        body: &[Stmt],
+        sum: &Var,
+        value: &Expr,
+    ) -> TokenStream {
         let Some(lanes) = self.put_lanes(var, value) else {
             return self.put_for(var, lo, hi, body);
         };
         let (v, sum) = (ident(&var.0), ident(&sum.0));
-        let (lo_t, hi_t) = (self.put_expr(lo).at(Prec::Or), self.put_expr(hi).at(Prec::Or));
+        let (lo_t, hi_t) = (
+            self.put_expr(lo).at(Prec::Or),
+            self.put_expr(hi).at(Prec::Or),
+        );
         let tail = self.put_for(var, &Expr::Var(Var("__lanes_end".into())), hi, body);
         quote! {
             let __lanes_end: usize = {
@@ -538,7 +595,10 @@ impl Emitter<'_> {
             }
             BinOp::Quotient => {
                 let (a, b) = (a.tokens, b.tokens);
-                return Operand::new(quote! { <T as ::sparse::Scalar>::divide(#a, #b) }, Prec::Postfix);
+                return Operand::new(
+                    quote! { <T as ::sparse::Scalar>::divide(#a, #b) },
+                    Prec::Postfix,
+                );
             }
             BinOp::Add => (Prec::Sum, quote! { + }),
             BinOp::Sub => (Prec::Sum, quote! { - }),
@@ -733,7 +793,14 @@ fn note_use<'b>(var: &Var, array: &'b Array, index: &Expr, found: &mut Vec<&'b A
 }
 
 fn is_index_let(stmt: &Stmt) -> bool {
-    matches!(stmt, Stmt::Let { ty: Type::Index, mutable: false, .. })
+    matches!(
+        stmt,
+        Stmt::Let {
+            ty: Type::Index,
+            mutable: false,
+            ..
+        }
+    )
 }
 
 /// `expr` with the variables of `lets` replaced by their values.
@@ -754,10 +821,21 @@ fn substitute(expr: &Expr, var: &Var, value: &Expr) -> Expr {
         Expr::Not(a) => Expr::Not(sub(a)),
         Expr::AddOffset(a, b) => Expr::AddOffset(sub(a), sub(b)),
         Expr::Select(a, b, c) => Expr::Select(sub(a), sub(b), sub(c)),
-        Expr::CountUpTo { array, target } => Expr::CountUpTo { array: array.clone(), target: sub(target) },
-        Expr::RangeBound { end, offset, rows, cols } => {
-            Expr::RangeBound { end: *end, offset: sub(offset), rows: sub(rows), cols: sub(cols) }
-        }
+        Expr::CountUpTo { array, target } => Expr::CountUpTo {
+            array: array.clone(),
+            target: sub(target),
+        },
+        Expr::RangeBound {
+            end,
+            offset,
+            rows,
+            cols,
+        } => Expr::RangeBound {
+            end: *end,
+            offset: sub(offset),
+            rows: sub(rows),
+            cols: sub(cols),
+        },
         Expr::Var(_)
         | Expr::Index(_)
         | Expr::Value(_)
@@ -795,9 +873,9 @@ fn mentions(var: &Var, expr: &Expr) -> bool {
         Expr::CountUpTo { target, .. } => mentions(var, target),
         Expr::Binary(_, a, b) | Expr::AddOffset(a, b) => mentions(var, a) || mentions(var, b),
         Expr::Select(a, b, c) => mentions(var, a) || mentions(var, b) || mentions(var, c),
-        Expr::RangeBound { offset, rows, cols, .. } => {
-            mentions(var, offset) || mentions(var, rows) || mentions(var, cols)
-        }
+        Expr::RangeBound {
+            offset, rows, cols, ..
+        } => mentions(var, offset) || mentions(var, rows) || mentions(var, cols),
         Expr::Index(_)
         | Expr::Value(_)
         | Expr::Bool(_)

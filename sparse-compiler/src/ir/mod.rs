@@ -22,8 +22,24 @@ pub use print::print_kernel;
 /// parallel pieces, binary searches). The lowerer never names a variable with one of these, so a
 /// backend's locals cannot hide the kernel's.
 pub const RESERVED_LOCALS: &[&str] = &[
-    "__acc", "__add", "__at", "__from", "__hi", "__lanes", "__lanes_end", "__len", "__lo", "__out",
-    "__out_cells", "__partial", "__partials", "__piece", "__pieces", "__span", "__to", "__width",
+    "__acc",
+    "__add",
+    "__at",
+    "__from",
+    "__hi",
+    "__lanes",
+    "__lanes_end",
+    "__len",
+    "__lo",
+    "__out",
+    "__out_cells",
+    "__partial",
+    "__partials",
+    "__piece",
+    "__pieces",
+    "__span",
+    "__to",
+    "__width",
     "__x",
 ];
 

@@ -14,11 +14,18 @@ use crate::schedule::{Direction, Race, Relation, Unit};
 
 impl Lowerer<'_> {
     /// A loop over a variable a schedule command created.
-    pub(super) fn derived_loop(&mut self, v: IndexVar, body: &Cin, out: &mut Vec<Stmt>) -> Result<(), Error> {
+    pub(super) fn derived_loop(
+        &mut self,
+        v: IndexVar,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
         let (lo, hi) = self.derived_bounds(v)?;
         let name = self.names.fresh(&self.program.vars[v].clone());
         let saved = self.scope.clone();
-        let tracker_outside = self.tracked_pos(v).filter(|_| self.is_pos_var(v) && !self.parallel_at(v));
+        let tracker_outside = self
+            .tracked_pos(v)
+            .filter(|_| self.is_pos_var(v) && !self.parallel_at(v));
         let mut flush_after = None;
         if let Some((relation, access, level)) = tracker_outside {
             flush_after = self.declare_tracker(relation, access, level, lo.clone(), out);
@@ -27,11 +34,11 @@ impl Lowerer<'_> {
         self.scope.coords.insert(v, Expr::Var(name.clone()));
         self.scope.partial = true;
         let mut flush_inside = None;
-        if let Some((relation, access, level)) = self.tracked_pos(v) {
-            if !self.scope.trackers.contains_key(&relation) {
-                let first = self.first_position(relation);
-                flush_inside = self.declare_tracker(relation, access, level, first, &mut inner);
-            }
+        if let Some((relation, access, level)) = self.tracked_pos(v)
+            && !self.scope.trackers.contains_key(&relation)
+        {
+            let first = self.first_position(relation);
+            flush_inside = self.declare_tracker(relation, access, level, first, &mut inner);
         }
         let result = self.recovered_body(body, &mut inner);
         if let Some(flush) = flush_inside {
@@ -63,7 +70,13 @@ impl Lowerer<'_> {
                         Race::NoRaces | Race::IgnoreRaces => ParallelWrites::Exclusive,
                         Race::Temporary | Race::ParallelReduction => ParallelWrites::Partials,
                     };
-                    Stmt::ParallelFor { var, lo, hi, body, writes }
+                    Stmt::ParallelFor {
+                        var,
+                        lo,
+                        hi,
+                        body,
+                        writes,
+                    }
                 }
             });
             return Ok(());
@@ -78,24 +91,62 @@ impl Lowerer<'_> {
     /// `for v in lo..hi` as an outer loop over groups of `n` and an inner loop of constant length
     /// `n` (which the compiler unrolls), then the remainder.
     fn unrolled(&mut self, var: Var, lo: Expr, hi: Expr, body: Vec<Stmt>, n: usize) -> Vec<Stmt> {
-        let group = self.names.fresh(&format!("{}_group", var.0.trim_start_matches("__")));
-        let lane = self.names.fresh(&format!("{}_lane", var.0.trim_start_matches("__")));
-        let end = self.names.fresh(&format!("{}_unrolled_end", var.0.trim_start_matches("__")));
+        let group = self
+            .names
+            .fresh(&format!("{}_group", var.0.trim_start_matches("__")));
+        let lane = self
+            .names
+            .fresh(&format!("{}_lane", var.0.trim_start_matches("__")));
+        let end = self
+            .names
+            .fresh(&format!("{}_unrolled_end", var.0.trim_start_matches("__")));
         let len = bin(BinOp::Sub, hi.clone(), lo.clone());
         let groups = bin(BinOp::Div, len, Expr::Index(n));
-        let value = bin(BinOp::Add, lo.clone(), bin(BinOp::Add, bin(BinOp::Mul, Expr::Var(group.clone()), Expr::Index(n)), Expr::Var(lane.clone())));
-        let mut unrolled_body = vec![Stmt::Let { var: var.clone(), ty: Type::Index, init: value, mutable: false }];
+        let value = bin(
+            BinOp::Add,
+            lo.clone(),
+            bin(
+                BinOp::Add,
+                bin(BinOp::Mul, Expr::Var(group.clone()), Expr::Index(n)),
+                Expr::Var(lane.clone()),
+            ),
+        );
+        let mut unrolled_body = vec![Stmt::Let {
+            var: var.clone(),
+            ty: Type::Index,
+            init: value,
+            mutable: false,
+        }];
         unrolled_body.extend(body.clone());
-        let end_value = bin(BinOp::Add, lo, bin(BinOp::Mul, groups.clone(), Expr::Index(n)));
+        let end_value = bin(
+            BinOp::Add,
+            lo,
+            bin(BinOp::Mul, groups.clone(), Expr::Index(n)),
+        );
         vec![
             Stmt::For {
                 var: group,
                 lo: Expr::Index(0),
                 hi: groups,
-                body: vec![Stmt::For { var: lane, lo: Expr::Index(0), hi: Expr::Index(n), body: unrolled_body }],
+                body: vec![Stmt::For {
+                    var: lane,
+                    lo: Expr::Index(0),
+                    hi: Expr::Index(n),
+                    body: unrolled_body,
+                }],
             },
-            Stmt::Let { var: end.clone(), ty: Type::Index, init: end_value, mutable: false },
-            Stmt::For { var, lo: Expr::Var(end), hi, body },
+            Stmt::Let {
+                var: end.clone(),
+                ty: Type::Index,
+                init: end_value,
+                mutable: false,
+            },
+            Stmt::For {
+                var,
+                lo: Expr::Var(end),
+                hi,
+                body,
+            },
         ]
     }
 
@@ -114,7 +165,11 @@ impl Lowerer<'_> {
         if let Some(cond) = self.recover_until_guard(out)? {
             let mut inner = Vec::new();
             self.recovered_body(body, &mut inner)?;
-            out.push(Stmt::If { cond, then: inner, otherwise: Vec::new() });
+            out.push(Stmt::If {
+                cond,
+                then: inner,
+                otherwise: Vec::new(),
+            });
             return Ok(());
         }
         if let Some(cond) = self.recover(out) {
@@ -122,7 +177,11 @@ impl Lowerer<'_> {
             self.locate_ready(&mut inner)?;
             self.check_resolved()?;
             self.stmt(body, &mut inner)?;
-            out.push(Stmt::If { cond, then: inner, otherwise: Vec::new() });
+            out.push(Stmt::If {
+                cond,
+                then: inner,
+                otherwise: Vec::new(),
+            });
             return Ok(());
         }
         self.locate_ready(out)?;
@@ -133,18 +192,36 @@ impl Lowerer<'_> {
     /// The loop bounds of a derived variable (seed-schedules.md A.6).
     fn derived_bounds(&self, v: IndexVar) -> Result<(Expr, Expr), Error> {
         match self.scheduled.deriving(v) {
-            Some(Relation::Split { parent, outer, direction, factor, .. }) => {
+            Some(Relation::Split {
+                parent,
+                outer,
+                direction,
+                factor,
+                ..
+            }) => {
                 let (lo, hi) = self.range_of(parent)?;
                 let len = bin(BinOp::Sub, hi, lo);
                 let blocks = ceil_div(len, factor);
-                let outer_count = if direction == Direction::Down { blocks.clone() } else { Expr::Index(factor) };
-                let inner_count = if direction == Direction::Down { Expr::Index(factor) } else { blocks };
-                Ok((Expr::Index(0), if v == outer { outer_count } else { inner_count }))
+                let outer_count = if direction == Direction::Down {
+                    blocks.clone()
+                } else {
+                    Expr::Index(factor)
+                };
+                let inner_count = if direction == Direction::Down {
+                    Expr::Index(factor)
+                } else {
+                    blocks
+                };
+                Ok((
+                    Expr::Index(0),
+                    if v == outer { outer_count } else { inner_count },
+                ))
             }
             Some(Relation::Pos { parent, access, .. }) => self.position_range(parent, access),
-            Some(Relation::Collapse { outer, inner, .. }) => {
-                Ok((Expr::Index(0), bin(BinOp::Mul, self.extent(outer), self.extent(inner))))
-            }
+            Some(Relation::Collapse { outer, inner, .. }) => Ok((
+                Expr::Index(0),
+                bin(BinOp::Mul, self.extent(outer), self.extent(inner)),
+            )),
             Some(Relation::Bound { value, .. }) => Ok((Expr::Index(0), Expr::Index(value))),
             None => Ok((Expr::Index(0), self.extent(v))),
         }
@@ -165,15 +242,23 @@ impl Lowerer<'_> {
         let level = self.access_level(access, &roots)?;
         if roots.len() > 1 {
             if level + 1 != roots.len() {
-                return Err(self.unsupported("`pos` over a collapse that does not start at the root level"));
+                return Err(
+                    self.unsupported("`pos` over a collapse that does not start at the root level")
+                );
             }
-            let crd = Array::Crd { param: self.accesses[access].tensor, level };
+            let crd = Array::Crd {
+                param: self.accesses[access].tensor,
+                level,
+            };
             return Ok((Expr::Index(0), Expr::Len(crd)));
         }
         let env = self.level_env(access, level);
         let fns = level_fns(self.levels(access)[level].kind);
-        let parent_pos = self.parent_pos(access, level).ok_or_else(|| self.internal("`pos` before its parent level"))?;
-        fns.pos_bounds(&env, &parent_pos).ok_or_else(|| self.internal("`pos` on a level without positions"))
+        let parent_pos = self
+            .parent_pos(access, level)
+            .ok_or_else(|| self.internal("`pos` before its parent level"))?;
+        fns.pos_bounds(&env, &parent_pos)
+            .ok_or_else(|| self.internal("`pos` on a level without positions"))
     }
 
     /// The deepest level of `access` storing one of `roots`.
@@ -197,7 +282,11 @@ impl Lowerer<'_> {
                         return None;
                     }
                     let level = self.access_level(access, &roots).ok()?;
-                    let index = self.scheduled.relations.iter().position(|r| matches!(r, Relation::Pos { pos, .. } if *pos == x))?;
+                    let index = self
+                        .scheduled
+                        .relations
+                        .iter()
+                        .position(|r| matches!(r, Relation::Pos { pos, .. } if *pos == x))?;
                     return Some((index, access, level));
                 }
                 Relation::Split { parent, .. } | Relation::Bound { parent, .. } => x = parent,
@@ -209,7 +298,9 @@ impl Lowerer<'_> {
     /// The first position a loop over part of a tracked position variable visits: the position
     /// with every loop not yet bound at its start (0).
     fn first_position(&self, relation: usize) -> Expr {
-        let Relation::Pos { pos, .. } = self.scheduled.relations[relation] else { return Expr::Index(0) };
+        let Relation::Pos { pos, .. } = self.scheduled.relations[relation] else {
+            return Expr::Index(0);
+        };
         self.lowest(pos)
     }
 
@@ -218,16 +309,28 @@ impl Lowerer<'_> {
             return c.clone();
         }
         for r in &self.scheduled.relations {
-            if let Relation::Split { parent, outer, inner, direction, factor } = *r {
-                if parent == v {
-                    let Ok((lo, hi)) = self.range_of(parent) else { return Expr::Index(0) };
-                    let size = match direction {
-                        Direction::Down => Expr::Index(factor),
-                        Direction::Up => ceil_div(bin(BinOp::Sub, hi, lo.clone()), factor),
-                    };
-                    let offset = bin(BinOp::Add, bin(BinOp::Mul, self.lowest(outer), size), self.lowest(inner));
-                    return bin(BinOp::Add, lo, offset);
-                }
+            if let Relation::Split {
+                parent,
+                outer,
+                inner,
+                direction,
+                factor,
+            } = *r
+                && parent == v
+            {
+                let Ok((lo, hi)) = self.range_of(parent) else {
+                    return Expr::Index(0);
+                };
+                let size = match direction {
+                    Direction::Down => Expr::Index(factor),
+                    Direction::Up => ceil_div(bin(BinOp::Sub, hi, lo.clone()), factor),
+                };
+                let offset = bin(
+                    BinOp::Add,
+                    bin(BinOp::Mul, self.lowest(outer), size),
+                    self.lowest(inner),
+                );
+                return bin(BinOp::Add, lo, offset);
             }
         }
         Expr::Index(0)
@@ -238,26 +341,54 @@ impl Lowerer<'_> {
     /// a scalar that is flushed once per segment (one atomic add per row boundary instead of one
     /// per nonzero, as in seed 004's Fig. 4b); the statement that flushes the last segment is
     /// returned, for the caller to place after the tracker's last use.
-    fn declare_tracker(&mut self, relation: usize, access: usize, level: usize, first: Expr, out: &mut Vec<Stmt>) -> Option<Stmt> {
-        let var = self.names.fresh(&format!("{}_segment", self.program.tensors[self.accesses[access].tensor].name));
-        let pos = Array::Pos { param: self.accesses[access].tensor, level };
-        let count = Expr::CountUpTo { array: pos, target: Box::new(first) };
+    fn declare_tracker(
+        &mut self,
+        relation: usize,
+        access: usize,
+        level: usize,
+        first: Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Stmt> {
+        let var = self.names.fresh(&format!(
+            "{}_segment",
+            self.program.tensors[self.accesses[access].tensor].name
+        ));
+        let pos = Array::Pos {
+            param: self.accesses[access].tensor,
+            level,
+        };
+        let count = Expr::CountUpTo {
+            array: pos,
+            target: Box::new(first),
+        };
         let init = bin(BinOp::Sub, count, Expr::Index(1));
-        out.push(Stmt::Let { var: var.clone(), ty: Type::Index, init, mutable: true });
+        out.push(Stmt::Let {
+            var: var.clone(),
+            ty: Type::Index,
+            init,
+            mutable: true,
+        });
         self.scope.trackers.insert(relation, var.clone());
         if !self.segment_sum_applies(relation) {
             return None;
         }
         let sum = self.names.fresh("segment_sum");
         let zero = Expr::Value(crate::ir::Literal::Int(0));
-        out.push(Stmt::Let { var: sum.clone(), ty: Type::Value, init: zero, mutable: true });
+        out.push(Stmt::Let {
+            var: sum.clone(),
+            ty: Type::Value,
+            init: zero,
+            mutable: true,
+        });
         self.scope.segment_sum = Some((relation, sum.clone()));
         Some(self.flush(access, level, &var, &sum))
     }
 
     /// Whether the output is a dense vector indexed by the upper coordinate of the collapse.
     fn segment_sum_applies(&self, relation: usize) -> bool {
-        let Relation::Pos { parent, .. } = self.scheduled.relations[relation] else { return false };
+        let Relation::Pos { parent, .. } = self.scheduled.relations[relation] else {
+            return false;
+        };
         let roots = self.scheduled.underived(parent);
         let output = &self.accesses[0];
         let dense = self.levels(0).iter().all(|l| l.kind == LevelKind::Dense);
@@ -268,11 +399,25 @@ impl Lowerer<'_> {
     fn flush(&self, access: usize, level: usize, q: &Var, sum: &Var) -> Stmt {
         let upper = level - 1;
         let env = self.level_env(access, upper);
-        let row = level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
+        let row =
+            level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
         let zero = Expr::Value(crate::ir::Literal::Int(0));
-        let store = Stmt::Store { array: Array::Vals { param: 0 }, index: row, value: Expr::Var(sum.clone()), accumulate: true };
-        let reset = Stmt::Assign { var: sum.clone(), value: zero.clone(), accumulate: false };
-        Stmt::If { cond: bin(BinOp::Ne, Expr::Var(sum.clone()), zero), then: vec![store, reset], otherwise: Vec::new() }
+        let store = Stmt::Store {
+            array: Array::Vals { param: 0 },
+            index: row,
+            value: Expr::Var(sum.clone()),
+            accumulate: true,
+        };
+        let reset = Stmt::Assign {
+            var: sum.clone(),
+            value: zero.clone(),
+            accumulate: false,
+        };
+        Stmt::If {
+            cond: bin(BinOp::Ne, Expr::Var(sum.clone()), zero),
+            then: vec![store, reset],
+            otherwise: Vec::new(),
+        }
     }
 
     /// Binds what the bound variables determine, until nothing changes or a recovered variable
@@ -299,15 +444,34 @@ impl Lowerer<'_> {
 
     fn bind(&mut self, v: IndexVar, value: Expr, out: &mut Vec<Stmt>) -> Expr {
         let name = self.names.fresh(&self.program.vars[v].clone());
-        out.push(Stmt::Let { var: name.clone(), ty: Type::Index, init: value, mutable: false });
+        out.push(Stmt::Let {
+            var: name.clone(),
+            ty: Type::Index,
+            init: value,
+            mutable: false,
+        });
         self.scope.coords.insert(v, Expr::Var(name.clone()));
         Expr::Var(name)
     }
 
-    fn recover_one(&mut self, index: usize, r: Relation, out: &mut Vec<Stmt>, guards: &mut Vec<Expr>) -> Result<bool, Error> {
+    fn recover_one(
+        &mut self,
+        index: usize,
+        r: Relation,
+        out: &mut Vec<Stmt>,
+        guards: &mut Vec<Expr>,
+    ) -> Result<bool, Error> {
         match r {
-            Relation::Split { parent, outer, inner, direction, factor } => {
-                let (None, Some(o), Some(n)) = (self.bound(parent), self.bound(outer), self.bound(inner)) else {
+            Relation::Split {
+                parent,
+                outer,
+                inner,
+                direction,
+                factor,
+            } => {
+                let (None, Some(o), Some(n)) =
+                    (self.bound(parent), self.bound(outer), self.bound(inner))
+                else {
                     return Ok(false);
                 };
                 let (lo, hi) = self.range_of(parent)?;
@@ -320,24 +484,38 @@ impl Lowerer<'_> {
                 guards.push(bin(BinOp::Lt, p, hi));
                 Ok(true)
             }
-            Relation::Collapse { outer, inner, fused } => {
+            Relation::Collapse {
+                outer,
+                inner,
+                fused,
+            } => {
                 if self.has_pos_child(fused) {
                     return Ok(false);
                 }
-                let (Some(f), None) = (self.bound(fused), self.bound(outer)) else { return Ok(false) };
+                let (Some(f), None) = (self.bound(fused), self.bound(outer)) else {
+                    return Ok(false);
+                };
                 let n = self.extent(inner);
                 self.bind(outer, bin(BinOp::Div, f.clone(), n.clone()), out);
                 self.bind(inner, rem(f, n), out);
                 Ok(true)
             }
             Relation::Bound { parent, child, .. } => {
-                let (None, Some(c)) = (self.bound(parent), self.bound(child)) else { return Ok(false) };
+                let (None, Some(c)) = (self.bound(parent), self.bound(child)) else {
+                    return Ok(false);
+                };
                 let p = self.bind(parent, c, out);
                 guards.push(bin(BinOp::Lt, p, self.extent(parent)));
                 Ok(true)
             }
-            Relation::Pos { parent, pos, access } => {
-                let Some(p) = self.bound(pos) else { return Ok(false) };
+            Relation::Pos {
+                parent,
+                pos,
+                access,
+            } => {
+                let Some(p) = self.bound(pos) else {
+                    return Ok(false);
+                };
                 let roots = self.scheduled.underived(parent);
                 let level = self.access_level(access, &roots)?;
                 if self.scope.positions.contains_key(&(access, level)) {
@@ -359,29 +537,63 @@ impl Lowerer<'_> {
     }
 
     fn has_pos_child(&self, v: IndexVar) -> bool {
-        self.scheduled.relations.iter().any(|r| matches!(r, Relation::Pos { parent, .. } if *parent == v))
+        self.scheduled
+            .relations
+            .iter()
+            .any(|r| matches!(r, Relation::Pos { parent, .. } if *parent == v))
     }
 
     /// Position `p` of a collapsed (upper, bottom) pair of levels: the bottom coordinate is read at
     /// `p`; the upper segment is tracked forward from where it was (skipping empty segments).
-    fn track(&mut self, relation: usize, access: usize, level: usize, p: &Expr, roots: &[IndexVar], out: &mut Vec<Stmt>) -> Result<(), Error> {
-        let q = self.scope.trackers.get(&relation).cloned().ok_or_else(|| self.internal("a tracked position without its tracker"))?;
+    fn track(
+        &mut self,
+        relation: usize,
+        access: usize,
+        level: usize,
+        p: &Expr,
+        roots: &[IndexVar],
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let q = self
+            .scope
+            .trackers
+            .get(&relation)
+            .cloned()
+            .ok_or_else(|| self.internal("a tracked position without its tracker"))?;
         let tensor = self.accesses[access].tensor;
-        let pos = Array::Pos { param: tensor, level };
+        let pos = Array::Pos {
+            param: tensor,
+            level,
+        };
         let next = load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1)));
-        let step = Stmt::Assign { var: q.clone(), value: Expr::Index(1), accumulate: true };
+        let step = Stmt::Assign {
+            var: q.clone(),
+            value: Expr::Index(1),
+            accumulate: true,
+        };
         let mut advance = Vec::new();
-        if let Some((r, sum)) = self.scope.segment_sum.clone().filter(|(r, _)| *r == relation) {
+        if let Some((r, sum)) = self
+            .scope
+            .segment_sum
+            .clone()
+            .filter(|(r, _)| *r == relation)
+        {
             let _ = r;
             advance.push(self.flush(access, level, &q, &sum));
         }
         advance.push(step);
-        out.push(Stmt::While { cond: bin(BinOp::Le, next, p.clone()), body: advance });
+        out.push(Stmt::While {
+            cond: bin(BinOp::Le, next, p.clone()),
+            body: advance,
+        });
         let upper = level - 1;
-        self.scope.positions.insert((access, upper), Expr::Var(q.clone()));
+        self.scope
+            .positions
+            .insert((access, upper), Expr::Var(q.clone()));
         self.scope.positions.insert((access, level), p.clone());
         let upper_env = self.level_env(access, upper);
-        let upper_coord = level_fns(self.levels(access)[upper].kind).pos_access(&upper_env, &Expr::Var(q));
+        let upper_coord =
+            level_fns(self.levels(access)[upper].kind).pos_access(&upper_env, &Expr::Var(q));
         let (outer, inner) = (roots[0], roots[roots.len() - 1]);
         if self.bound(outer).is_none() {
             self.bind(outer, upper_coord, out);
@@ -400,8 +612,12 @@ impl Lowerer<'_> {
     fn check_resolved(&self) -> Result<(), Error> {
         for a in 0..self.accesses.len() {
             let k = self.next_level(a);
-            let Some(spec) = self.levels(a).get(k) else { continue };
-            let bound = self.level_var(a, k).is_some_and(|v| self.scope.coords.contains_key(&v));
+            let Some(spec) = self.levels(a).get(k) else {
+                continue;
+            };
+            let bound = self
+                .level_var(a, k)
+                .is_some_and(|v| self.scope.coords.contains_key(&v));
             let iterable_later = matches!(spec.kind, LevelKind::Dense);
             if bound && !iterable_later && a != 0 && self.parent_pos(a, k).is_some() {
                 let what = format!(
@@ -409,7 +625,10 @@ impl Lowerer<'_> {
                     self.program.vars[self.level_var(a, k).unwrap_or(0)],
                     self.program.tensors[self.accesses[a].tensor].name
                 );
-                return Err(Error::new(self.program.tensors[0].span, ErrorKind::Unsupported(what)));
+                return Err(Error::new(
+                    self.program.tensors[0].span,
+                    ErrorKind::Unsupported(what),
+                ));
             }
         }
         Ok(())
@@ -417,10 +636,18 @@ impl Lowerer<'_> {
 }
 
 fn ceil_div(len: Expr, factor: usize) -> Expr {
-    bin(BinOp::Div, bin(BinOp::Add, len, Expr::Index(factor - 1)), Expr::Index(factor))
+    bin(
+        BinOp::Div,
+        bin(BinOp::Add, len, Expr::Index(factor - 1)),
+        Expr::Index(factor),
+    )
 }
 
 /// `a % b` as `a - (a / b) * b` (the IR has no remainder).
 fn rem(a: Expr, b: Expr) -> Expr {
-    bin(BinOp::Sub, a.clone(), bin(BinOp::Mul, bin(BinOp::Div, a, b.clone()), b))
+    bin(
+        BinOp::Sub,
+        a.clone(),
+        bin(BinOp::Mul, bin(BinOp::Div, a, b.clone()), b),
+    )
 }

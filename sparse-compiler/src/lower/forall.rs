@@ -57,10 +57,14 @@ impl Lowerer<'_> {
         let whole = top.dense && lattice.iterators().is_empty() && iterators.bounded.is_empty();
         self.scope.partial |= !whole;
         if let Some(tag) = self.scheduled.parallel.get(&v) {
-            let single = lattice.points.len() == 1 && top.iterators.len() <= 1 && (whole || !top.dense);
+            let single =
+                lattice.points.len() == 1 && top.iterators.len() <= 1 && (whole || !top.dense);
             if !single {
                 let name = self.program.vars[v].clone();
-                return Err(Error::new(tag.span, crate::error::ErrorKind::ParallelCoiteration(name)));
+                return Err(Error::new(
+                    tag.span,
+                    crate::error::ErrorKind::ParallelCoiteration(name),
+                ));
             }
         }
         let result = if top.dense {

@@ -26,7 +26,10 @@ use names::Namer;
 /// Lowers a scheduled program to an IR kernel named `name`.
 pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir::Kernel, Errors> {
     let Some(cin) = scheduled.cin.as_ref() else {
-        return Err(vec![Error::new(program.tensors[0].span, ErrorKind::Internal("an unscheduled statement".into()))]);
+        return Err(vec![Error::new(
+            program.tensors[0].span,
+            ErrorKind::Internal("an unscheduled statement".into()),
+        )]);
     };
     let mut lowerer = Lowerer::new(program, scheduled);
     let mut body = Vec::new();
@@ -290,7 +293,10 @@ impl<'p> Lowerer<'p> {
                 };
                 if a == 0 && !spec.kind.has_locate() {
                     // An output with an input's structure sits at that input's positions.
-                    match self.pattern_source.and_then(|s| self.scope.positions.get(&(s, k)).cloned()) {
+                    match self
+                        .pattern_source
+                        .and_then(|s| self.scope.positions.get(&(s, k)).cloned())
+                    {
                         Some(p) => {
                             self.scope.positions.insert((0, k), p);
                             continue;

@@ -13,7 +13,10 @@ pub struct Namer {
 impl Default for Namer {
     /// A namer that never hands out the names backends reserve for their own locals.
     fn default() -> Self {
-        let issued = crate::ir::RESERVED_LOCALS.iter().map(|s| s.to_string()).collect();
+        let issued = crate::ir::RESERVED_LOCALS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         Namer { issued }
     }
 }

@@ -30,7 +30,9 @@ impl Lowerer<'_> {
     pub(super) fn begin_output(&mut self, out: &mut Vec<Stmt>) -> Result<(), Errors> {
         let levels = self.levels(0).to_vec();
         if let Some(source) = self.pattern_source {
-            out.push(Stmt::CopyStructure { from: self.accesses[source].tensor });
+            out.push(Stmt::CopyStructure {
+                from: self.accesses[source].tensor,
+            });
             return Ok(());
         }
         if !self.assembles() {
@@ -160,8 +162,14 @@ impl Lowerer<'_> {
             }
             Lhs::Output if accumulate && self.scope.segment_sum.is_some() => {
                 self.partial_output_write = true;
-                let Some((_, sum)) = self.scope.segment_sum.clone() else { return Ok(()) };
-                out.push(Stmt::Assign { var: sum, value, accumulate: true });
+                let Some((_, sum)) = self.scope.segment_sum.clone() else {
+                    return Ok(());
+                };
+                out.push(Stmt::Assign {
+                    var: sum,
+                    value,
+                    accumulate: true,
+                });
                 Ok(())
             }
             Lhs::Output => {

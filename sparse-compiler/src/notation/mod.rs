@@ -116,7 +116,12 @@ impl Program {
     /// positions, with no assembly (so it can also be written in parallel).
     pub fn pattern_source(&self) -> Option<usize> {
         let out = &self.tensors[self.output.tensor];
-        if self.op != AssignOp::Assign || out.levels.iter().all(|l| l.kind == crate::format::LevelKind::Dense) {
+        if self.op != AssignOp::Assign
+            || out
+                .levels
+                .iter()
+                .all(|l| l.kind == crate::format::LevelKind::Dense)
+        {
             return None;
         }
         let mut factors = Vec::new();

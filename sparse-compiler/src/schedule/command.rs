@@ -63,19 +63,38 @@ pub enum BoundKind {
 #[derive(Clone, Debug)]
 pub enum Command {
     /// `pos(i, p, A)`.
-    Pos { var: Ident, pos: Ident, tensor: Ident },
+    Pos {
+        var: Ident,
+        pos: Ident,
+        tensor: Ident,
+    },
     /// `coord(p, i)`.
     Coord { pos: Ident },
     /// `collapse(i, j, f)` or `fuse(i, j, f)`.
-    Collapse { outer: Ident, inner: Ident, fused: Ident },
+    Collapse {
+        outer: Ident,
+        inner: Ident,
+        fused: Ident,
+    },
     /// `split(i, i0, i1, Down|Up, n)`.
-    Split { var: Ident, outer: Ident, inner: Ident, direction: Direction, factor: (usize, Span) },
+    Split {
+        var: Ident,
+        outer: Ident,
+        inner: Ident,
+        direction: Direction,
+        factor: (usize, Span),
+    },
     /// `reorder(a, b, ...)`: the listed loops in this relative order.
     Reorder { vars: Vec<Ident> },
     /// `precompute(expr, i, iw, W)`.
     Precompute { expr: ast::Expr },
     /// `bound(i, ib, n, kind)`.
-    Bound { var: Ident, bound: Ident, value: usize, kind: BoundKind },
+    Bound {
+        var: Ident,
+        bound: Ident,
+        value: usize,
+        kind: BoundKind,
+    },
     /// `unroll(i, n)`.
     Unroll { var: Ident, factor: (usize, Span) },
     /// `parallelize(i, unit, race)`.
@@ -88,7 +107,15 @@ pub enum Command {
 pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
     let name = c.name.to_string();
     let args = &c.args;
-    let wrong = |expected| Error::new(c.span, ErrorKind::CommandArgs { command: name.clone(), expected });
+    let wrong = |expected| {
+        Error::new(
+            c.span,
+            ErrorKind::CommandArgs {
+                command: name.clone(),
+                expected,
+            },
+        )
+    };
     let ident = |k: usize, expected| match args.get(k) {
         Some(CommandArg::Ident(i)) => Ok(i.clone()),
         _ => Err(wrong(expected)),
@@ -97,7 +124,13 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
         Some(CommandArg::Int(n, span)) => Ok((*n, *span)),
         _ => Err(wrong(expected)),
     };
-    let count = |n: usize, expected| if args.len() == n { Ok(()) } else { Err(wrong(expected)) };
+    let count = |n: usize, expected| {
+        if args.len() == n {
+            Ok(())
+        } else {
+            Err(wrong(expected))
+        }
+    };
     match name.as_str() {
         "pos" => {
             const E: &str = "a variable, a new position variable and a tensor: `pos(i, p, A)`";
@@ -107,7 +140,11 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
                 CommandArg::Expr(ast::Expr::Access(a)) => a.tensor.clone(),
                 _ => return Err(wrong(E)),
             };
-            Ok(Command::Pos { var: ident(0, E)?, pos: ident(1, E)?, tensor })
+            Ok(Command::Pos {
+                var: ident(0, E)?,
+                pos: ident(1, E)?,
+                tensor,
+            })
         }
         "coord" => {
             const E: &str = "a position variable and a new coordinate variable: `coord(p, i)`";
@@ -118,7 +155,11 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
         "collapse" | "fuse" => {
             const E: &str = "two nested variables and a new one: `collapse(i, j, f)`";
             count(3, E)?;
-            Ok(Command::Collapse { outer: ident(0, E)?, inner: ident(1, E)?, fused: ident(2, E)? })
+            Ok(Command::Collapse {
+                outer: ident(0, E)?,
+                inner: ident(1, E)?,
+                fused: ident(2, E)?,
+            })
         }
         "split" | "divide" => {
             const E: &str = "a variable, two new variables, `Down` or `Up`, and a factor: `split(i, i0, i1, Down, 16)`";
@@ -137,11 +178,19 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
             if factor.0 == 0 {
                 return Err(Error::new(factor.1, ErrorKind::ZeroFactor(name)));
             }
-            Ok(Command::Split { var: ident(0, E)?, outer: ident(1, E)?, inner: ident(2, E)?, direction, factor })
+            Ok(Command::Split {
+                var: ident(0, E)?,
+                outer: ident(1, E)?,
+                inner: ident(2, E)?,
+                direction,
+                factor,
+            })
         }
         "reorder" => {
             const E: &str = "two or more variables: `reorder(j, i)`";
-            let vars = (0..args.len()).map(|k| ident(k, E)).collect::<Result<Vec<_>, _>>()?;
+            let vars = (0..args.len())
+                .map(|k| ident(k, E))
+                .collect::<Result<Vec<_>, _>>()?;
             if vars.len() < 2 {
                 return Err(wrong(E));
             }
@@ -152,14 +201,21 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
             count(4, E)?;
             let expr = match &args[0] {
                 CommandArg::Expr(e) => e.clone(),
-                CommandArg::Ident(i) => ast::Expr::Access(ast::Access { tensor: i.clone(), indices: Vec::new(), span: i.span() }),
+                CommandArg::Ident(i) => ast::Expr::Access(ast::Access {
+                    tensor: i.clone(),
+                    indices: Vec::new(),
+                    span: i.span(),
+                }),
                 CommandArg::Int(..) => return Err(wrong(E)),
             };
-            (ident(1, E)?, ident(2, E)?, ident(3, E)?);
+            ident(1, E)?;
+            ident(2, E)?;
+            ident(3, E)?;
             Ok(Command::Precompute { expr })
         }
         "bound" => {
-            const E: &str = "a variable, a new variable, a bound and a kind: `bound(i, ib, 64, MaxExact)`";
+            const E: &str =
+                "a variable, a new variable, a bound and a kind: `bound(i, ib, 64, MaxExact)`";
             count(4, E)?;
             let kind = match ident(3, E)?.to_string().as_str() {
                 "MaxExact" => BoundKind::MaxExact,
@@ -168,7 +224,12 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
                 "MinConstraint" => BoundKind::MinConstraint,
                 _ => return Err(wrong(E)),
             };
-            Ok(Command::Bound { var: ident(0, E)?, bound: ident(1, E)?, value: int(2, E)?.0, kind })
+            Ok(Command::Bound {
+                var: ident(0, E)?,
+                bound: ident(1, E)?,
+                value: int(2, E)?.0,
+                kind,
+            })
         }
         "unroll" => {
             const E: &str = "a variable and a factor: `unroll(i, 4)`";
@@ -177,7 +238,10 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
             if factor.0 == 0 {
                 return Err(Error::new(factor.1, ErrorKind::ZeroFactor(name)));
             }
-            Ok(Command::Unroll { var: ident(0, E)?, factor })
+            Ok(Command::Unroll {
+                var: ident(0, E)?,
+                factor,
+            })
         }
         "parallelize" => {
             const E: &str = "a variable, a unit (`CpuThread`, `CpuVector`, `GpuBlock`, `GpuWarp`, \
@@ -200,7 +264,11 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
                 "ParallelReduction" => Race::ParallelReduction,
                 _ => return Err(wrong(E)),
             };
-            Ok(Command::Parallelize { var: ident(0, E)?, unit, race })
+            Ok(Command::Parallelize {
+                var: ident(0, E)?,
+                unit,
+                race,
+            })
         }
         "assemble" => {
             const E: &str = "a tensor and `Append` or `Insert`";
@@ -210,7 +278,10 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
                 "Insert" => true,
                 _ => return Err(wrong(E)),
             };
-            Ok(Command::Assemble { tensor: ident(0, E)?, insert })
+            Ok(Command::Assemble {
+                tensor: ident(0, E)?,
+                insert,
+            })
         }
         _ => Err(Error::new(c.name.span(), ErrorKind::UnknownCommand(name))),
     }

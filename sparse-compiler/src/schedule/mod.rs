@@ -111,9 +111,11 @@ impl Scheduled {
     pub fn underived(&self, v: IndexVar) -> Vec<IndexVar> {
         match self.deriving(v) {
             None => vec![v],
-            Some(Relation::Split { parent, .. } | Relation::Pos { parent, .. } | Relation::Bound { parent, .. }) => {
-                self.underived(parent)
-            }
+            Some(
+                Relation::Split { parent, .. }
+                | Relation::Pos { parent, .. }
+                | Relation::Bound { parent, .. },
+            ) => self.underived(parent),
             Some(Relation::Collapse { outer, inner, .. }) => {
                 let mut vars = self.underived(outer);
                 vars.extend(self.underived(inner));
@@ -127,15 +129,28 @@ impl Scheduled {
         match self.deriving(v) {
             None => false,
             Some(Relation::Pos { .. }) => true,
-            Some(Relation::Split { parent, .. } | Relation::Bound { parent, .. }) => self.is_position(parent),
-            Some(Relation::Collapse { outer, inner, .. }) => self.is_position(outer) || self.is_position(inner),
+            Some(Relation::Split { parent, .. } | Relation::Bound { parent, .. }) => {
+                self.is_position(parent)
+            }
+            Some(Relation::Collapse { outer, inner, .. }) => {
+                self.is_position(outer) || self.is_position(inner)
+            }
         }
     }
 }
 
 /// Applies the `schedule<...>` clause (if any) to `cin`, then finalizes the statement.
-pub fn schedule(program: &mut Program, cin: Cin, clause: Option<&ast::Schedule>) -> Result<Scheduled, Errors> {
-    let mut state = State { program, cin, scheduled: Scheduled::default(), parallelized: None };
+pub fn schedule(
+    program: &mut Program,
+    cin: Cin,
+    clause: Option<&ast::Schedule>,
+) -> Result<Scheduled, Errors> {
+    let mut state = State {
+        program,
+        cin,
+        scheduled: Scheduled::default(),
+        parallelized: None,
+    };
     match clause {
         None => {}
         Some(ast::Schedule::Auto(span)) => {
@@ -151,7 +166,12 @@ pub fn schedule(program: &mut Program, cin: Cin, clause: Option<&ast::Schedule>)
             }
         }
     }
-    let State { program, cin, mut scheduled, .. } = state;
+    let State {
+        program,
+        cin,
+        mut scheduled,
+        ..
+    } = state;
     let outputs = program.loop_vars_of(&program.output.indices);
     let output_like = |v: IndexVar| {
         let roots = scheduled.underived(v);
@@ -160,22 +180,42 @@ pub fn schedule(program: &mut Program, cin: Cin, clause: Option<&ast::Schedule>)
     let touches_output = |v: IndexVar| scheduled.underived(v).iter().any(|r| outputs.contains(r));
     // A scalar declared outside a thread-parallel loop would be shared by its tasks; around a
     // vector loop it is what the lanes reduce into.
-    let fixed = |v: IndexVar| scheduled.parallel.get(&v).is_some_and(|p| p.unit != Unit::CpuVector);
-    scheduled.cin = Some(finalize(program, cin, &output_like, &touches_output, &fixed));
+    let fixed = |v: IndexVar| {
+        scheduled
+            .parallel
+            .get(&v)
+            .is_some_and(|p| p.unit != Unit::CpuVector)
+    };
+    scheduled.cin = Some(finalize(
+        program,
+        cin,
+        &output_like,
+        &touches_output,
+        &fixed,
+    ));
     Ok(scheduled)
 }
 
 /// The heuristic schedule of seed-schedules.md A.12 for CPUs: parallelize the outermost loop over
 /// rows when that is race-free and the loop is a plain `for`; otherwise leave the kernel serial.
 fn auto_commands(state: &State<'_>, span: Span) -> Vec<Command> {
-    let Cin::Forall { var, .. } = &state.cin else { return Vec::new() };
+    let Cin::Forall { var, .. } = &state.cin else {
+        return Vec::new();
+    };
     let outputs = state.program.loop_vars_of(&state.program.output.indices);
-    let dense_output = state.program.tensors[0].levels.iter().all(|l| l.kind == LevelKind::Dense);
+    let dense_output = state.program.tensors[0]
+        .levels
+        .iter()
+        .all(|l| l.kind == LevelKind::Dense);
     if !outputs.contains(var) || !dense_output {
         return Vec::new();
     }
     let name = Ident::new(&state.program.vars[*var], span);
-    vec![Command::Parallelize { var: name, unit: Unit::CpuThread, race: Race::NoRaces }]
+    vec![Command::Parallelize {
+        var: name,
+        unit: Unit::CpuThread,
+        race: Race::NoRaces,
+    }]
 }
 
 struct State<'p> {
@@ -190,13 +230,28 @@ impl State<'_> {
     fn apply(&mut self, command: Command, span: Span) -> Result<(), Error> {
         if self.parallelized.is_some() && !matches!(command, Command::Parallelize { .. }) {
             let name = command_name(&command);
-            return Err(Error::new(span, ErrorKind::AfterParallelize(name.to_string())));
+            return Err(Error::new(
+                span,
+                ErrorKind::AfterParallelize(name.to_string()),
+            ));
         }
         match command {
-            Command::Split { var, outer, inner, direction, factor } => {
+            Command::Split {
+                var,
+                outer,
+                inner,
+                direction,
+                factor,
+            } => {
                 let parent = self.loop_var(&var)?;
                 let (outer, inner) = (self.fresh(&outer)?, self.fresh(&inner)?);
-                let relation = Relation::Split { parent, outer, inner, direction, factor: factor.0 };
+                let relation = Relation::Split {
+                    parent,
+                    outer,
+                    inner,
+                    direction,
+                    factor: factor.0,
+                };
                 self.replace(parent, &[outer, inner]);
                 self.scheduled.relations.push(relation);
                 Ok(())
@@ -205,26 +260,54 @@ impl State<'_> {
             Command::Coord { pos, .. } => {
                 let p = self.loop_var(&pos)?;
                 if !self.scheduled.is_position(p) {
-                    return Err(Error::new(pos.span(), ErrorKind::CoordOfCoordinate(pos.to_string())));
+                    return Err(Error::new(
+                        pos.span(),
+                        ErrorKind::CoordOfCoordinate(pos.to_string()),
+                    ));
                 }
-                Err(Error::new(span, ErrorKind::Unsupported("`coord` (iterate the coordinates of a position range)".into())))
+                Err(Error::new(
+                    span,
+                    ErrorKind::Unsupported(
+                        "`coord` (iterate the coordinates of a position range)".into(),
+                    ),
+                ))
             }
-            Command::Collapse { outer, inner, fused } => self.collapse(&outer, &inner, &fused),
+            Command::Collapse {
+                outer,
+                inner,
+                fused,
+            } => self.collapse(&outer, &inner, &fused),
             Command::Reorder { vars } => self.reorder(&vars, span),
             Command::Precompute { expr, .. } => {
                 if !self.statement_contains(&expr) {
                     return Err(Error::new(span, ErrorKind::PrecomputeNotFound));
                 }
-                Err(Error::new(span, ErrorKind::Unsupported("`precompute` of a user expression".into())))
+                Err(Error::new(
+                    span,
+                    ErrorKind::Unsupported("`precompute` of a user expression".into()),
+                ))
             }
-            Command::Bound { var, bound, value, kind } => {
+            Command::Bound {
+                var,
+                bound,
+                value,
+                kind,
+            } => {
                 let parent = self.loop_var(&var)?;
                 let child = self.fresh(&bound)?;
                 if !matches!(kind, BoundKind::MaxExact | BoundKind::MaxConstraint) {
-                    return Err(Error::new(span, ErrorKind::Unsupported("lower bounds (`MinExact`, `MinConstraint`)".into())));
+                    return Err(Error::new(
+                        span,
+                        ErrorKind::Unsupported("lower bounds (`MinExact`, `MinConstraint`)".into()),
+                    ));
                 }
                 self.replace(parent, &[child]);
-                self.scheduled.relations.push(Relation::Bound { parent, child, kind, value });
+                self.scheduled.relations.push(Relation::Bound {
+                    parent,
+                    child,
+                    kind,
+                    value,
+                });
                 Ok(())
             }
             Command::Unroll { var, factor } => {
@@ -235,11 +318,20 @@ impl State<'_> {
             Command::Parallelize { var, unit, race } => self.parallelize(&var, unit, race, span),
             Command::Assemble { tensor, insert } => {
                 if tensor != self.program.tensors[0].name.as_str() {
-                    return Err(Error::new(tensor.span(), ErrorKind::NotAnInput(tensor.to_string())));
+                    return Err(Error::new(
+                        tensor.span(),
+                        ErrorKind::NotAnInput(tensor.to_string()),
+                    ));
                 }
-                let sparse = self.program.tensors[0].levels.iter().any(|l| l.kind != LevelKind::Dense);
+                let sparse = self.program.tensors[0]
+                    .levels
+                    .iter()
+                    .any(|l| l.kind != LevelKind::Dense);
                 if insert && sparse {
-                    return Err(Error::new(span, ErrorKind::Unsupported("`Insert` assembly of a sparse output".into())));
+                    return Err(Error::new(
+                        span,
+                        ErrorKind::Unsupported("`Insert` assembly of a sparse output".into()),
+                    ));
                 }
                 Ok(())
             }
@@ -251,7 +343,10 @@ impl State<'_> {
         let v = self.program.vars.iter().position(|x| name == x.as_str());
         match v.filter(|&v| loops(&self.cin).contains(&v)) {
             Some(v) => Ok(v),
-            None => Err(Error::new(name.span(), ErrorKind::UnknownIndex(name.to_string()))),
+            None => Err(Error::new(
+                name.span(),
+                ErrorKind::UnknownIndex(name.to_string()),
+            )),
         }
     }
 
@@ -260,7 +355,10 @@ impl State<'_> {
         let taken = self.program.vars.iter().any(|x| name == x.as_str())
             || self.program.tensors.iter().any(|t| name == t.name.as_str());
         if taken {
-            return Err(Error::new(name.span(), ErrorKind::ReusedIndex(name.to_string())));
+            return Err(Error::new(
+                name.span(),
+                ErrorKind::ReusedIndex(name.to_string()),
+            ));
         }
         self.program.vars.push(name.to_string());
         Ok(self.program.vars.len() - 1)
@@ -274,25 +372,54 @@ impl State<'_> {
     fn pos(&mut self, var: &Ident, pos: &Ident, tensor: &Ident) -> Result<(), Error> {
         let i = self.loop_var(var)?;
         if self.scheduled.is_position(i) {
-            return Err(Error::new(var.span(), ErrorKind::PosOfPosition(var.to_string())));
+            return Err(Error::new(
+                var.span(),
+                ErrorKind::PosOfPosition(var.to_string()),
+            ));
         }
-        let Some(t) = (1..self.program.tensors.len()).find(|&t| tensor == self.program.tensors[t].name.as_str()) else {
-            return Err(Error::new(tensor.span(), ErrorKind::NotAnInput(tensor.to_string())));
+        let Some(t) = (1..self.program.tensors.len())
+            .find(|&t| tensor == self.program.tensors[t].name.as_str())
+        else {
+            return Err(Error::new(
+                tensor.span(),
+                ErrorKind::NotAnInput(tensor.to_string()),
+            ));
         };
         let roots = self.scheduled.underived(i);
         let (access, level) = self.indexing_level(t, &roots).ok_or_else(|| {
-            Error::new(tensor.span(), ErrorKind::PosNotIndexing { var: var.to_string(), tensor: tensor.to_string() })
+            Error::new(
+                tensor.span(),
+                ErrorKind::PosNotIndexing {
+                    var: var.to_string(),
+                    tensor: tensor.to_string(),
+                },
+            )
         })?;
         let levels = &self.program.tensors[t].levels;
         if roots.len() > 1 && !self.contiguous(access, level, &roots) {
-            return Err(Error::new(var.span(), ErrorKind::CollapseNotContiguous { tensor: tensor.to_string() }));
+            return Err(Error::new(
+                var.span(),
+                ErrorKind::CollapseNotContiguous {
+                    tensor: tensor.to_string(),
+                },
+            ));
         }
         if levels[level].kind == LevelKind::Dense {
-            return Err(Error::new(var.span(), ErrorKind::PosOnDense { tensor: tensor.to_string(), var: var.to_string() }));
+            return Err(Error::new(
+                var.span(),
+                ErrorKind::PosOnDense {
+                    tensor: tensor.to_string(),
+                    var: var.to_string(),
+                },
+            ));
         }
         let p = self.fresh(pos)?;
         self.replace(i, &[p]);
-        self.scheduled.relations.push(Relation::Pos { parent: i, pos: p, access });
+        self.scheduled.relations.push(Relation::Pos {
+            parent: i,
+            pos: p,
+            access,
+        });
         Ok(())
     }
 
@@ -315,67 +442,116 @@ impl State<'_> {
     fn collapse(&mut self, outer: &Ident, inner: &Ident, fused: &Ident) -> Result<(), Error> {
         let (i, j) = (self.loop_var(outer)?, self.loop_var(inner)?);
         if self.scheduled.is_position(i) {
-            return Err(Error::new(outer.span(), ErrorKind::CollapseOuterPosition(outer.to_string())));
+            return Err(Error::new(
+                outer.span(),
+                ErrorKind::CollapseOuterPosition(outer.to_string()),
+            ));
         }
         if !directly_nested(&self.cin, i, j) {
-            let kind = ErrorKind::CollapseNotNested { outer: outer.to_string(), inner: inner.to_string() };
+            let kind = ErrorKind::CollapseNotNested {
+                outer: outer.to_string(),
+                inner: inner.to_string(),
+            };
             return Err(Error::new(inner.span(), kind));
         }
         let f = self.fresh(fused)?;
-        self.cin = collapse_forall(&self.cin, i, j, f);
-        self.scheduled.relations.push(Relation::Collapse { outer: i, inner: j, fused: f });
+        self.cin = collapse_forall(&self.cin, i, f);
+        self.scheduled.relations.push(Relation::Collapse {
+            outer: i,
+            inner: j,
+            fused: f,
+        });
         Ok(())
     }
 
     fn reorder(&mut self, names: &[Ident], span: Span) -> Result<(), Error> {
-        let vars = names.iter().map(|n| self.loop_var(n)).collect::<Result<Vec<_>, _>>()?;
+        let vars = names
+            .iter()
+            .map(|n| self.loop_var(n))
+            .collect::<Result<Vec<_>, _>>()?;
         let nest = perfect_nest(&self.cin, &vars).ok_or_else(|| {
-            let across = vars.iter().all(|v| loops(&self.cin).contains(v)) && crosses_where(&self.cin, &vars);
-            let kind = if across { ErrorKind::ReorderAcrossReduction } else { ErrorKind::ReorderNotAdjacent };
+            let across = vars.iter().all(|v| loops(&self.cin).contains(v))
+                && crosses_where(&self.cin, &vars);
+            let kind = if across {
+                ErrorKind::ReorderAcrossReduction
+            } else {
+                ErrorKind::ReorderNotAdjacent
+            };
             Error::new(span, kind)
         })?;
         let mut order = nest.clone();
-        let mut slots: Vec<usize> = vars.iter().filter_map(|v| nest.iter().position(|x| x == v)).collect();
+        let mut slots: Vec<usize> = vars
+            .iter()
+            .filter_map(|v| nest.iter().position(|x| x == v))
+            .collect();
         slots.sort_unstable();
         for (slot, v) in slots.into_iter().zip(&vars) {
             order[slot] = *v;
         }
         for (a, b, t) in order_edges(self.program, &self.program.rhs) {
-            let position = |x: IndexVar| order.iter().position(|&y| self.scheduled.underived(y).contains(&x));
-            if let (Some(pa), Some(pb)) = (position(a), position(b)) {
-                if pa > pb {
-                    let tensor = self.program.tensors[t].name.clone();
-                    return Err(Error::new(span, ErrorKind::ReorderModeOrder { tensor }));
-                }
+            let position = |x: IndexVar| {
+                order
+                    .iter()
+                    .position(|&y| self.scheduled.underived(y).contains(&x))
+            };
+            if let (Some(pa), Some(pb)) = (position(a), position(b))
+                && pa > pb
+            {
+                let tensor = self.program.tensors[t].name.clone();
+                return Err(Error::new(span, ErrorKind::ReorderModeOrder { tensor }));
             }
         }
         self.cin = reorder_nest(&self.cin, &nest, &order);
         Ok(())
     }
 
-    fn parallelize(&mut self, var: &Ident, unit: Unit, race: Race, span: Span) -> Result<(), Error> {
+    fn parallelize(
+        &mut self,
+        var: &Ident,
+        unit: Unit,
+        race: Race,
+        span: Span,
+    ) -> Result<(), Error> {
         let v = self.loop_var(var)?;
         if matches!(unit, Unit::GpuBlock | Unit::GpuWarp | Unit::GpuThread) {
-            return Err(Error::new(span, ErrorKind::Unsupported("GPU parallel units (the CUDA back end)".into())));
+            return Err(Error::new(
+                span,
+                ErrorKind::Unsupported("GPU parallel units (the CUDA back end)".into()),
+            ));
         }
         let outputs = self.program.loop_vars_of(&self.program.output.indices);
         let roots = self.scheduled.underived(v);
-        let output_like = roots.iter().all(|r| outputs.contains(r)) && !self.scheduled.is_position(v);
-        let sparse_output = self.program.tensors[0].levels.iter().any(|l| l.kind != LevelKind::Dense);
+        let output_like =
+            roots.iter().all(|r| outputs.contains(r)) && !self.scheduled.is_position(v);
+        let sparse_output = self.program.tensors[0]
+            .levels
+            .iter()
+            .any(|l| l.kind != LevelKind::Dense);
         if sparse_output && unit == Unit::CpuThread && self.program.pattern_source().is_none() {
-            return Err(Error::new(span, ErrorKind::ParallelSparseOutput(self.program.tensors[0].name.clone())));
+            return Err(Error::new(
+                span,
+                ErrorKind::ParallelSparseOutput(self.program.tensors[0].name.clone()),
+            ));
         }
         let reduces_inside = self.reduces_below(v);
         match race {
             Race::NoRaces if !output_like || (unit == Unit::CpuVector && reduces_inside) => {
-                return Err(Error::new(var.span(), ErrorKind::ParallelRaces(var.to_string())));
+                return Err(Error::new(
+                    var.span(),
+                    ErrorKind::ParallelRaces(var.to_string()),
+                ));
             }
             Race::Temporary | Race::ParallelReduction if output_like => {
-                return Err(Error::new(var.span(), ErrorKind::ParallelRaceNotOver(var.to_string())));
+                return Err(Error::new(
+                    var.span(),
+                    ErrorKind::ParallelRaceNotOver(var.to_string()),
+                ));
             }
             _ => {}
         }
-        self.scheduled.parallel.insert(v, Parallel { unit, race, span });
+        self.scheduled
+            .parallel
+            .insert(v, Parallel { unit, race, span });
         self.parallelized.get_or_insert(span);
         Ok(())
     }
@@ -384,7 +560,13 @@ impl State<'_> {
     fn reduces_below(&self, v: IndexVar) -> bool {
         let outputs = self.program.loop_vars_of(&self.program.output.indices);
         let inner = loops_below(&self.cin, v);
-        inner.iter().any(|&x| !self.scheduled.underived(x).iter().all(|r| outputs.contains(r)))
+        inner.iter().any(|&x| {
+            !self
+                .scheduled
+                .underived(x)
+                .iter()
+                .all(|r| outputs.contains(r))
+        })
     }
 
     fn statement_contains(&self, expr: &ast::Expr) -> bool {
@@ -445,17 +627,23 @@ fn loops_below(cin: &Cin, v: IndexVar) -> Vec<IndexVar> {
 fn replace_forall(cin: &Cin, v: IndexVar, with: &[IndexVar]) -> Cin {
     match cin {
         Cin::Forall { var, body } if *var == v => Cin::forall_over(with, (**body).clone()),
-        Cin::Forall { var, body } => Cin::Forall { var: *var, body: Box::new(replace_forall(body, v, with)) },
-        Cin::Where { consumer, producer } => {
-            Cin::where_of(replace_forall(consumer, v, with), replace_forall(producer, v, with))
-        }
+        Cin::Forall { var, body } => Cin::Forall {
+            var: *var,
+            body: Box::new(replace_forall(body, v, with)),
+        },
+        Cin::Where { consumer, producer } => Cin::where_of(
+            replace_forall(consumer, v, with),
+            replace_forall(producer, v, with),
+        ),
         Cin::Assign { .. } => cin.clone(),
     }
 }
 
 fn directly_nested(cin: &Cin, outer: IndexVar, inner: IndexVar) -> bool {
     match cin {
-        Cin::Forall { var, body } if *var == outer => matches!(&**body, Cin::Forall { var, .. } if *var == inner),
+        Cin::Forall { var, body } if *var == outer => {
+            matches!(&**body, Cin::Forall { var, .. } if *var == inner)
+        }
         Cin::Forall { body, .. } => directly_nested(body, outer, inner),
         Cin::Where { consumer, producer } => {
             directly_nested(consumer, outer, inner) || directly_nested(producer, outer, inner)
@@ -464,16 +652,24 @@ fn directly_nested(cin: &Cin, outer: IndexVar, inner: IndexVar) -> bool {
     }
 }
 
-fn collapse_forall(cin: &Cin, outer: IndexVar, inner: IndexVar, fused: IndexVar) -> Cin {
+fn collapse_forall(cin: &Cin, outer: IndexVar, fused: IndexVar) -> Cin {
     match cin {
         Cin::Forall { var, body } if *var == outer => match &**body {
-            Cin::Forall { body: inner_body, .. } => Cin::Forall { var: fused, body: inner_body.clone() },
+            Cin::Forall {
+                body: inner_body, ..
+            } => Cin::Forall {
+                var: fused,
+                body: inner_body.clone(),
+            },
             other => other.clone(),
         },
-        Cin::Forall { var, body } => Cin::Forall { var: *var, body: Box::new(collapse_forall(body, outer, inner, fused)) },
+        Cin::Forall { var, body } => Cin::Forall {
+            var: *var,
+            body: Box::new(collapse_forall(body, outer, fused)),
+        },
         Cin::Where { consumer, producer } => Cin::where_of(
-            collapse_forall(consumer, outer, inner, fused),
-            collapse_forall(producer, outer, inner, fused),
+            collapse_forall(consumer, outer, fused),
+            collapse_forall(producer, outer, fused),
         ),
         Cin::Assign { .. } => cin.clone(),
     }
@@ -498,7 +694,9 @@ fn perfect_nest(cin: &Cin, vars: &[IndexVar]) -> Option<Vec<IndexVar>> {
             left.is_empty().then_some(nest)
         }
         Cin::Forall { body, .. } => perfect_nest(body, vars),
-        Cin::Where { consumer, producer } => perfect_nest(consumer, vars).or_else(|| perfect_nest(producer, vars)),
+        Cin::Where { consumer, producer } => {
+            perfect_nest(consumer, vars).or_else(|| perfect_nest(producer, vars))
+        }
         Cin::Assign { .. } => None,
     }
 }
@@ -535,10 +733,14 @@ fn reorder_nest(cin: &Cin, nest: &[IndexVar], order: &[IndexVar]) -> Cin {
             }
             Cin::forall_over(order, node.clone())
         }
-        Cin::Forall { var, body } => Cin::Forall { var: *var, body: Box::new(reorder_nest(body, nest, order)) },
-        Cin::Where { consumer, producer } => {
-            Cin::where_of(reorder_nest(consumer, nest, order), reorder_nest(producer, nest, order))
-        }
+        Cin::Forall { var, body } => Cin::Forall {
+            var: *var,
+            body: Box::new(reorder_nest(body, nest, order)),
+        },
+        Cin::Where { consumer, producer } => Cin::where_of(
+            reorder_nest(consumer, nest, order),
+            reorder_nest(producer, nest, order),
+        ),
         Cin::Assign { .. } => cin.clone(),
     }
 }
@@ -546,7 +748,9 @@ fn reorder_nest(cin: &Cin, nest: &[IndexVar], order: &[IndexVar]) -> Cin {
 /// Every access of tensor `t` (all accesses for `usize::MAX`): its number and level variables.
 fn accesses_of(e: &Expr, t: usize) -> Vec<(usize, Vec<IndexVar>)> {
     match e {
-        Expr::Access { id, access } if t == usize::MAX || access.tensor == t => vec![(*id, access.level_vars.clone())],
+        Expr::Access { id, access } if t == usize::MAX || access.tensor == t => {
+            vec![(*id, access.level_vars.clone())]
+        }
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => Vec::new(),
         Expr::Neg(x) => accesses_of(x, t),
         Expr::Binary(_, a, b) => {
@@ -558,7 +762,11 @@ fn accesses_of(e: &Expr, t: usize) -> Vec<(usize, Vec<IndexVar>)> {
 }
 
 fn access_level_vars(e: &Expr, access: usize) -> Vec<IndexVar> {
-    accesses_of(e, usize::MAX).into_iter().find(|(id, _)| *id == access).map(|(_, v)| v).unwrap_or_default()
+    accesses_of(e, usize::MAX)
+        .into_iter()
+        .find(|(id, _)| *id == access)
+        .map(|(_, v)| v)
+        .unwrap_or_default()
 }
 
 /// A syntax expression as text, in the form [`notation_text`] writes the statement's.
@@ -566,11 +774,17 @@ fn expr_text(e: &ast::Expr) -> String {
     match e {
         ast::Expr::Access(a) => {
             let idx: Vec<String> = a.indices.iter().map(ToString::to_string).collect();
-            if idx.is_empty() { a.tensor.to_string() } else { format!("{}({})", a.tensor, idx.join(",")) }
+            if idx.is_empty() {
+                a.tensor.to_string()
+            } else {
+                format!("{}({})", a.tensor, idx.join(","))
+            }
         }
         ast::Expr::Literal(l) => format!("{:?}", l.value),
         ast::Expr::Neg { operand, .. } => format!("(-{})", expr_text(operand)),
-        ast::Expr::Binary { op, lhs, rhs, .. } => format!("({}{op:?}{})", expr_text(lhs), expr_text(rhs)),
+        ast::Expr::Binary { op, lhs, rhs, .. } => {
+            format!("({}{op:?}{})", expr_text(lhs), expr_text(rhs))
+        }
     }
 }
 
@@ -592,12 +806,24 @@ fn notation_text(program: &Program, e: &Expr) -> String {
     match e {
         Expr::Access { access, .. } => {
             let name = &program.tensors[access.tensor].name;
-            let idx: Vec<&str> = access.indices.iter().map(|&v| program.vars[v].as_str()).collect();
-            if idx.is_empty() { name.clone() } else { format!("{name}({})", idx.join(",")) }
+            let idx: Vec<&str> = access
+                .indices
+                .iter()
+                .map(|&v| program.vars[v].as_str())
+                .collect();
+            if idx.is_empty() {
+                name.clone()
+            } else {
+                format!("{name}({})", idx.join(","))
+            }
         }
         Expr::Literal(l) => format!("{l:?}"),
         Expr::Temp(t) => format!("t{t}"),
         Expr::Neg(x) => format!("(-{})", notation_text(program, x)),
-        Expr::Binary(op, a, b) => format!("({}{op:?}{})", notation_text(program, a), notation_text(program, b)),
+        Expr::Binary(op, a, b) => format!(
+            "({}{op:?}{})",
+            notation_text(program, a),
+            notation_text(program, b)
+        ),
     }
 }

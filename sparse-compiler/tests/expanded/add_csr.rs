@@ -64,7 +64,7 @@ fn add<T: ::sparse::Scalar>(
     let __B_vals: &[T] = B.values();
     let __C_vals: &[T] = C.values();
     let mut __asm = A.begin_assembly();
-    for __i in 0..__A_shape0 {
+    for __i in 0..__A_shape0.min(__B_l1_pos.len()).min(__C_l1_pos.len()) {
         let mut __pB1: usize = __B_l1_pos[__i] as usize;
         let __pB1_end: usize = __B_l1_pos[__i + 1] as usize;
         let mut __pC1: usize = __C_l1_pos[__i] as usize;

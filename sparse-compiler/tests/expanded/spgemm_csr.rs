@@ -59,10 +59,16 @@ fn spgemm<T: ::sparse::Scalar>(
     let mut __w_j_list = ::std::vec![0usize; __A_shape1];
     let mut __w_j_count: usize = 0;
     let mut __asm = A.begin_assembly();
-    for __i in 0..__A_shape0 {
-        for __pB1 in __B_l1_pos[__i] as usize..__B_l1_pos[__i + 1] as usize {
+    for __i in 0..__A_shape0.min(__B_l1_pos.len()) {
+        for __pB1 in __B_l1_pos[__i]
+            as usize..(__B_l1_pos[__i + 1] as usize).min(__B_l1_crd.len())
+        {
             let __k: usize = __B_l1_crd[__pB1] as usize;
-            for __pC1 in __C_l1_pos[__k] as usize..__C_l1_pos[__k + 1] as usize {
+            for __pC1 in __C_l1_pos[__k]
+                as usize..(__C_l1_pos[__k + 1] as usize)
+                .min(__C_l1_crd.len())
+                .min(__C_vals.len())
+            {
                 let __j: usize = __C_l1_crd[__pC1] as usize;
                 if !__w_j_set[__j] {
                     __w_j_set[__j] = true;

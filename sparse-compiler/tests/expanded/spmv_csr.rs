@@ -42,9 +42,13 @@ fn spmv<T: ::sparse::Scalar>(
     let __A_vals: &[T] = A.values();
     let __x_vals: &[T] = x.values();
     let __y_vals: &mut [T] = y.values_mut();
-    for __i in 0..__y_shape0 {
+    for __i in 0..__y_shape0.min(__A_l1_pos.len()).min(__y_vals.len()) {
         let mut __t: T = <T as ::sparse::Scalar>::ZERO;
-        for __pA1 in __A_l1_pos[__i] as usize..__A_l1_pos[__i + 1] as usize {
+        for __pA1 in __A_l1_pos[__i]
+            as usize..(__A_l1_pos[__i + 1] as usize)
+            .min(__A_l1_crd.len())
+            .min(__A_vals.len())
+        {
             let __j: usize = __A_l1_crd[__pA1] as usize;
             __t += __A_vals[__pA1] * __x_vals[__j];
         }
