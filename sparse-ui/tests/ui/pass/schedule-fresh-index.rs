@@ -1,0 +1,18 @@
+// Twin of `schedule-reused-index.rs`: fresh names for both new loops (also the twin of `schedule-reused-index-other.rs`).
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn spmv;
+    y(i) = A(i,j) * x(j);
+    formats< A: csr >;
+    schedule< split(i, i0, i1, Down, 2) >;
+}
+
+fn main() {
+    // Rows: [1 0 2], [0 0 0], [0 3 0].
+    let a = Tensor::from_entries([3, 3], [([0, 0], 1.0), ([0, 2], 2.0), ([2, 1], 3.0)]).unwrap();
+    let x = Tensor::from_dense([3], &[1.0, 2.0, 3.0]).unwrap();
+    let mut y = Tensor::from_dense([3], &[-1.0, -1.0, -1.0]).unwrap();
+    spmv(&mut y, &a, &x).unwrap();
+    assert_eq!(y.to_dense(), vec![7.0, 0.0, 6.0]);
+}
