@@ -40,11 +40,23 @@ const VIEWS: &[(&str, &str, Render)] = &[
 ];
 
 fn render_rust(input: TokenStream) -> Result<String, Errors> {
-    sparse_compiler::compile(input).map(pretty)
+    let schedule = chosen(input.clone())?;
+    sparse_compiler::compile(input).map(|tokens| schedule + &pretty(tokens))
 }
 
 fn render_ir(input: TokenStream) -> Result<String, Errors> {
-    sparse_compiler::lower_to_ir(input).map(|kernel| sparse_compiler::ir::print_kernel(&kernel))
+    let schedule = chosen(input.clone())?;
+    let ir = sparse_compiler::lower_to_ir(input)?;
+    Ok(schedule + &sparse_compiler::ir::print_kernel(&ir))
+}
+
+/// `// schedule<auto> chose: ...` when the kernel asked the autoscheduler, else nothing.
+fn chosen(input: TokenStream) -> Result<String, Errors> {
+    let commands = sparse_compiler::chosen_schedule(input)?;
+    Ok(match commands.is_empty() {
+        true => String::new(),
+        false => format!("// schedule<auto> chose: {}\n", commands.join(".")),
+    })
 }
 
 /// Formatted Rust, or the raw tokens if they are not a file of items (which the compiler never

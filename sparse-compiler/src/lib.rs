@@ -27,16 +27,24 @@ use proc_macro2::TokenStream;
 
 /// Compiles the body of a `tensor_kernel!` invocation into the tokens it expands to.
 pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
-    let (kernel, ir) = front_end(input)?;
+    let (kernel, _, ir) = front_end(input)?;
     Ok(emit::emit_rust(&ir, &kernel.attrs, &kernel.vis))
+}
+
+/// The commands `schedule<auto>` chose for a kernel (empty for other kernels): what the code
+/// viewer prints above the code.
+pub fn chosen_schedule(input: TokenStream) -> Result<Vec<String>, Errors> {
+    front_end(input).map(|(_, scheduled, _)| scheduled.chosen)
 }
 
 /// Runs every stage up to the imperative IR: what the code viewer prints with `--ir`.
 pub fn lower_to_ir(input: TokenStream) -> Result<ir::Kernel, Errors> {
-    front_end(input).map(|(_, ir)| ir)
+    front_end(input).map(|(_, _, ir)| ir)
 }
 
-fn front_end(input: TokenStream) -> Result<(syntax::ast::Kernel, ir::Kernel), Errors> {
+fn front_end(
+    input: TokenStream,
+) -> Result<(syntax::ast::Kernel, schedule::Scheduled, ir::Kernel), Errors> {
     let kernel = syntax::parse_kernel(input).map_err(|e| vec![Error::from(e)])?;
     let formats = format::resolve_formats(&kernel)?;
     let mut program = notation::Program::build(&kernel, &formats)?;
@@ -44,5 +52,5 @@ fn front_end(input: TokenStream) -> Result<(syntax::ast::Kernel, ir::Kernel), Er
     let cin = notation::concretize(&program)?;
     let scheduled = schedule::schedule(&mut program, cin, kernel.schedule.as_ref())?;
     let ir = lower::lower(&program, &scheduled, &kernel.name.to_string())?;
-    Ok((kernel, ir))
+    Ok((kernel, scheduled, ir))
 }
