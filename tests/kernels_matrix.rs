@@ -13,6 +13,7 @@ tensor_kernel! { fn spgemm_dcsr; A(i,j) = B(i,k) * C(k,j); formats<A: dcsr, B: d
 tensor_kernel! { fn spmm; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; }
 tensor_kernel! { fn sddmm; A(i,j) = B(i,j) * C(i,k) * D(k,j); formats<A: csr, B: csr>; }
 tensor_kernel! { fn residual; r(i) = b(i) - A(i,j) * x(j); formats<A: csr>; }
+tensor_kernel! { fn residual_csc; r(i) = b(i) - A(i,j) * x(j); formats<A: csc>; }
 tensor_kernel! { fn scaled; y(i) = alpha * A(i,j) * x(j) + beta * z(i); formats<A: csr>; }
 tensor_kernel! { fn transpose; A(i,j) = B(j,i); formats<A: csr, B: csc>; }
 tensor_kernel! { fn accumulate; y(i) += A(i,j) * x(j); formats<A: csr>; }
@@ -110,6 +111,9 @@ fn residual_scaled_and_accumulated_spmv() {
             let mut r = garbage([m]);
             residual(&mut r, &b, &at, &x).unwrap();
             let want: Vec<f64> = bs.iter().zip(&ax).map(|(b, ax)| b - ax).collect();
+            assert_close(r.values(), &want);
+            let mut r = garbage([m]);
+            residual_csc(&mut r, &b, &tensor([m, n], &a), &x).unwrap();
             assert_close(r.values(), &want);
             let alpha = Tensor::<f64, Dense<0>>::from_dense([], &[2.0]).unwrap();
             let beta = Tensor::<f64, Dense<0>>::from_dense([], &[-0.5]).unwrap();

@@ -266,11 +266,10 @@ impl Error {
                     "unknown index variable `{i}`: neither the statement nor an earlier command defines it"
                 )
             }
-            ErrorKind::ReusedIndex(i) => {
-                format!(
-                    "index variable `{i}` already exists; a command's new variables need fresh names"
-                )
-            }
+            ErrorKind::ReusedIndex(i) => format!(
+                "`{i}` already names an index variable or a tensor; a command's new variables \
+                 need fresh names"
+            ),
             ErrorKind::ZeroFactor(c) => format!("`{c}` needs a factor of at least 1"),
             ErrorKind::AfterParallelize(c) => format!(
                 "`{c}` after `parallelize`: transformations assume serial loops, so `parallelize` \
@@ -314,8 +313,8 @@ impl Error {
                  an operation would move into or out of a sum it does not distribute over"
                 .to_string(),
             ErrorKind::ParallelCoiteration(v) => format!(
-                "the loop over `{v}` merges several sparse operands (a `while` loop) and cannot be \
-                 parallelized or vectorized; `split` it first and parallelize the outer loop"
+                "the loop over `{v}` merges operands (a `while` loop, or cursors advanced per \
+                 coordinate) and cannot be parallelized or vectorized"
             ),
             ErrorKind::ParallelRaces(v) => format!(
                 "iterations of `{v}` add into the same output entries; use `Atomics`, \

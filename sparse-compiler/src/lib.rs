@@ -49,6 +49,7 @@ fn front_end(
     let formats = format::resolve_formats(&kernel)?;
     let mut program = notation::Program::build(&kernel, &formats)?;
     notation::plan_conversions(&mut program)?;
+    notation::plan_nested_conversions(&mut program)?;
     let cin = notation::concretize(&program)?;
     let scheduled = schedule::schedule(&mut program, cin, kernel.schedule.as_ref())?;
     let ir = lower::lower(&program, &scheduled, &kernel.name.to_string())?;

@@ -4,9 +4,9 @@
 //! planned when nothing else works; formats whose levels do not each store a whole dimension
 //! (ELL, DIA, BCSR) are never converted and the conflict stays an error.
 
-use super::order::{default_order, order_skipping};
-use super::{Expr, IndexVar, Program};
-use crate::error::Errors;
+use super::order::{default_order, order_edges, order_skipping};
+use super::{Cin, Expr, IndexVar, Program, concretize};
+use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{Coord, FormatType};
 
 /// Plans the conversions `program` needs, updating the converted tensors' levels.
@@ -26,6 +26,120 @@ pub fn plan_conversions(program: &mut Program) -> Result<(), Errors> {
         }
     }
     Err(vec![conflict])
+}
+
+/// A partial sum computed by a `where` producer inside the loops of the variables it does not
+/// sum runs its own loops innermost; a tensor whose storage order needs one of the sum's
+/// variables outside one of the enclosing loops (CSC in `b(i) - A(i,j)*x(j)`) is converted into
+/// a copy whose levels follow the enclosing loops first.
+pub fn plan_nested_conversions(program: &mut Program) -> Result<(), Errors> {
+    for _ in 0..program.tensors.len() {
+        let cin = concretize(program)?;
+        let Some((t, order)) = nested_conflict(program, &cin, &[]) else {
+            return Ok(());
+        };
+        let Some(levels) = levels_in_order(program, t, &order) else {
+            let tensor = &program.tensors[t];
+            let suggestion = format!(
+                "store `{}` with its levels in the order of the enclosing loops",
+                tensor.name
+            );
+            let kind = ErrorKind::NoConcordantOrder {
+                tensor: tensor.name.clone(),
+                suggestion,
+            };
+            return Err(vec![Error::new(tensor.span, kind)]);
+        };
+        program.tensors[t].convert_to = Some(FormatType::Custom(levels.clone()));
+        relabel(&mut program.rhs, t, &levels);
+        program.tensors[t].levels = levels;
+    }
+    Ok(())
+}
+
+/// The first tensor a producer visits against its storage order, with the loop order it needs:
+/// the enclosing loops, then the producer's.
+fn nested_conflict(
+    program: &Program,
+    cin: &Cin,
+    enclosing: &[IndexVar],
+) -> Option<(usize, Vec<IndexVar>)> {
+    match cin {
+        Cin::Forall { var, body } => {
+            let mut enclosing = enclosing.to_vec();
+            enclosing.push(*var);
+            nested_conflict(program, body, &enclosing)
+        }
+        Cin::Where { consumer, producer } => {
+            let mut inner = Vec::new();
+            producer_loops(producer, &mut inner);
+            let rhs = producer_rhs(producer)?;
+            let conflict = order_edges(program, rhs)
+                .into_iter()
+                .find(|(a, b, _)| inner.contains(a) && enclosing.contains(b));
+            if let Some((_, _, t)) = conflict {
+                let mut order = enclosing.to_vec();
+                order.extend(inner);
+                return Some((t, order));
+            }
+            nested_conflict(program, consumer, enclosing)
+                .or_else(|| nested_conflict(program, producer, enclosing))
+        }
+        Cin::Assign { .. } => None,
+    }
+}
+
+fn producer_loops(cin: &Cin, out: &mut Vec<IndexVar>) {
+    if let Cin::Forall { var, body } = cin {
+        out.push(*var);
+        producer_loops(body, out);
+    }
+}
+
+fn producer_rhs(cin: &Cin) -> Option<&Expr> {
+    match cin {
+        Cin::Forall { body, .. } => producer_rhs(body),
+        Cin::Where { consumer, .. } => producer_rhs(consumer),
+        Cin::Assign { rhs, .. } => Some(rhs),
+    }
+}
+
+/// Tensor `t`'s level formats with their dimensions in the order `order` visits their variables.
+fn levels_in_order(
+    program: &Program,
+    t: usize,
+    order: &[IndexVar],
+) -> Option<Vec<crate::format::LevelSpec>> {
+    let tensor = &program.tensors[t];
+    if !tensor
+        .levels
+        .iter()
+        .all(|l| matches!(l.coord, Coord::Dim(_)))
+    {
+        return None;
+    }
+    let mut accesses = Vec::new();
+    collect_accesses(&program.rhs, t, &mut accesses);
+    let indices = accesses.first()?.clone();
+    if accesses.iter().any(|a| *a != indices) {
+        return None;
+    }
+    let rank = |d: usize| {
+        order
+            .iter()
+            .position(|&v| Some(&v) == indices.get(d))
+            .unwrap_or(usize::MAX)
+    };
+    let mut dims: Vec<usize> = (0..tensor.order).collect();
+    dims.sort_by_key(|&d| rank(d));
+    Some(
+        tensor
+            .levels
+            .iter()
+            .zip(dims)
+            .map(|(l, d)| l.with_coord(Coord::Dim(d)))
+            .collect(),
+    )
 }
 
 fn loop_vars(program: &Program) -> Vec<IndexVar> {
