@@ -145,3 +145,36 @@ fn transpose_through_formats() {
         }
     }
 }
+
+tensor_kernel! { fn add_into_coo; A(i,j) = B(i,j) + C(i,j); formats<A: coo, B: csr, C: csr>; }
+tensor_kernel! { fn ttv_into_coo; A(i,j) = B(i,j,k) * c(k); formats<A: coo, B: csf>; }
+
+#[test]
+fn coordinate_list_outputs() {
+    for (m, n) in SHAPES {
+        for b in cases([m, n], 79) {
+            for c in cases([m, n], 83).into_iter().take(3) {
+                let want: Vec<f64> = dense([m, n], &b)
+                    .iter()
+                    .zip(dense([m, n], &c))
+                    .map(|(x, y)| x + y)
+                    .collect();
+                let mut a = Tensor::<f64, Coo<2>>::zeros([m, n]);
+                add_into_coo(&mut a, &tensor([m, n], &b), &tensor([m, n], &c)).unwrap();
+                assert_close(&a.to_dense(), &want);
+            }
+        }
+    }
+    let shape = [4, 3, 5];
+    let v = Tensor::from_dense([5], &[1.0, -2.0, 0.5, 3.0, 1.5]).unwrap();
+    for b in cases(shape, 89) {
+        let mut a = Tensor::<f64, Coo<2>>::zeros([4, 3]);
+        ttv_into_coo(&mut a, &tensor::<Csf<3>, 3>(shape, &b), &v).unwrap();
+        let db = dense(shape, &b);
+        let vs = [1.0, -2.0, 0.5, 3.0, 1.5];
+        let want: Vec<f64> = (0..12)
+            .map(|ij| (0..5).map(|k| db[ij * 5 + k] * vs[k]).sum())
+            .collect();
+        assert_close(&a.to_dense(), &want);
+    }
+}

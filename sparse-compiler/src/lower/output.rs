@@ -45,12 +45,16 @@ impl Lowerer<'_> {
             .iter()
             .position(|l| l.kind != LevelKind::Dense)
             .unwrap_or(0);
-        let shape_ok = levels[first_sparse..]
+        let sparse = &levels[first_sparse..];
+        let nested = sparse
             .iter()
             .all(|l| l.kind == LevelKind::Compressed && l.unique && l.ordered);
-        if !shape_ok {
-            let what =
-                "sparse outputs other than dense levels above ordered, unique compressed levels";
+        let coordinate_list = sparse[0].kind == LevelKind::Compressed
+            && !sparse[0].unique
+            && sparse[1..].iter().all(|l| l.kind == LevelKind::Singleton);
+        if !nested && !coordinate_list {
+            let what = "sparse outputs other than dense levels above ordered, unique compressed \
+                        levels, or above a coordinate list (COO)";
             return Err(vec![self.unsupported(what)]);
         }
         if self.program.op == AssignOp::AddAssign {
@@ -91,6 +95,7 @@ impl Lowerer<'_> {
         let lazy = self.assembles()
             && k + 1 < levels.len()
             && levels[k].kind == LevelKind::Compressed
+            && levels[k].unique
             && self.level_var(0, k) == Some(v);
         lazy.then_some(k)
     }
@@ -198,19 +203,30 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Appends the current coordinate of the output's last level, and `value`.
+    /// Appends the current coordinate of the output's last level, and `value`; in a coordinate
+    /// list (COO), every sparse level takes its coordinate for each entry.
     fn append(&mut self, value: Expr, out: &mut Vec<Stmt>) -> Result<(), Error> {
-        let last = self.levels(0).len() - 1;
-        let v = self
-            .level_var(0, last)
-            .ok_or_else(|| self.internal("output level without variable"))?;
-        let coord = self
-            .scope
-            .coords
-            .get(&v)
-            .cloned()
-            .ok_or_else(|| self.internal("output coordinate unbound"))?;
-        out.push(Stmt::Append { level: last, coord });
+        let levels = self.levels(0).to_vec();
+        let last = levels.len() - 1;
+        let first = match levels
+            .iter()
+            .position(|l| l.kind == LevelKind::Compressed && !l.unique)
+        {
+            Some(k) => k,
+            None => last,
+        };
+        for level in first..=last {
+            let v = self
+                .level_var(0, level)
+                .ok_or_else(|| self.internal("output level without variable"))?;
+            let coord = self
+                .scope
+                .coords
+                .get(&v)
+                .cloned()
+                .ok_or_else(|| self.internal("output coordinate unbound"))?;
+            out.push(Stmt::Append { level, coord });
+        }
         out.push(Stmt::AppendValue(value));
         Ok(())
     }
