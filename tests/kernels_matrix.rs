@@ -178,3 +178,31 @@ fn coordinate_list_outputs() {
         assert_close(&a.to_dense(), &want);
     }
 }
+
+tensor_kernel! { fn add_into_hash; A(i,j) = B(i,j) + C(i,j); formats<A: hash, B: csr, C: csr>; }
+tensor_kernel! { fn spgemm_into_hash; A(i,j) = B(i,k) * C(k,j); formats<A: hash, B: csr, C: csr>; }
+tensor_kernel! { fn scale_into_hash_vector; a(i) = b(i) * c(i); formats<a: hash, b: sparse>; }
+
+#[test]
+fn hashed_outputs() {
+    for (m, n) in SHAPES {
+        for b in cases([m, n], 97) {
+            for c in cases([m, n], 101).into_iter().take(3) {
+                let (db, dc) = (dense([m, n], &b), dense([m, n], &c));
+                let want: Vec<f64> = db.iter().zip(&dc).map(|(x, y)| x + y).collect();
+                let mut a = Tensor::<f64, HashMat>::zeros([m, n]);
+                add_into_hash(&mut a, &tensor([m, n], &b), &tensor([m, n], &c)).unwrap();
+                assert_close(&a.to_dense(), &want);
+                let mut p = Tensor::<f64, HashMat>::zeros([m, m]);
+                let ct = tensor::<Csr, 2>([n, m], &cases([n, m], 103).pop().unwrap_or_default());
+                spgemm_into_hash(&mut p, &tensor([m, n], &b), &ct).unwrap();
+                assert_close(&p.to_dense(), &matmul(m, n, m, &db, &ct.to_dense()));
+            }
+        }
+    }
+    let b = Tensor::<f64, SparseVec>::from_entries([6], [([1], 2.0), ([4], -1.0)]).unwrap();
+    let c = Tensor::<f64, Dense<1>>::from_dense([6], &[1.0, 3.0, 1.0, 1.0, 0.5, 1.0]).unwrap();
+    let mut a = Tensor::<f64, HashVec>::zeros([6]);
+    scale_into_hash_vector(&mut a, &b, &c).unwrap();
+    assert_eq!(a.to_dense(), vec![0.0, 6.0, 0.0, 0.0, -0.5, 0.0]);
+}

@@ -15,6 +15,7 @@
 
 use sparse_format::{Coord, Format, LevelKind};
 
+use crate::Entries;
 use crate::storage::{Idx, Level};
 use crate::walk::{logical_coords, walk};
 use crate::{FormatError, Scalar, Tensor};
@@ -169,6 +170,19 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         self.levels = levels;
         self.vals = vals;
         self.filled = None;
+        Ok(())
+    }
+
+    /// Starts collecting this tensor's new entries (generated kernels call it for outputs whose
+    /// levels cannot be appended to in order, such as hashed ones).
+    pub fn begin_entries(&mut self) -> Entries<T> {
+        Entries::new(self.shape().to_vec())
+    }
+
+    /// Packs the collected entries into this tensor's format (explicit zeros kept, as an
+    /// assembled output keeps them) and installs the result.
+    pub fn end_entries(&mut self, entries: Entries<T>) -> Result<(), FormatError> {
+        *self = Tensor::from_entry_list(&entries, crate::ExplicitZeros::Keep)?;
         Ok(())
     }
 

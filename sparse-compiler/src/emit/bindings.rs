@@ -404,7 +404,15 @@ impl Walk<'_> {
             Stmt::Append { coord: e, .. }
             | Stmt::AppendValue(e)
             | Stmt::FinishSegment { parent: e, .. } => self.expr(e),
-            Stmt::BeginAssembly | Stmt::EndAssembly => Ok(()),
+            Stmt::AppendEntry { coords, value } => {
+                for c in coords {
+                    self.expr(c)?;
+                }
+                self.expr(value)
+            }
+            Stmt::BeginAssembly | Stmt::EndAssembly | Stmt::BeginEntries | Stmt::EndEntries => {
+                Ok(())
+            }
         }
     }
 

@@ -248,6 +248,21 @@ impl Emitter<'_> {
                 let (asm, output) = (self.bindings.assembly(), self.output());
                 quote! { #output.end_assembly(#asm)?; }
             }
+            Stmt::BeginEntries => {
+                let asm = self.bindings.assembly();
+                let output = self.output();
+                quote! { let mut #asm = #output.begin_entries(); }
+            }
+            Stmt::AppendEntry { coords, value } => {
+                let asm = self.bindings.assembly();
+                let coords = coords.iter().map(|c| self.put_expr(c).tokens);
+                let value = self.put_expr(value).tokens;
+                quote! { #asm.push(&[#(#coords),*], #value)?; }
+            }
+            Stmt::EndEntries => {
+                let (asm, output) = (self.bindings.assembly(), self.output());
+                quote! { #output.end_entries(#asm)?; }
+            }
         }
     }
 
@@ -745,9 +760,18 @@ fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'
                 find_uses_in(var, lo, found);
                 find_uses_in(var, hi, found);
             }
-            Stmt::ZeroOutput | Stmt::BeginAssembly | Stmt::CopyStructure { .. } => {}
+            Stmt::AppendEntry { coords, value } => {
+                for c in coords {
+                    find_uses_in(var, c, found);
+                }
+                find_uses_in(var, value, found);
+            }
+            Stmt::ZeroOutput
+            | Stmt::BeginAssembly
+            | Stmt::CopyStructure { .. }
+            | Stmt::BeginEntries => {}
             // `end_assembly(..)?` can return: nothing after it runs on every iteration.
-            Stmt::EndAssembly => return,
+            Stmt::EndAssembly | Stmt::EndEntries => return,
         }
     }
 }

@@ -413,4 +413,16 @@ pub enum Stmt {
     },
     /// Ends the assembly: the rebuilt levels are validated and installed in the output.
     EndAssembly,
+    /// Starts collecting the output's entries, for an output whose levels cannot be appended to
+    /// in order (hashed levels): the entries are packed into its format at [`Stmt::EndEntries`].
+    BeginEntries,
+    /// Adds an entry at logical coordinates `coords`.
+    AppendEntry {
+        /// One coordinate per dimension of the output.
+        coords: Vec<Expr>,
+        /// The value.
+        value: Expr,
+    },
+    /// Packs the collected entries into the output's format and installs them.
+    EndEntries,
 }

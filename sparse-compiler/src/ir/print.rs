@@ -238,6 +238,24 @@ impl Printer<'_> {
                 let line = format!("end_assembly({});", self.param(0));
                 self.line(&line);
             }
+            Stmt::BeginEntries => {
+                let line = format!("begin_entries({});", self.param(0));
+                self.line(&line);
+            }
+            Stmt::AppendEntry { coords, value } => {
+                let coords: Vec<String> = coords.iter().map(|c| self.expr(c)).collect();
+                let line = format!(
+                    "push_entry({}, [{}], {});",
+                    self.param(0),
+                    coords.join(", "),
+                    self.expr(value)
+                );
+                self.line(&line);
+            }
+            Stmt::EndEntries => {
+                let line = format!("end_entries({});", self.param(0));
+                self.line(&line);
+            }
         }
     }
 

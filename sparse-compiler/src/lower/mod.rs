@@ -137,6 +137,8 @@ struct Lowerer<'p> {
     hoisted: Vec<Stmt>,
     /// The access whose structure the output takes, if any (`Program::pattern_source`).
     pattern_source: Option<usize>,
+    /// Whether the output's entries are collected and packed at the end (hashed levels).
+    collects_entries: bool,
     /// Whether some write of a dense output accumulates or does not cover every position (the
     /// output must then be zeroed first).
     partial_output_write: bool,
@@ -156,6 +158,7 @@ impl<'p> Lowerer<'p> {
             temp_exprs: BTreeMap::new(),
             hoisted: Vec::new(),
             pattern_source: program.pattern_source(),
+            collects_entries: false,
             partial_output_write: false,
         }
     }

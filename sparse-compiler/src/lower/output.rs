@@ -19,6 +19,7 @@ impl Lowerer<'_> {
     /// structure).
     pub(super) fn assembles(&self) -> bool {
         self.pattern_source.is_none()
+            && !self.collects_entries
             && self
                 .levels(0)
                 .iter()
@@ -52,20 +53,23 @@ impl Lowerer<'_> {
         let coordinate_list = sparse[0].kind == LevelKind::Compressed
             && !sparse[0].unique
             && sparse[1..].iter().all(|l| l.kind == LevelKind::Singleton);
-        if !nested && !coordinate_list {
-            let what = "sparse outputs other than dense levels above ordered, unique compressed \
-                        levels, or above a coordinate list (COO)";
-            return Err(vec![self.unsupported(what)]);
-        }
         if self.program.op == AssignOp::AddAssign {
             return Err(vec![self.unsupported("`+=` into a sparse output")]);
+        }
+        if !nested && !coordinate_list {
+            // Hashed or unordered levels: collect entries, pack them at the end.
+            self.collects_entries = true;
+            out.push(Stmt::BeginEntries);
+            return Ok(());
         }
         out.push(Stmt::BeginAssembly);
         Ok(())
     }
 
     pub(super) fn end_output(&mut self, out: &mut Vec<Stmt>) {
-        if self.assembles() {
+        if self.collects_entries {
+            out.push(Stmt::EndEntries);
+        } else if self.assembles() {
             out.push(Stmt::EndAssembly);
         }
     }
@@ -159,6 +163,14 @@ impl Lowerer<'_> {
                 _ => Err(self.internal("a scalar temporary without a variable")),
             },
             Lhs::Workspace { temp, var } => self.scatter(*temp, *var, value, out),
+            Lhs::Output if self.collects_entries => {
+                if accumulate {
+                    return Err(self.unsupported("accumulating into a sparse output"));
+                }
+                let coords = self.output_coords()?;
+                out.push(Stmt::AppendEntry { coords, value });
+                Ok(())
+            }
             Lhs::Output if self.assembles() => {
                 if accumulate {
                     return Err(self.unsupported("accumulating into a sparse output"));
@@ -189,6 +201,21 @@ impl Lowerer<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// The output's logical coordinates at the current point.
+    fn output_coords(&self) -> Result<Vec<Expr>, Error> {
+        self.accesses[0]
+            .indices
+            .iter()
+            .map(|v| {
+                self.scope
+                    .coords
+                    .get(v)
+                    .cloned()
+                    .ok_or_else(|| self.internal("output coordinate unbound"))
+            })
+            .collect()
     }
 
     fn output_position(&self) -> Result<Expr, Error> {
@@ -365,7 +392,10 @@ impl Lowerer<'_> {
         self.scope.coords.insert(var, Expr::Var(j.clone()));
         self.locate_ready(&mut body)?;
         let value = Expr::Load(Array::Temp(values.clone()), Box::new(Expr::Var(j.clone())));
-        if self.assembles() {
+        if self.collects_entries {
+            let coords = self.output_coords()?;
+            body.push(Stmt::AppendEntry { coords, value });
+        } else if self.assembles() {
             self.append(value, &mut body)?;
         } else {
             let index = self.output_position()?;

@@ -110,11 +110,12 @@ fn with_producers(consumer: Cin, producers: &[Cin]) -> Cin {
         .fold(consumer, |c, p| Cin::where_of(c, p.clone()))
 }
 
-/// Whether the output level storing `var` must be appended to (it has no insert).
+/// Whether the output level storing `var` is sparse (appended to, or collected and packed), so a
+/// sum between its loop and its parent's is gathered in a workspace first.
 fn appends(program: &Program, var: IndexVar) -> bool {
     let out = &program.tensors[program.output.tensor];
     out.levels.iter().any(|l| {
         let stores = l.coord.dim().and_then(|d| program.output.indices.get(d)) == Some(&var);
-        stores && !matches!(l.kind, LevelKind::Dense | LevelKind::Hashed)
+        stores && l.kind != LevelKind::Dense
     })
 }
