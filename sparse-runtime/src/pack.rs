@@ -161,6 +161,13 @@ fn sort_and_sum<T: Scalar>(
     entries: &Entries<T>,
     zeros: ExplicitZeros,
 ) -> Result<Sorted<T>, FormatError> {
+    if specs.iter().all(|s| s.coord != Coord::Slot) {
+        match specs.len() {
+            0..=2 => return sort_records::<u64, T>(specs, entries, zeros),
+            3..=4 => return sort_records::<u128, T>(specs, entries, zeros),
+            _ => {}
+        }
+    }
     let levels = specs.len();
     let n = entries.len();
     let mut crd = Vec::with_capacity(n * levels);
@@ -200,6 +207,97 @@ fn sort_and_sum<T: Scalar>(
         drop_zeros(&mut out);
     }
     Ok(out)
+}
+
+/// Up to four `u32` level coordinates packed into one integer, the first most significant, so
+/// integer order is the levels' lexicographic order.
+trait PackedKey: Ord + Copy {
+    fn pack(coords: impl Iterator<Item = Idx>) -> Self;
+    fn unpack(self, levels: usize, out: &mut Vec<Idx>);
+}
+
+macro_rules! packed_key {
+    ($t:ty) => {
+        impl PackedKey for $t {
+            #[inline]
+            fn pack(coords: impl Iterator<Item = Idx>) -> Self {
+                coords.fold(0, |key, c| (key << 32) | <$t>::from(c))
+            }
+
+            #[inline]
+            fn unpack(self, levels: usize, out: &mut Vec<Idx>) {
+                for k in (0..levels).rev() {
+                    out.push((self >> (32 * k)) as Idx);
+                }
+            }
+        }
+    };
+}
+
+packed_key!(u64);
+packed_key!(u128);
+
+/// Steps 1–2 for up to four levels and no slots: each entry becomes one record (packed key,
+/// value), and the records are sorted in place. The sort streams through memory, where sorting a
+/// permutation and gathering through it reads at random (the difference is most of the time on
+/// matrices larger than the cache).
+fn sort_records<K: PackedKey, T: Scalar>(
+    specs: &[LevelSpec],
+    entries: &Entries<T>,
+    zeros: ExplicitZeros,
+) -> Result<Sorted<T>, FormatError> {
+    let levels = specs.len();
+    let mut records: Vec<(K, T)> = entries
+        .iter()
+        .map(|(c, v)| (K::pack(specs.iter().map(|s| level_coord(s.coord, c))), v))
+        .collect();
+    records.sort_unstable_by_key(|r| r.0);
+    let mut out = Sorted {
+        levels,
+        crd: Vec::with_capacity(records.len() * levels),
+        vals: Vec::with_capacity(records.len()),
+    };
+    let mut last: Option<K> = None;
+    for (key, value) in records {
+        if last == Some(key) {
+            if let Some(sum) = out.vals.last_mut() {
+                *sum =
+                    Scalar::checked_add(*sum, value).ok_or_else(|| FormatError::ValueOverflow {
+                        coords: logical_of(specs, key, levels, entries.shape().len()),
+                    })?;
+            }
+            continue;
+        }
+        key.unpack(levels, &mut out.crd);
+        out.vals.push(value);
+        last = Some(key);
+    }
+    if zeros == ExplicitZeros::Drop && out.vals.contains(&T::ZERO) {
+        drop_zeros(&mut out);
+    }
+    Ok(out)
+}
+
+/// The logical coordinates of a packed key (for error messages).
+fn logical_of<K: PackedKey>(
+    specs: &[LevelSpec],
+    key: K,
+    levels: usize,
+    order: usize,
+) -> Vec<usize> {
+    let mut crd = Vec::with_capacity(levels);
+    key.unpack(levels, &mut crd);
+    let level_coords: Vec<usize> = crd.iter().map(|&c| c as usize).collect();
+    let mut out = vec![0; order];
+    for (spec, c) in specs.iter().zip(level_coords) {
+        match spec.coord {
+            Coord::Dim(d) => out[d] = c,
+            Coord::BlockOuter { dim, block } => out[dim] += c * block,
+            Coord::BlockInner { dim, .. } => out[dim] += c,
+            Coord::Slot => {}
+        }
+    }
+    out
 }
 
 fn drop_zeros<T: Scalar>(sorted: &mut Sorted<T>) {
@@ -523,7 +621,12 @@ impl<T: Scalar> Builder<'_, T> {
         (largest + largest.div_ceil(3)).max(1).next_power_of_two()
     }
 
+    /// The values at their positions, and which positions got one (an empty bitmap when every
+    /// position does: no padding to mark).
     fn scatter_values(&self, nnz: usize) -> Result<(Vec<T>, Filled), FormatError> {
+        if self.len == nnz && self.pos.iter().enumerate().all(|(e, &p)| p == e) {
+            return Ok((self.sorted.vals.clone(), Filled::new(0)));
+        }
         let mut vals = Vec::new();
         vals.try_reserve_exact(self.len)
             .map_err(|_| FormatError::OutOfMemory { elements: self.len })?;
