@@ -27,3 +27,8 @@ pub mod prelude {
         Tensor,
     };
 }
+
+/// The README's examples, compiled and run as doctests so the README stays true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
