@@ -91,7 +91,14 @@ fn cycle_error(
         .find(|(a, b, _)| left.contains(a) && left.contains(b))
         .map_or(0, |e| e.2);
     let t = &program.tensors[tensor];
-    let suggestion = if t.order == 2 {
+    let whole_dims = t.levels.iter().all(|l| matches!(l.coord, crate::format::Coord::Dim(_)));
+    let suggestion = if !whole_dims {
+        format!(
+            "`{}` has slot or block levels, which cannot be iterated in another order; store it \
+             in a format whose levels follow the other tensors' order",
+            t.name
+        )
+    } else if t.order == 2 {
         format!(
             "store `{}` in the transposed format (for example `csc` instead of `csr`)",
             t.name
