@@ -206,3 +206,33 @@ fn hashed_outputs() {
     scale_into_hash_vector(&mut a, &b, &c).unwrap();
     assert_eq!(a.to_dense(), vec![0.0, 6.0, 0.0, 0.0, -0.5, 0.0]);
 }
+
+#[test]
+fn compute_only_kernels_reuse_the_assembled_structure() {
+    let (m, k, n) = (9, 4, 10);
+    for b in cases([m, k], 107) {
+        let c = cases([k, n], 109).pop().unwrap_or_default();
+        let (bt, ct) = (tensor::<Csr, 2>([m, k], &b), tensor::<Csr, 2>([k, n], &c));
+        let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+        spgemm_csr(&mut a, &bt, &ct).unwrap();
+        let structure = (a.level(1).pos().to_vec(), a.level(1).crd().to_vec());
+        // The same structure with other values: scale B by 3.
+        let b3: Vec<([usize; 2], f64)> = b.iter().map(|&(p, v)| (p, 3.0 * v)).collect();
+        spgemm_csr_compute(&mut a, &tensor([m, k], &b3), &ct).unwrap();
+        assert_eq!(
+            (a.level(1).pos().to_vec(), a.level(1).crd().to_vec()),
+            structure
+        );
+        let want = matmul(m, k, n, &dense([m, k], &b3), &dense([k, n], &c));
+        assert_close(&a.to_dense(), &want);
+    }
+    // An output assembled for other inputs is reported, not overwritten in the wrong places.
+    let bt = tensor::<Csr, 2>([2, 2], &[([0, 0], 1.0)]);
+    let ct = tensor::<Csr, 2>([2, 2], &[([0, 1], 1.0)]);
+    let mut a = Tensor::<f64, Csr>::from_entries([2, 2], [([1, 1], 5.0)]).unwrap();
+    let err = spgemm_csr_compute(&mut a, &bt, &ct).unwrap_err();
+    assert!(
+        matches!(err, KernelError::StructureMismatch { .. }),
+        "{err}"
+    );
+}

@@ -28,7 +28,17 @@ use proc_macro2::TokenStream;
 /// Compiles the body of a `tensor_kernel!` invocation into the tokens it expands to.
 pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
     let (kernel, _, ir) = front_end(input)?;
-    Ok(emit::emit_rust(&ir, &kernel.attrs, &kernel.vis))
+    let mut tokens = emit::emit_rust(&ir, &kernel.attrs, &kernel.vis);
+    if let Some(compute) = lower::compute_only(&ir) {
+        let doc = format!(
+            " Like [`{}`], but reuses the output's structure (assembled by an earlier call with \
+             inputs of the same structure) and computes only its values.",
+            ir.name
+        );
+        let attrs: Vec<syn::Attribute> = vec![syn::parse_quote!(#[doc = #doc])];
+        tokens.extend(emit::emit_rust(&compute, &attrs, &kernel.vis));
+    }
+    Ok(tokens)
 }
 
 /// The commands `schedule<auto>` chose for a kernel (empty for other kernels): what the code

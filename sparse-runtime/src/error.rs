@@ -287,6 +287,12 @@ pub enum KernelError {
     },
     /// Assembling a sparse output failed.
     Format(FormatError),
+    /// A compute-only kernel found an output structure other than the one it computes: call the
+    /// assembling kernel first (with inputs of the same structure).
+    StructureMismatch {
+        /// The output.
+        tensor: &'static str,
+    },
 }
 
 impl fmt::Display for KernelError {
@@ -303,6 +309,11 @@ impl fmt::Display for KernelError {
                 "index `{index}` has extent {expected}, but dimension {dim} of `{tensor}` is {found}"
             ),
             KernelError::Format(e) => write!(f, "assembling the output: {e}"),
+            KernelError::StructureMismatch { tensor } => write!(
+                f,
+                "the structure of `{tensor}` is not the one this kernel computes; assemble it \
+                 first with the assembling kernel"
+            ),
         }
     }
 }
@@ -311,7 +322,7 @@ impl std::error::Error for KernelError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             KernelError::Format(e) => Some(e),
-            KernelError::ShapeMismatch { .. } => None,
+            KernelError::ShapeMismatch { .. } | KernelError::StructureMismatch { .. } => None,
         }
     }
 }

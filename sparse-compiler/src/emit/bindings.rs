@@ -410,9 +410,11 @@ impl Walk<'_> {
                 }
                 self.expr(value)
             }
-            Stmt::BeginAssembly | Stmt::EndAssembly | Stmt::BeginEntries | Stmt::EndEntries => {
-                Ok(())
-            }
+            Stmt::BeginAssembly
+            | Stmt::EndAssembly
+            | Stmt::BeginEntries
+            | Stmt::EndEntries
+            | Stmt::FailStructureMismatch => Ok(()),
         }
     }
 

@@ -263,6 +263,12 @@ impl Emitter<'_> {
                 let (asm, output) = (self.bindings.assembly(), self.output());
                 quote! { #output.end_entries(#asm)?; }
             }
+            Stmt::FailStructureMismatch => {
+                let tensor = &self.kernel.params[0].name;
+                quote! {
+                    return ::core::result::Result::Err(::sparse::KernelError::StructureMismatch { tensor: #tensor });
+                }
+            }
         }
     }
 
@@ -771,7 +777,7 @@ fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'
             | Stmt::CopyStructure { .. }
             | Stmt::BeginEntries => {}
             // `end_assembly(..)?` can return: nothing after it runs on every iteration.
-            Stmt::EndAssembly | Stmt::EndEntries => return,
+            Stmt::EndAssembly | Stmt::EndEntries | Stmt::FailStructureMismatch => return,
         }
     }
 }

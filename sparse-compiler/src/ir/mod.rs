@@ -19,8 +19,9 @@ mod print;
 pub use print::print_kernel;
 
 /// Local names a backend may introduce in the code it emits for IR statements (lane loops,
-/// parallel pieces, binary searches). The lowerer never names a variable with one of these, so a
-/// backend's locals cannot hide the kernel's.
+/// parallel pieces, binary searches), and that IR passes after lowering may declare (the
+/// compute-only cursor). The lowerer never names a variable with one of these, so they cannot
+/// hide the kernel's.
 pub const RESERVED_LOCALS: &[&str] = &[
     "__acc",
     "__add",
@@ -425,4 +426,7 @@ pub enum Stmt {
     },
     /// Packs the collected entries into the output's format and installs them.
     EndEntries,
+    /// Returns from the kernel with an error: the output's existing structure is not the one the
+    /// kernel computes (compute-only kernels).
+    FailStructureMismatch,
 }

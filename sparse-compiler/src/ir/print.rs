@@ -256,6 +256,7 @@ impl Printer<'_> {
                 let line = format!("end_entries({});", self.param(0));
                 self.line(&line);
             }
+            Stmt::FailStructureMismatch => self.line("fail(structure mismatch);"),
         }
     }
 

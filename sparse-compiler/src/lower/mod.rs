@@ -8,6 +8,7 @@
 //! (`expr::zero`). Levels are only ever touched through their level functions (`format::Level`).
 //! Outputs are assembled as they are computed: dense levels by insert, compressed levels by append.
 
+mod compute;
 mod derived;
 mod expr;
 mod forall;
@@ -21,6 +22,7 @@ use crate::format::{LevelEnv, LevelRef, level_fns};
 use crate::ir::{self, Expr, Stmt, Type, Var};
 use crate::notation::{Access, Cin, IndexVar, Lhs, Program};
 use crate::schedule::Scheduled;
+pub use compute::compute_only;
 use names::Namer;
 
 /// Lowers a scheduled program to an IR kernel named `name`.

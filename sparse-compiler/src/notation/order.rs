@@ -91,7 +91,10 @@ fn cycle_error(
         .find(|(a, b, _)| left.contains(a) && left.contains(b))
         .map_or(0, |e| e.2);
     let t = &program.tensors[tensor];
-    let whole_dims = t.levels.iter().all(|l| matches!(l.coord, crate::format::Coord::Dim(_)));
+    let whole_dims = t
+        .levels
+        .iter()
+        .all(|l| matches!(l.coord, crate::format::Coord::Dim(_)));
     let suggestion = if !whole_dims {
         format!(
             "`{}` has slot or block levels, which cannot be iterated in another order; store it \

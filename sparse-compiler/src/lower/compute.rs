@@ -1,0 +1,191 @@
+//! The compute-only twin of a kernel that assembles its output (seed-kjolstad.md §3.6: taco's
+//! separate assemble and compute kernels): the same loops, with the assembly replaced by writes
+//! into the output's existing structure. Values land at a cursor that advances in storage order,
+//! and each appended coordinate is checked against the stored one, so an output assembled for
+//! other inputs is reported (`KernelError::StructureMismatch`) instead of silently overwritten.
+
+use crate::format::bin;
+use crate::ir::{Array, BinOp, Expr, Kernel, Stmt, Type, Var};
+
+/// The compute-only kernel `<name>_compute`, if `kernel` assembles its output by append.
+pub fn compute_only(kernel: &Kernel) -> Option<Kernel> {
+    if !kernel.body.contains(&Stmt::BeginAssembly) {
+        return None;
+    }
+    let last = (0..8).rev().find(|&k| appends_level(&kernel.body, k))?;
+    let rewrite = Rewrite {
+        last,
+        cursor: Var("__compute_cursor".into()),
+    };
+    Some(Kernel {
+        name: format!("{}_compute", kernel.name),
+        body: rewrite.stmts(&kernel.body),
+        ..kernel.clone()
+    })
+}
+
+fn appends_level(stmts: &[Stmt], level: usize) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Append { level: l, .. } => *l == level,
+        Stmt::For { body, .. }
+        | Stmt::While { body, .. }
+        | Stmt::ParallelFor { body, .. }
+        | Stmt::VectorFor { body, .. } => appends_level(body, level),
+        Stmt::If {
+            then, otherwise, ..
+        } => appends_level(then, level) || appends_level(otherwise, level),
+        _ => false,
+    })
+}
+
+struct Rewrite {
+    /// The output's last level, whose coordinates sit beside the values.
+    last: usize,
+    cursor: Var,
+}
+
+impl Rewrite {
+    fn stmts(&self, stmts: &[Stmt]) -> Vec<Stmt> {
+        stmts.iter().flat_map(|s| self.stmt(s)).collect()
+    }
+
+    fn stmt(&self, stmt: &Stmt) -> Vec<Stmt> {
+        let cursor = Expr::Var(self.cursor.clone());
+        let values = Array::Vals { param: 0 };
+        let crd = Array::Crd {
+            param: 0,
+            level: self.last,
+        };
+        match stmt {
+            Stmt::BeginAssembly => {
+                vec![Stmt::Let {
+                    var: self.cursor.clone(),
+                    ty: Type::Index,
+                    init: Expr::Index(0),
+                    mutable: true,
+                }]
+            }
+            Stmt::Append { level, coord } if *level == self.last => {
+                let past_end = bin(BinOp::Le, Expr::Len(crd.clone()), cursor.clone());
+                let other = bin(
+                    BinOp::Ne,
+                    Expr::Load(crd, Box::new(cursor)),
+                    self.expr(coord),
+                );
+                let mismatch = bin(BinOp::Or, past_end, other);
+                vec![Stmt::If {
+                    cond: mismatch,
+                    then: vec![Stmt::FailStructureMismatch],
+                    otherwise: Vec::new(),
+                }]
+            }
+            Stmt::FinishSegment { level, parent } if *level == self.last => {
+                // The stored segment must end where this one did.
+                let pos = Array::Pos {
+                    param: 0,
+                    level: self.last,
+                };
+                let end = bin(BinOp::Add, self.expr(parent), Expr::Index(1));
+                let past_end = bin(BinOp::Le, Expr::Len(pos.clone()), end.clone());
+                let other = bin(BinOp::Ne, Expr::Load(pos, Box::new(end)), cursor);
+                let mismatch = bin(BinOp::Or, past_end, other);
+                vec![Stmt::If {
+                    cond: mismatch,
+                    then: vec![Stmt::FailStructureMismatch],
+                    otherwise: Vec::new(),
+                }]
+            }
+            Stmt::Append { .. } | Stmt::FinishSegment { .. } => Vec::new(),
+            Stmt::AppendValue(value) => vec![
+                Stmt::Store {
+                    array: values,
+                    index: cursor,
+                    value: self.expr(value),
+                    accumulate: false,
+                },
+                Stmt::Assign {
+                    var: self.cursor.clone(),
+                    value: Expr::Index(1),
+                    accumulate: true,
+                },
+            ],
+            Stmt::EndAssembly => {
+                let short = bin(BinOp::Ne, cursor, Expr::Len(values));
+                vec![Stmt::If {
+                    cond: short,
+                    then: vec![Stmt::FailStructureMismatch],
+                    otherwise: Vec::new(),
+                }]
+            }
+            Stmt::Let {
+                var,
+                ty,
+                init,
+                mutable,
+            } => {
+                vec![Stmt::Let {
+                    var: var.clone(),
+                    ty: *ty,
+                    init: self.expr(init),
+                    mutable: *mutable,
+                }]
+            }
+            Stmt::Assign {
+                var,
+                value,
+                accumulate,
+            } => {
+                vec![Stmt::Assign {
+                    var: var.clone(),
+                    value: self.expr(value),
+                    accumulate: *accumulate,
+                }]
+            }
+            Stmt::For { var, lo, hi, body } => {
+                vec![Stmt::For {
+                    var: var.clone(),
+                    lo: self.expr(lo),
+                    hi: self.expr(hi),
+                    body: self.stmts(body),
+                }]
+            }
+            Stmt::While { cond, body } => vec![Stmt::While {
+                cond: self.expr(cond),
+                body: self.stmts(body),
+            }],
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                vec![Stmt::If {
+                    cond: self.expr(cond),
+                    then: self.stmts(then),
+                    otherwise: self.stmts(otherwise),
+                }]
+            }
+            other => vec![other.clone()],
+        }
+    }
+
+    /// Appended lengths become the cursor (the last level) or 0 (upper levels, whose appends are
+    /// dropped, so only conditions that guard dropped statements read them).
+    fn expr(&self, e: &Expr) -> Expr {
+        match e {
+            Expr::AppendedLen { level } if *level == self.last => Expr::Var(self.cursor.clone()),
+            Expr::AppendedLen { .. } => Expr::Index(0),
+            Expr::Binary(op, a, b) => {
+                Expr::Binary(*op, Box::new(self.expr(a)), Box::new(self.expr(b)))
+            }
+            Expr::Not(a) => Expr::Not(Box::new(self.expr(a))),
+            Expr::Neg(a) => Expr::Neg(Box::new(self.expr(a))),
+            Expr::Load(array, index) => Expr::Load(array.clone(), Box::new(self.expr(index))),
+            Expr::Select(c, a, b) => Expr::Select(
+                Box::new(self.expr(c)),
+                Box::new(self.expr(a)),
+                Box::new(self.expr(b)),
+            ),
+            other => other.clone(),
+        }
+    }
+}
