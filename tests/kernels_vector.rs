@@ -129,3 +129,70 @@ fn integer_division_by_zero_gives_zero_instead_of_panicking() {
     vdiv(&mut a, &b, &c).unwrap();
     assert_eq!(a.values(), &[3, 0, 0, -2]);
 }
+
+tensor_kernel! { fn hash_plus_sparse; a(i) = b(i) + c(i); formats<a: sparse, b: hash, c: sparse>; }
+tensor_kernel! { fn spmv_hash_vector; y(i) = A(i,j) * x(j); formats<A: csr, x: hash>; }
+tensor_kernel! {
+    fn unordered_times_csr;
+    A(i,j) = B(i,j) * C(i,j);
+    formats<A: csr, B: (dense, compressed(unordered)), C: csr>;
+}
+
+#[test]
+fn unordered_operands_are_merged_through_a_sorted_copy() {
+    for n in [0, 1, 13] {
+        for b in vectors(n, 113) {
+            for c in vectors(n, 127).into_iter().take(3) {
+                let bh = tensor::<HashVec, 1>([n], &b);
+                let mut a = Tensor::<f64, SparseVec>::zeros([n]);
+                hash_plus_sparse(&mut a, &bh, &sv(n, &c)).unwrap();
+                let want: Vec<f64> = dense([n], &b)
+                    .iter()
+                    .zip(dense([n], &c))
+                    .map(|(x, y)| x + y)
+                    .collect();
+                assert_close(&a.to_dense(), &want);
+            }
+        }
+    }
+    for (m, n) in [(0, 0), (4, 7), (9, 3)] {
+        for a in cases([m, n], 131) {
+            for x in vectors(n, 137).into_iter().take(3) {
+                let mut y = garbage([m]);
+                spmv_hash_vector(
+                    &mut y,
+                    &tensor::<Csr, 2>([m, n], &a),
+                    &tensor::<HashVec, 1>([n], &x),
+                )
+                .unwrap();
+                let (da, dx) = (dense([m, n], &a), dense([n], &x));
+                let want: Vec<f64> = (0..m)
+                    .map(|i| (0..n).map(|j| da[i * n + j] * dx[j]).sum())
+                    .collect();
+                assert_close(y.values(), &want);
+            }
+            type Unordered = sparse::Custom<
+                {
+                    sparse::encode_levels(&[
+                        sparse::LevelSpec::dense(0),
+                        sparse::LevelSpec::compressed(1).unordered(),
+                    ])
+                },
+            >;
+            let mut p = Tensor::<f64, Csr>::zeros([m, n]);
+            let c = cases([m, n], 139).pop().unwrap_or_default();
+            unordered_times_csr(
+                &mut p,
+                &tensor::<Unordered, 2>([m, n], &a),
+                &tensor([m, n], &c),
+            )
+            .unwrap();
+            let want: Vec<f64> = dense([m, n], &a)
+                .iter()
+                .zip(dense([m, n], &c))
+                .map(|(x, y)| x * y)
+                .collect();
+            assert_close(&p.to_dense(), &want);
+        }
+    }
+}

@@ -58,6 +58,7 @@ fn front_end(
     let kernel = syntax::parse_kernel(input).map_err(|e| vec![Error::from(e)])?;
     let formats = format::resolve_formats(&kernel)?;
     let mut program = notation::Program::build(&kernel, &formats)?;
+    notation::plan_sorted_copies(&mut program);
     notation::plan_conversions(&mut program)?;
     notation::plan_nested_conversions(&mut program)?;
     let cin = notation::concretize(&program)?;

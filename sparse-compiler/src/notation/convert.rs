@@ -7,7 +7,7 @@
 use super::order::{default_order, order_edges, order_skipping};
 use super::{Cin, Expr, IndexVar, Program, concretize};
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{Coord, FormatType};
+use crate::format::{Coord, FormatType, LevelKind, LevelSpec};
 
 /// Plans the conversions `program` needs, updating the converted tensors' levels.
 pub fn plan_conversions(program: &mut Program) -> Result<(), Errors> {
@@ -105,11 +105,7 @@ fn producer_rhs(cin: &Cin) -> Option<&Expr> {
 }
 
 /// Tensor `t`'s level formats with their dimensions in the order `order` visits their variables.
-fn levels_in_order(
-    program: &Program,
-    t: usize,
-    order: &[IndexVar],
-) -> Option<Vec<crate::format::LevelSpec>> {
+fn levels_in_order(program: &Program, t: usize, order: &[IndexVar]) -> Option<Vec<LevelSpec>> {
     let tensor = &program.tensors[t];
     if !tensor
         .levels
@@ -142,6 +138,74 @@ fn levels_in_order(
     )
 }
 
+/// Iterator conversion for unordered levels (seed-formats.md §3.5): an input whose hashed or
+/// unordered level must be merged with another operand's sparse level over the same variable is
+/// copied, when the kernel runs, into a sorted format: hashed levels become compressed, unordered
+/// ones ordered. (Alone, or against dense operands, an unordered level is iterated as it is.)
+pub fn plan_sorted_copies(program: &mut Program) {
+    let mut accesses = Vec::new();
+    collect_all(&program.rhs, &mut accesses);
+    for t in 1..program.tensors.len() {
+        let tensor = &program.tensors[t];
+        if tensor.convert_to.is_some()
+            || !tensor
+                .levels
+                .iter()
+                .all(|l| matches!(l.coord, Coord::Dim(_)))
+        {
+            continue;
+        }
+        let merged = accesses.iter().filter(|a| a.tensor == t).any(|a| {
+            tensor.levels.iter().zip(&a.level_vars).any(|(level, &v)| {
+                let unordered = !level.ordered || level.kind == LevelKind::Hashed;
+                unordered && sparse_elsewhere(program, &accesses, t, v)
+            })
+        });
+        if merged {
+            let levels: Vec<_> = tensor.levels.iter().map(|l| sorted(*l)).collect();
+            program.tensors[t].convert_to = Some(FormatType::Custom(levels.clone()));
+            program.tensors[t].levels = levels;
+        }
+    }
+}
+
+/// Whether another tensor's access iterates `v` by position (a level without locate).
+fn sparse_elsewhere(program: &Program, accesses: &[super::Access], t: usize, v: IndexVar) -> bool {
+    accesses.iter().filter(|a| a.tensor != t).any(|a| {
+        let levels = &program.tensors[a.tensor].levels;
+        levels
+            .iter()
+            .zip(&a.level_vars)
+            .any(|(l, &x)| x == v && !matches!(l.kind, LevelKind::Dense))
+    })
+}
+
+/// The same level, sorted: a hashed level becomes compressed.
+fn sorted(level: LevelSpec) -> LevelSpec {
+    let kind = if level.kind == LevelKind::Hashed {
+        LevelKind::Compressed
+    } else {
+        level.kind
+    };
+    LevelSpec {
+        kind,
+        ordered: true,
+        ..level
+    }
+}
+
+fn collect_all(e: &Expr, out: &mut Vec<super::Access>) {
+    match e {
+        Expr::Access { access, .. } => out.push(access.clone()),
+        Expr::Temp(_) | Expr::Literal(_) => {}
+        Expr::Neg(x) => collect_all(x, out),
+        Expr::Binary(_, a, b) => {
+            collect_all(a, out);
+            collect_all(b, out);
+        }
+    }
+}
+
 fn loop_vars(program: &Program) -> Vec<IndexVar> {
     let mut used = program.output.indices.clone();
     program.rhs.collect_loop_vars(&mut used);
@@ -150,11 +214,7 @@ fn loop_vars(program: &Program) -> Vec<IndexVar> {
 
 /// Tensor `t`'s level formats with their dimensions reordered to follow a loop order that the
 /// other tensors allow, if `t` is accessed one way only and its levels store whole dimensions.
-fn concordant_levels(
-    program: &Program,
-    t: usize,
-    vars: &[IndexVar],
-) -> Option<Vec<crate::format::LevelSpec>> {
+fn concordant_levels(program: &Program, t: usize, vars: &[IndexVar]) -> Option<Vec<LevelSpec>> {
     let tensor = &program.tensors[t];
     if !tensor
         .levels
@@ -188,7 +248,7 @@ fn concordant_levels(
 }
 
 /// Points the level variables of tensor `t`'s accesses at its new levels.
-fn relabel(e: &mut Expr, t: usize, levels: &[crate::format::LevelSpec]) {
+fn relabel(e: &mut Expr, t: usize, levels: &[LevelSpec]) {
     match e {
         Expr::Access { access, .. } if access.tensor == t => {
             access.level_vars = levels

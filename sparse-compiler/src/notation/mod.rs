@@ -13,7 +13,7 @@ mod convert;
 mod order;
 
 pub use concrete::{Cin, Lhs, concretize};
-pub use convert::{plan_conversions, plan_nested_conversions};
+pub use convert::{plan_conversions, plan_nested_conversions, plan_sorted_copies};
 pub use order::order_edges;
 
 use std::collections::BTreeMap;
