@@ -44,7 +44,17 @@ pub(super) fn put_block(kernel: &Kernel, bindings: &Bindings, stmts: &[Stmt]) ->
 /// Inside a parallel loop: how the output's values are written.
 #[derive(Clone, Copy)]
 struct Parallel {
-    writes: ParallelWrites,
+    writes: Writes,
+}
+
+/// [`ParallelWrites`] without its expression: what a store inside the loop emits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Writes {
+    Exclusive,
+    Atomic,
+    Partials,
+    /// Into the iteration's own chunk `__out_rows`, at positions less `__out_offset`.
+    Rows,
 }
 
 /// Rust operator precedence, lowest first, as far as the emitter uses it.
@@ -151,15 +161,21 @@ impl Emitter<'_> {
                 if let (Some(parallel), Array::Vals { param: 0 }) = (self.parallel, array) {
                     let cells = output_cells();
                     return match (*accumulate, parallel.writes) {
-                        (true, ParallelWrites::Partials) => quote! { #cells[#index] += #value; },
-                        (false, ParallelWrites::Partials) => quote! { #cells[#index] = #value; },
+                        (true, Writes::Partials) => quote! { #cells[#index] += #value; },
+                        (false, Writes::Partials) => quote! { #cells[#index] = #value; },
+                        (true, Writes::Rows) => {
+                            quote! { __out_rows[#index - __out_offset] += #value; }
+                        }
+                        (false, Writes::Rows) => {
+                            quote! { __out_rows[#index - __out_offset] = #value; }
+                        }
                         (false, _) => {
                             quote! { ::sparse::atomic::AtomicCell::set(&#cells[#index], #value); }
                         }
-                        (true, ParallelWrites::Atomic) => {
+                        (true, Writes::Atomic) => {
                             quote! { ::sparse::atomic::AtomicCell::add(&#cells[#index], #value); }
                         }
-                        (true, ParallelWrites::Exclusive) => {
+                        (true, Writes::Exclusive) => {
                             quote! { ::sparse::atomic::AtomicCell::add_exclusive(&#cells[#index], #value); }
                         }
                     };
@@ -193,7 +209,7 @@ impl Emitter<'_> {
                 hi,
                 body,
                 writes,
-            } => self.put_parallel_for(var, lo, hi, body, *writes),
+            } => self.put_parallel_for(var, lo, hi, body, writes),
             Stmt::VectorFor { var, lo, hi, body } => self.put_vector_for(var, lo, hi, body),
             Stmt::While { cond, body } => {
                 let cond = self.put_expr(cond).at(Prec::Or);
@@ -415,10 +431,16 @@ impl Emitter<'_> {
         lo: &Expr,
         hi: &Expr,
         body: &[Stmt],
-        writes: ParallelWrites,
+        writes: &ParallelWrites,
     ) -> TokenStream {
+        let kind = match writes {
+            ParallelWrites::Exclusive => Writes::Exclusive,
+            ParallelWrites::Atomic => Writes::Atomic,
+            ParallelWrites::Partials => Writes::Partials,
+            ParallelWrites::Rows { .. } => Writes::Rows,
+        };
         let inner = Emitter {
-            parallel: Some(Parallel { writes }),
+            parallel: Some(Parallel { writes: kind }),
             ..*self
         };
         let (lo, hi) = (
@@ -428,7 +450,24 @@ impl Emitter<'_> {
         let (var, body) = (ident(&var.0), inner.put_stmts(body));
         let (cells, vals) = (output_cells(), self.put_array(&Array::Vals { param: 0 }));
         let rayon = quote! { ::sparse::__private::rayon };
-        if writes == ParallelWrites::Partials {
+        if let ParallelWrites::Rows { chunk } = writes {
+            let chunk = self.put_expr(chunk).at(Prec::Postfix);
+            return quote! {
+                {
+                    let __chunk: usize = ::core::cmp::max(#chunk, 1);
+                    #rayon::iter::ParallelIterator::for_each(
+                        #rayon::iter::IndexedParallelIterator::enumerate(
+                            #rayon::slice::ParallelSliceMut::par_chunks_mut(&mut *#vals, __chunk),
+                        ),
+                        |(#var, __out_rows): (usize, &mut [T])| {
+                            let __out_offset = #var * __chunk;
+                            #body
+                        },
+                    );
+                }
+            };
+        }
+        if kind == Writes::Partials {
             return quote! {
                 {
                     let (__lo, __hi): (usize, usize) = (#lo, #hi);
@@ -498,10 +537,15 @@ impl Emitter<'_> {
         else {
             return self.put_for(var, lo, hi, body);
         };
-        if self.parallel.is_some() && matches!(array, Array::Vals { param: 0 }) {
+        let rows = self.parallel.is_some_and(|p| p.writes == Writes::Rows);
+        let output = matches!(array, Array::Vals { param: 0 });
+        if self.parallel.is_some() && output && !rows {
             return self.put_for(var, lo, hi, body);
         }
-        let out = self.put_array(array);
+        let (out, shift) = match rows && output {
+            true => (quote! { __out_rows }, quote! { - __out_offset }),
+            false => (self.put_array(array), TokenStream::new()),
+        };
         let base = self.put_expr(&base).at(Prec::Sum);
         let v = ident(&var.0);
         let (lo_t, hi_t) = (
@@ -520,7 +564,7 @@ impl Emitter<'_> {
                 let __width = <T as ::sparse::Scalar>::LANES;
                 let mut #v = __lo;
                 while #v + __width <= __hi {
-                    let __at = #base + #v;
+                    let __at = #base + #v #shift;
                     let __lanes = #result;
                     <T as ::sparse::Scalar>::store(__lanes, &mut #out[__at..__at + __width]);
                     #v += __width;
@@ -594,8 +638,13 @@ impl Emitter<'_> {
     }
 
     fn put_load(&self, array: &Array, index: &Expr) -> Operand {
-        let name = self.put_array(array);
         let index = self.put_expr(index).tokens;
+        if matches!(array, Array::Vals { param: 0 })
+            && self.parallel.is_some_and(|p| p.writes == Writes::Rows)
+        {
+            return Operand::new(quote! { __out_rows[#index - __out_offset] }, Prec::Postfix);
+        }
+        let name = self.put_array(array);
         match array {
             Array::Pos { .. } | Array::Crd { .. } => {
                 Operand::new(quote! { #name[#index] as usize }, Prec::Cast)

@@ -264,8 +264,15 @@ pub enum BinOp {
 }
 
 /// How the iterations of a [`Stmt::ParallelFor`] write the output's values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ParallelWrites {
+    /// Iteration `v` (the loop starts at 0) writes only the output positions
+    /// `[v * chunk, (v + 1) * chunk)`: each iteration owns a plain slice of the values, so its
+    /// stores need no atomics and can use SIMD lanes. (`NoRaces` over the output's rows.)
+    Rows {
+        /// The number of value positions per iteration.
+        chunk: Expr,
+    },
     /// Each entry is written by one iteration only (`NoRaces`, `IgnoreRaces`): through atomic
     /// cells with relaxed loads and stores, plain moves.
     Exclusive,

@@ -173,9 +173,10 @@ impl Printer<'_> {
                 writes,
             } => {
                 let how = match writes {
-                    ParallelWrites::Atomic => "atomic",
-                    ParallelWrites::Exclusive => "exclusive",
-                    ParallelWrites::Partials => "partials",
+                    ParallelWrites::Atomic => "atomic".to_string(),
+                    ParallelWrites::Exclusive => "exclusive".to_string(),
+                    ParallelWrites::Partials => "partials".to_string(),
+                    ParallelWrites::Rows { chunk } => format!("rows of {}", self.expr(chunk)),
                 };
                 let head = format!(
                     "parallel({how}) for {} in {}..{}",

@@ -67,7 +67,10 @@ impl Lowerer<'_> {
                 _ => {
                     let writes = match tag.race {
                         Race::Atomics => ParallelWrites::Atomic,
-                        Race::NoRaces | Race::IgnoreRaces => ParallelWrites::Exclusive,
+                        Race::NoRaces | Race::IgnoreRaces => match self.row_chunk(v, &lo) {
+                            Some(chunk) => ParallelWrites::Rows { chunk },
+                            None => ParallelWrites::Exclusive,
+                        },
                         Race::Temporary | Race::ParallelReduction => ParallelWrites::Partials,
                     };
                     Stmt::ParallelFor {
@@ -86,6 +89,33 @@ impl Lowerer<'_> {
             _ => out.push(Stmt::For { var, lo, hi, body }),
         }
         Ok(())
+    }
+
+    /// For a loop whose variable `v` counts rows of a dense output from 0 (the output's first
+    /// coordinate, or the outer part of a `Down` split of it), the number of value positions each
+    /// iteration owns: its rows times the size of a row.
+    fn row_chunk(&self, v: IndexVar, lo: &Expr) -> Option<Expr> {
+        let levels = self.levels(0);
+        let dense = levels.iter().all(|l| l.kind == LevelKind::Dense);
+        let row = self.level_var(0, 0)?;
+        if !dense || self.pattern_source.is_some() || *lo != Expr::Index(0) {
+            return None;
+        }
+        let rows = match self.scheduled.deriving(v) {
+            None if v == row => Expr::Index(1),
+            Some(Relation::Split {
+                parent,
+                outer,
+                direction: Direction::Down,
+                factor,
+                ..
+            }) if parent == row && outer == v && self.scheduled.deriving(row).is_none() => {
+                Expr::Index(factor)
+            }
+            _ => return None,
+        };
+        let sizes = (1..levels.len()).map(|k| Expr::LevelSize { param: 0, level: k });
+        Some(sizes.fold(rows, |a, b| bin(BinOp::Mul, a, b)))
     }
 
     /// `for v in lo..hi` as an outer loop over groups of `n` and an inner loop of constant length
