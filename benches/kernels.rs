@@ -3,10 +3,12 @@
 //!
 //! - `stream_triad`: `a[i] = b[i] + s * c[i]` on one thread, the memory bandwidth every SpMV number
 //!   is divided by (counted as 3 x 8 bytes per element, the STREAM convention).
-//! - `spmv_csr`: `y = A x` on one thread, on one matrix and one output buffer for all four kernels:
-//!   the macro's, the best safe hand-written loop, the same loop without bounds checks, and sprs.
-//!   The throughput carries both the nonzeros and the bytes that must move, so that criterion's
-//!   bytes per second divided by the triad's is the fraction of the bandwidth bound.
+//! - `spmv_csr`: `y = A x` on one thread, with the same matrix and output buffer for all four
+//!   kernels: the macro's, the best safe hand-written loop, the same loop without bounds checks,
+//!   and sprs. Three matrices: uniform random columns, power-law row lengths, and a band (the same
+//!   streams as the uniform one with a cache-friendly gather from `x`). The throughput carries both
+//!   the nonzeros and the bytes that must move, so that criterion's bytes per second divided by the
+//!   triad's is the fraction of the bandwidth bound.
 //! - `spgemm_csr`: `A = B C`, the macro's Gustavson kernel against sprs's.
 //! - Before criterion starts, every `tensor_kernel!` invocation in `tests/kernels_*.rs` is run
 //!   through `sparse_compiler::compile`, and the median and slowest times are printed.
@@ -115,16 +117,22 @@ struct CsrArrays {
 }
 
 impl CsrArrays {
-    /// Rows of `row_len(rng)` uniformly random columns (fewer where a column is drawn twice).
-    fn generate(n: usize, seed: u64, mut row_len: impl FnMut(&mut Rng) -> usize) -> Self {
+    /// Rows of `row_len(rng)` columns drawn by `column(rng, row)` (fewer where a column is drawn
+    /// twice).
+    fn generate(
+        n: usize,
+        seed: u64,
+        mut row_len: impl FnMut(&mut Rng) -> usize,
+        mut column: impl FnMut(&mut Rng, usize) -> usize,
+    ) -> Self {
         let mut rng = Rng(seed);
         let mut pos = Vec::with_capacity(n + 1);
         let mut crd = Vec::new();
         pos.push(0);
-        for _ in 0..n {
+        for row in 0..n {
             let start = crd.len();
             let len = row_len(&mut rng).min(n);
-            crd.extend((0..len).map(|_| idx(rng.below(n))));
+            crd.extend((0..len).map(|_| idx(column(&mut rng, row))));
             crd[start..].sort_unstable();
             let kept = dedup_len(&mut crd[start..]);
             crd.truncate(start + kept);
@@ -199,14 +207,36 @@ fn dedup_len(sorted: &mut [Idx]) -> usize {
 
 /// `mean / 2` to `mean * 3 / 2` nonzeros per row (`mean` on average) at uniform random columns.
 fn uniform(n: usize, seed: u64, mean: usize) -> CsrArrays {
-    CsrArrays::generate(n, seed, |rng| mean / 2 + rng.below(mean + 1))
+    CsrArrays::generate(
+        n,
+        seed,
+        |rng| mean / 2 + rng.below(mean + 1),
+        |rng, _| rng.below(n),
+    )
 }
 
-/// Row lengths from a Pareto law with shape 1 (`P(len >= k) = 1/k`, cut at `n`): half the rows
-/// hold one nonzero, and the longest 1% of rows hold most of them. About 10 per row at 2M rows
-/// (a little more before duplicates in the longest rows are removed).
+/// Row lengths from a Pareto law with shape 1 (`P(len >= k) = 0.7 / k`, cut at `n`) at uniform
+/// random columns: 30% of the rows are empty, and the longest 1% of rows hold most of the
+/// nonzeros. About 10 per row at 2M rows.
 fn power_law(n: usize, seed: u64) -> CsrArrays {
-    CsrArrays::generate(n, seed, |rng| (1.0 / rng.unit()) as usize)
+    CsrArrays::generate(
+        n,
+        seed,
+        |rng| (0.7 / rng.unit()) as usize,
+        |rng, _| rng.below(n),
+    )
+}
+
+/// The row lengths of [`uniform`], with columns within 64 of the diagonal: the same arrays to
+/// stream, but the gather from `x` hits the cache. Against [`uniform`] it separates what the
+/// random gather costs from what the kernel costs.
+fn banded(n: usize, seed: u64, mean: usize) -> CsrArrays {
+    CsrArrays::generate(
+        n,
+        seed,
+        |rng| mean / 2 + rng.below(mean + 1),
+        |rng, row| (row + rng.below(129)).saturating_sub(64).min(n - 1),
+    )
 }
 
 /// The bytes an SpMV must move at least: every value and column index once, the row pointers, `x`
@@ -264,12 +294,17 @@ fn dense_vector(values: Vec<f64>) -> Tensor<f64, Dense<1>> {
         .expect("a dense vector is valid")
 }
 
-/// Short groups: a handful of flat samples of loops that take tens to hundreds of milliseconds.
-fn configure(group: &mut BenchmarkGroup<'_, WallTime>, throughput: Throughput) {
+/// Short groups: ten flat samples of loops that take tens of milliseconds (SpMV, the triad) up to
+/// a second (SpGEMM), in `seconds` of measurement. Prints the load average first: the machine is
+/// shared, and a group measured while something else ran is worth knowing about.
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>, throughput: Throughput, seconds: u64) {
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        println!("load average: {}", load.trim());
+    }
     group
         .sampling_mode(SamplingMode::Flat)
         .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
+        .measurement_time(Duration::from_secs(seconds))
         .throughput(throughput);
 }
 
@@ -279,7 +314,7 @@ fn stream_triad(c: &mut Criterion) {
     let cc = vec![2.5f64; n];
     let mut a = vec![0.0f64; n];
     let mut group = c.benchmark_group("stream_triad");
-    configure(&mut group, Throughput::Bytes((n * 3 * 8) as u64));
+    configure(&mut group, Throughput::Bytes((n * 3 * 8) as u64), 3);
     group.bench_function(BenchmarkId::new("triad", n), |bench| {
         bench.iter(|| {
             let s = black_box(3.0);
@@ -296,6 +331,7 @@ fn spmv_csr(c: &mut Criterion) {
     let n = Sizes::from_args().spmv_rows;
     bench_spmv(c, "uniform", &uniform(n, 0x9E37_79B9_7F4A_7C15, 10));
     bench_spmv(c, "power_law", &power_law(n, 0xD1B5_4A32_D192_ED03));
+    bench_spmv(c, "banded", &banded(n, 0x6A09_E667_F3BC_C908, 10));
 }
 
 fn bench_spmv(c: &mut Criterion, name: &str, arrays: &CsrArrays) {
@@ -314,6 +350,7 @@ fn bench_spmv(c: &mut Criterion, name: &str, arrays: &CsrArrays) {
             elements: arrays.nnz() as u64,
             bytes: spmv_bytes(arrays),
         },
+        3,
     );
     group.bench_function(BenchmarkId::new("macro", &label), |b| {
         b.iter(|| spmv_macro(black_box(&mut y), black_box(&a), black_box(&x)))
@@ -381,7 +418,7 @@ fn bench_spgemm(c: &mut Criterion, name: &str, left: &CsrArrays, right: &CsrArra
         out.nnz()
     );
     let mut group = c.benchmark_group("spgemm_csr");
-    configure(&mut group, Throughput::Elements(products as u64));
+    configure(&mut group, Throughput::Elements(products as u64), 10);
     group.bench_function(BenchmarkId::new("macro", &label), |bench| {
         bench.iter(|| spgemm_macro(black_box(&mut out), black_box(&b), black_box(&cm)))
     });
