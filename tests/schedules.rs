@@ -330,3 +330,47 @@ fn parallel_sparse_outputs_with_an_input_pattern() {
         }
     }
 }
+
+tensor_kernel! {
+    fn add_rows_parallel;
+    A(i,j) = B(i,j) + C(i,j);
+    formats<A: csr, B: csr, C: csr>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    fn spgemm_rows_parallel;
+    A(i,j) = B(i,k) * C(k,j);
+    formats<A: csr, B: csr, C: csr>;
+    schedule<split(i, i0, i1, Down, 3).parallelize(i0, CpuThread, NoRaces)>;
+}
+
+#[test]
+fn sparse_outputs_assembled_by_rows_in_parallel() {
+    for (m, k, n) in [(0, 0, 0), (1, 1, 1), (7, 5, 6), (20, 4, 9)] {
+        for b in matrices(m, k) {
+            let c = cases([k, n], 151).pop().unwrap_or_default();
+            let (bt, ct) = (tensor::<Csr, 2>([m, k], &b), tensor::<Csr, 2>([k, n], &c));
+            let mut p = Tensor::<f64, Csr>::zeros([m, n]);
+            spgemm_rows_parallel(&mut p, &bt, &ct).unwrap();
+            let (db, dc) = (dense([m, k], &b), dense([k, n], &c));
+            let mut want = vec![0.0; m * n];
+            for i in 0..m {
+                for l in 0..k {
+                    for j in 0..n {
+                        want[i * n + j] += db[i * k + l] * dc[l * n + j];
+                    }
+                }
+            }
+            assert_close(&p.to_dense(), &want);
+            let b2 = cases([m, k], 157).pop().unwrap_or_default();
+            let mut s = Tensor::<f64, Csr>::zeros([m, k]);
+            add_rows_parallel(&mut s, &bt, &tensor([m, k], &b2)).unwrap();
+            let want: Vec<f64> = db
+                .iter()
+                .zip(dense([m, k], &b2))
+                .map(|(x, y)| x + y)
+                .collect();
+            assert_close(&s.to_dense(), &want);
+        }
+    }
+}

@@ -325,8 +325,9 @@ impl Error {
                  over it); here iterations of `{v}` write different output entries"
             ),
             ErrorKind::ParallelSparseOutput(t) => format!(
-                "output `{t}` is assembled in order by append and cannot be written from parallel \
-                 iterations; use a dense output"
+                "output `{t}` is assembled in order by append and cannot be written from these \
+                 parallel iterations; parallelize over the rows of a CSR-like output (dense rows \
+                 over one compressed level), or use a dense output"
             ),
             ErrorKind::PrecomputeNotFound => {
                 "the expression to precompute is not a subexpression of the statement".to_string()

@@ -48,6 +48,10 @@ pub struct Assembly<T> {
     fault: Option<FormatError>,
 }
 
+/// One parallel iteration's part of a row-parallel assembly: the coordinates and values of its
+/// rows ([`Assembly::parallel_rows`]).
+pub type RowsPart<'a, T> = (&'a mut [Idx], &'a mut [T]);
+
 impl<T: Scalar> Assembly<T> {
     /// Appends coordinate `coord` to the `crd` of compressed or singleton level `level`.
     #[inline]
@@ -95,6 +99,49 @@ impl<T: Scalar> Assembly<T> {
     #[inline]
     pub fn len(&self, level: usize) -> usize {
         self.levels.get(level).map_or(0, |l| l.crd().len())
+    }
+
+    /// Lays out compressed level `level` (the last) for a parallel fill: `counts[k]` lists, in row
+    /// order, how many entries each row of parallel iteration `k` appends. `pos` becomes their
+    /// prefix sums, `crd` and the values are sized to the total, and each iteration gets its own
+    /// contiguous part of both to fill (generated kernels call it between their count pass and
+    /// their fill pass). Rows that no iteration closes get empty segments when assembly ends.
+    pub fn parallel_rows(
+        &mut self,
+        level: usize,
+        counts: &[Vec<usize>],
+    ) -> Result<Vec<RowsPart<'_, T>>, FormatError> {
+        let Some(Level::Compressed { pos, crd }) = self.levels.get_mut(level) else {
+            return Err(not_appendable(level));
+        };
+        let mut end = 0usize;
+        let mut totals = Vec::with_capacity(counts.len());
+        for rows in counts {
+            let start = end;
+            for &n in rows {
+                end = end
+                    .checked_add(n)
+                    .ok_or_else(|| too_large("the number of appended entries", usize::MAX))?;
+                pos.push(
+                    Idx::try_from(end)
+                        .map_err(|_| too_large("a position of the assembled output", end))?,
+                );
+            }
+            totals.push(end - start);
+        }
+        crd.clear();
+        crd.resize(end, 0);
+        self.vals.clear();
+        self.vals.resize(end, T::ZERO);
+        let (mut crd_rest, mut vals_rest) = (crd.as_mut_slice(), self.vals.as_mut_slice());
+        let mut parts = Vec::with_capacity(totals.len());
+        for total in totals {
+            let (crd_part, crd_tail) = crd_rest.split_at_mut(total);
+            let (vals_part, vals_tail) = vals_rest.split_at_mut(total);
+            parts.push((crd_part, vals_part));
+            (crd_rest, vals_rest) = (crd_tail, vals_tail);
+        }
+        Ok(parts)
     }
 
     /// Whether something went wrong (an index past `u32`, an append to a level that takes none);

@@ -55,6 +55,10 @@ enum Writes {
     Partials,
     /// Into the iteration's own chunk `__out_rows`, at positions less `__out_offset`.
     Rows,
+    /// The count pass of a row-parallel assembly: appends are counted per row.
+    CountRows,
+    /// The fill pass: appends write the iteration's part of `crd` and the values at `__cursor`.
+    FillRows,
 }
 
 /// Rust operator precedence, lowest first, as far as the emitter uses it.
@@ -161,6 +165,10 @@ impl Emitter<'_> {
                 if let (Some(parallel), Array::Vals { param: 0 }) = (self.parallel, array) {
                     let cells = output_cells();
                     return match (*accumulate, parallel.writes) {
+                        // An assembling kernel appends its values; it never stores them.
+                        (_, Writes::CountRows | Writes::FillRows) => quote! {
+                            ::core::compile_error!("internal error in the sparse compiler: a store into an output assembled by rows");
+                        },
                         (true, Writes::Partials) => quote! { #cells[#index] += #value; },
                         (false, Writes::Partials) => quote! { #cells[#index] = #value; },
                         (true, Writes::Rows) => {
@@ -246,20 +254,40 @@ impl Emitter<'_> {
                 quote! { let mut #asm = #output.begin_assembly(); }
             }
             Stmt::Append { level, coord } => {
-                let (asm, level) = (self.bindings.assembly(), lit(*level));
                 let coord = self.put_expr(coord).tokens;
-                quote! { #asm.append(#level, #coord); }
+                match self.parallel.map(|p| p.writes) {
+                    Some(Writes::CountRows) => quote! { __row += 1; },
+                    Some(Writes::FillRows) => {
+                        quote! { __crd_part[__cursor] = (#coord) as ::sparse::Idx; }
+                    }
+                    _ => {
+                        let (asm, level) = (self.bindings.assembly(), lit(*level));
+                        quote! { #asm.append(#level, #coord); }
+                    }
+                }
             }
             Stmt::AppendValue(value) => {
-                let asm = self.bindings.assembly();
                 let value = self.put_expr(value).tokens;
-                quote! { #asm.append_value(#value); }
+                match self.parallel.map(|p| p.writes) {
+                    Some(Writes::CountRows) => TokenStream::new(),
+                    Some(Writes::FillRows) => {
+                        quote! { __vals_part[__cursor] = #value; __cursor += 1; }
+                    }
+                    _ => {
+                        let asm = self.bindings.assembly();
+                        quote! { #asm.append_value(#value); }
+                    }
+                }
             }
-            Stmt::FinishSegment { level, parent } => {
-                let (asm, level) = (self.bindings.assembly(), lit(*level));
-                let parent = self.put_expr(parent).tokens;
-                quote! { #asm.finish_segment(#level, #parent); }
-            }
+            Stmt::FinishSegment { level, parent } => match self.parallel.map(|p| p.writes) {
+                Some(Writes::CountRows) => quote! { __segments.push(__row); __row = 0; },
+                Some(Writes::FillRows) => TokenStream::new(),
+                _ => {
+                    let (asm, level) = (self.bindings.assembly(), lit(*level));
+                    let parent = self.put_expr(parent).tokens;
+                    quote! { #asm.finish_segment(#level, #parent); }
+                }
+            },
             Stmt::EndAssembly => {
                 let (asm, output) = (self.bindings.assembly(), self.output());
                 quote! { #output.end_assembly(#asm)?; }
@@ -438,6 +466,9 @@ impl Emitter<'_> {
             ParallelWrites::Atomic => Writes::Atomic,
             ParallelWrites::Partials => Writes::Partials,
             ParallelWrites::Rows { .. } => Writes::Rows,
+            ParallelWrites::AssembleRows { level } => {
+                return self.put_parallel_assembly(var, lo, hi, body, *level);
+            }
         };
         let inner = Emitter {
             parallel: Some(Parallel { writes: kind }),
@@ -500,6 +531,65 @@ impl Emitter<'_> {
                 #rayon::iter::ParallelIterator::for_each(
                     #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
                     |#var: usize| { #body },
+                );
+            }
+        }
+    }
+
+    /// A row-parallel assembly: a parallel count of each row's entries, the layout of `pos` by
+    /// prefix sums (`Assembly::parallel_rows`), and a parallel fill of each iteration's own part.
+    fn put_parallel_assembly(
+        &self,
+        var: &Var,
+        lo: &Expr,
+        hi: &Expr,
+        body: &[Stmt],
+        level: usize,
+    ) -> TokenStream {
+        let count = Emitter {
+            parallel: Some(Parallel {
+                writes: Writes::CountRows,
+            }),
+            ..*self
+        }
+        .put_stmts(body);
+        let fill = Emitter {
+            parallel: Some(Parallel {
+                writes: Writes::FillRows,
+            }),
+            ..*self
+        }
+        .put_stmts(body);
+        let (lo, hi) = (
+            self.put_expr(lo).at(Prec::Or),
+            self.put_expr(hi).at(Prec::Or),
+        );
+        let (var, asm, level) = (ident(&var.0), self.bindings.assembly(), lit(level));
+        let rayon = quote! { ::sparse::__private::rayon };
+        quote! {
+            {
+                let __lo: usize = #lo;
+                let __counts: ::std::vec::Vec<::std::vec::Vec<usize>> = #rayon::iter::ParallelIterator::collect(
+                    #rayon::iter::ParallelIterator::map(
+                        #rayon::iter::IntoParallelIterator::into_par_iter(__lo..#hi),
+                        |#var: usize| {
+                            let mut __segments: ::std::vec::Vec<usize> = ::std::vec::Vec::new();
+                            let mut __row: usize = 0;
+                            #count
+                            __segments
+                        },
+                    ),
+                );
+                let __parts = #asm.parallel_rows(#level, &__counts)?;
+                #rayon::iter::ParallelIterator::for_each(
+                    #rayon::iter::IndexedParallelIterator::enumerate(
+                        #rayon::iter::IntoParallelIterator::into_par_iter(__parts),
+                    ),
+                    |(__part, (__crd_part, __vals_part)): (usize, (&mut [::sparse::Idx], &mut [T]))| {
+                        let #var = __lo + __part;
+                        let mut __cursor: usize = 0;
+                        #fill
+                    },
                 );
             }
         }

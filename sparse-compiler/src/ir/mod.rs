@@ -278,6 +278,15 @@ pub enum ParallelWrites {
     Exclusive,
     /// Iterations may add into one entry (`Atomics`): atomic read-modify-writes.
     Atomic,
+    /// Each iteration appends whole rows of the output's last level `level` (compressed, under
+    /// dense rows), in row order. Backends run the body twice in parallel: once counting each
+    /// row's appends (a row ends at its [`Stmt::FinishSegment`]), then, after laying out `pos` by
+    /// prefix sums, once writing each iteration's coordinates and values into its own part of the
+    /// arrays (between [`Stmt::BeginAssembly`] and [`Stmt::EndAssembly`]).
+    AssembleRows {
+        /// The output level appended to.
+        level: usize,
+    },
     /// Each task adds into its own zeroed copy of the output; the copies are added into the output
     /// afterwards in task order (`Temporary`, `ParallelReduction`), so the result does not depend
     /// on scheduling for a given thread count.

@@ -177,6 +177,9 @@ impl Printer<'_> {
                     ParallelWrites::Exclusive => "exclusive".to_string(),
                     ParallelWrites::Partials => "partials".to_string(),
                     ParallelWrites::Rows { chunk } => format!("rows of {}", self.expr(chunk)),
+                    ParallelWrites::AssembleRows { level } => {
+                        format!("assembling l{level} by rows")
+                    }
                 };
                 let head = format!(
                     "parallel({how}) for {} in {}..{}",

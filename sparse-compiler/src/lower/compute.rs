@@ -7,9 +7,10 @@
 use crate::format::bin;
 use crate::ir::{Array, BinOp, Expr, Kernel, Stmt, Type, Var};
 
-/// The compute-only kernel `<name>_compute`, if `kernel` assembles its output by append.
+/// The compute-only kernel `<name>_compute`, if `kernel` assembles its output by append in one
+/// serial pass (a row-parallel assembly has no single cursor to follow).
 pub fn compute_only(kernel: &Kernel) -> Option<Kernel> {
-    if !kernel.body.contains(&Stmt::BeginAssembly) {
+    if !kernel.body.contains(&Stmt::BeginAssembly) || has_parallel_loop(&kernel.body) {
         return None;
     }
     let last = (0..8).rev().find(|&k| appends_level(&kernel.body, k))?;
@@ -21,6 +22,19 @@ pub fn compute_only(kernel: &Kernel) -> Option<Kernel> {
         name: format!("{}_compute", kernel.name),
         body: rewrite.stmts(&kernel.body),
         ..kernel.clone()
+    })
+}
+
+fn has_parallel_loop(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::ParallelFor { .. } => true,
+        Stmt::For { body, .. } | Stmt::While { body, .. } | Stmt::VectorFor { body, .. } => {
+            has_parallel_loop(body)
+        }
+        Stmt::If {
+            then, otherwise, ..
+        } => has_parallel_loop(then) || has_parallel_loop(otherwise),
+        _ => false,
     })
 }
 

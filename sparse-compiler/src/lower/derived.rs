@@ -33,6 +33,7 @@ impl Lowerer<'_> {
         let mut inner = Vec::new();
         self.scope.coords.insert(v, Expr::Var(name.clone()));
         self.scope.partial = true;
+        self.scope.in_parallel |= self.thread_parallel(v);
         let mut flush_inside = None;
         if let Some((relation, access, level)) = self.tracked_pos(v)
             && !self.scope.trackers.contains_key(&relation)
@@ -67,17 +68,28 @@ impl Lowerer<'_> {
                 _ => {
                     let writes = match tag.race {
                         Race::Atomics => ParallelWrites::Atomic,
+                        Race::NoRaces | Race::IgnoreRaces if self.assembles() => match self
+                            .counts_rows(v)
+                        {
+                            true => ParallelWrites::AssembleRows { level: 1 },
+                            false => return Err(self.unsupported(
+                                "a parallel loop that is not over the rows of the assembled output",
+                            )),
+                        },
                         Race::NoRaces | Race::IgnoreRaces => match self.row_chunk(v, &lo) {
                             Some(chunk) => ParallelWrites::Rows { chunk },
                             None => ParallelWrites::Exclusive,
                         },
                         Race::Temporary | Race::ParallelReduction => ParallelWrites::Partials,
                     };
+                    // Workspaces used inside the loop are declared per iteration.
+                    let mut locals = std::mem::take(&mut self.parallel_locals);
+                    locals.extend(body);
                     Stmt::ParallelFor {
                         var,
                         lo,
                         hi,
-                        body,
+                        body: locals,
                         writes,
                     }
                 }
@@ -89,6 +101,24 @@ impl Lowerer<'_> {
             _ => out.push(Stmt::For { var, lo, hi, body }),
         }
         Ok(())
+    }
+
+    /// Whether `v` runs over the output's rows: its first coordinate, or the outer part of a
+    /// `Down` split of it.
+    fn counts_rows(&self, v: IndexVar) -> bool {
+        let Some(row) = self.level_var(0, 0) else {
+            return false;
+        };
+        match self.scheduled.deriving(v) {
+            None => v == row,
+            Some(Relation::Split {
+                parent,
+                outer,
+                direction: Direction::Down,
+                ..
+            }) => parent == row && outer == v && self.scheduled.deriving(row).is_none(),
+            _ => false,
+        }
     }
 
     /// For a loop whose variable `v` counts rows of a dense output from 0 (the output's first
@@ -178,6 +208,14 @@ impl Lowerer<'_> {
                 body,
             },
         ]
+    }
+
+    /// Whether the loop over `v` runs on rayon's threads.
+    pub(super) fn thread_parallel(&self, v: IndexVar) -> bool {
+        self.scheduled
+            .parallel
+            .get(&v)
+            .is_some_and(|p| p.unit == Unit::CpuThread)
     }
 
     fn parallel_at(&self, v: IndexVar) -> bool {

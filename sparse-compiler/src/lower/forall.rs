@@ -155,6 +155,7 @@ impl Lowerer<'_> {
             }
             _ => return Err(self.unsupported("two range levels iterated by one loop")),
         };
+        self.scope.in_parallel |= self.thread_parallel(v);
         let cursors = self.open_cursors(lattice, out)?;
         let coord = self.names.fresh(&self.program.vars[v].clone());
         let mut inner = Vec::new();
@@ -205,6 +206,7 @@ impl Lowerer<'_> {
         if !self.levels(it.access)[it.level].unique {
             return self.run_loop(v, lattice, body, out);
         }
+        self.scope.in_parallel |= self.thread_parallel(v);
         let (lo, hi) = self.pos_bounds(it)?;
         let hint = format!(
             "p{}{}",

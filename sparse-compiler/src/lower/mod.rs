@@ -120,6 +120,8 @@ struct Scope {
     trackers: BTreeMap<usize, Var>,
     /// A segment sum collecting the output's additions (the relation and its scalar).
     segment_sum: Option<(usize, Var)>,
+    /// Whether the code being lowered runs inside a thread-parallel loop.
+    in_parallel: bool,
     /// Whether some enclosing loop or case does not visit its variable's whole extent, so a write
     /// here does not cover every output position.
     partial: bool,
@@ -141,6 +143,9 @@ struct Lowerer<'p> {
     pattern_source: Option<usize>,
     /// Whether the output's entries are collected and packed at the end (hashed levels).
     collects_entries: bool,
+    /// Declarations for the body of the thread-parallel loop being lowered (its workspaces),
+    /// which would otherwise be shared by its tasks.
+    parallel_locals: Vec<Stmt>,
     /// Whether some write of a dense output accumulates or does not cover every position (the
     /// output must then be zeroed first).
     partial_output_write: bool,
@@ -161,6 +166,7 @@ impl<'p> Lowerer<'p> {
             hoisted: Vec::new(),
             pattern_source: program.pattern_source(),
             collects_entries: false,
+            parallel_locals: Vec::new(),
             partial_output_write: false,
         }
     }

@@ -258,7 +258,8 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// A dense workspace over `var`, allocated once at the top of the kernel.
+    /// A dense workspace over `var`, allocated once at the top of the kernel, or once per
+    /// iteration of the thread-parallel loop it is used in (tasks must not share it).
     pub(super) fn workspace(&mut self, var: IndexVar) -> Temp {
         let len = self.extent(var);
         let name = self.program.vars[var].clone();
@@ -266,27 +267,33 @@ impl Lowerer<'_> {
         let set = self.names.fresh(&format!("w_{name}_set"));
         let list = self.names.fresh(&format!("w_{name}_list"));
         let count = self.names.fresh(&format!("w_{name}_count"));
-        self.hoisted.push(Stmt::Workspace {
-            var: values.clone(),
-            ty: TempType::Value,
-            len: len.clone(),
-        });
-        self.hoisted.push(Stmt::Workspace {
-            var: set.clone(),
-            ty: TempType::Bool,
-            len: len.clone(),
-        });
-        self.hoisted.push(Stmt::Workspace {
-            var: list.clone(),
-            ty: TempType::Index,
-            len,
-        });
-        self.hoisted.push(Stmt::Let {
-            var: count.clone(),
-            ty: Type::Index,
-            init: Expr::Index(0),
-            mutable: true,
-        });
+        let declarations = [
+            Stmt::Workspace {
+                var: values.clone(),
+                ty: TempType::Value,
+                len: len.clone(),
+            },
+            Stmt::Workspace {
+                var: set.clone(),
+                ty: TempType::Bool,
+                len: len.clone(),
+            },
+            Stmt::Workspace {
+                var: list.clone(),
+                ty: TempType::Index,
+                len,
+            },
+            Stmt::Let {
+                var: count.clone(),
+                ty: Type::Index,
+                init: Expr::Index(0),
+                mutable: true,
+            },
+        ];
+        match self.scope.in_parallel {
+            true => self.parallel_locals.extend(declarations),
+            false => self.hoisted.extend(declarations),
+        }
         Temp::Workspace {
             var,
             values,

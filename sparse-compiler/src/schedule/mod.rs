@@ -673,7 +673,11 @@ impl State<'_> {
             .levels
             .iter()
             .any(|l| l.kind != LevelKind::Dense);
-        if sparse_output && unit == Unit::CpuThread && self.program.pattern_source().is_none() {
+        if sparse_output
+            && unit == Unit::CpuThread
+            && self.program.pattern_source().is_none()
+            && !self.assembles_by_rows(v)
+        {
             return Err(Error::new(
                 span,
                 ErrorKind::ParallelSparseOutput(self.program.tensors[0].name.clone()),
@@ -700,6 +704,32 @@ impl State<'_> {
             .insert(v, Parallel { unit, race, span });
         self.parallelized.get_or_insert(span);
         Ok(())
+    }
+
+    /// Whether the output is CSR-like (dense rows over one ordered, unique compressed level) and `v`
+    /// runs over its rows (the row variable, or the outer part of a `Down` split of it): then the
+    /// rows can be assembled in parallel (count, prefix sum, fill).
+    fn assembles_by_rows(&self, v: IndexVar) -> bool {
+        let out = &self.program.tensors[0];
+        let [row_level, col_level] = &out.levels[..] else {
+            return false;
+        };
+        let csr_like = row_level.kind == LevelKind::Dense
+            && col_level.kind == LevelKind::Compressed
+            && col_level.unique
+            && col_level.ordered;
+        let row = self.program.output.level_vars.first().copied();
+        let over_rows = match self.scheduled.deriving(v) {
+            None => Some(v) == row,
+            Some(Relation::Split {
+                parent,
+                outer,
+                direction: Direction::Down,
+                ..
+            }) => Some(parent) == row && outer == v,
+            _ => false,
+        };
+        csr_like && over_rows
     }
 
     /// Whether a loop nested inside `v`'s iterates a variable the output is not indexed by.
