@@ -523,6 +523,13 @@ impl State<'_> {
                 ErrorKind::PosOfPosition(var.to_string()),
             ));
         }
+        if matches!(
+            self.scheduled.deriving(i),
+            Some(Relation::Split { .. } | Relation::Bound { .. })
+        ) {
+            let what = "`pos` of a split or bounded coordinate variable (a position tile inside a coordinate tile)";
+            return Err(Error::new(var.span(), ErrorKind::Unsupported(what.into())));
+        }
         let Some(t) = (1..self.program.tensors.len())
             .find(|&t| tensor == self.program.tensors[t].name.as_str())
         else {
@@ -667,8 +674,11 @@ impl State<'_> {
         }
         let outputs = self.program.loop_vars_of(&self.program.output.indices);
         let roots = self.scheduled.underived(v);
-        let output_like =
-            roots.iter().all(|r| outputs.contains(r)) && !self.scheduled.is_position(v);
+        // A position of the input whose pattern the output takes is one output entry, so it writes
+        // without races like an output coordinate does.
+        let positions_own_entries = self.program.pattern_source().is_some();
+        let output_like = roots.iter().all(|r| outputs.contains(r))
+            && (!self.scheduled.is_position(v) || positions_own_entries);
         let sparse_output = self.program.tensors[0]
             .levels
             .iter()
