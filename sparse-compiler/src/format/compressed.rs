@@ -28,16 +28,4 @@ impl Level for Compressed {
     fn pos_access(&self, env: &LevelEnv, p: &Expr) -> Expr {
         load(env.at.crd(), p.clone())
     }
-
-    fn coord_bounds(&self, _: &LevelEnv) -> Option<(Expr, Expr)> {
-        None
-    }
-
-    fn coord_access(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
-        None
-    }
-
-    fn locate(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
-        None
-    }
 }

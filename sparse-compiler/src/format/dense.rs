@@ -20,14 +20,6 @@ impl Level for Dense {
         Assembly::Insert
     }
 
-    fn pos_bounds(&self, _: &LevelEnv, _: &Expr) -> Option<(Expr, Expr)> {
-        None
-    }
-
-    fn pos_access(&self, _: &LevelEnv, p: &Expr) -> Expr {
-        p.clone()
-    }
-
     fn coord_bounds(&self, env: &LevelEnv) -> Option<(Expr, Expr)> {
         Some((Expr::Index(0), env.at.size()))
     }

@@ -1,6 +1,8 @@
 //! Hashed levels: `W` buckets per parent, slot `p` holding `crd[p]` or the empty marker
 //! (seed-formats.md §1.3). Iterated by position over the parent's buckets, skipping empty ones;
-//! the iteration is unordered.
+//! the iteration is unordered. Locating into a hash table needs a probe loop, which is not an
+//! expression, so `locate` is left out: the lowerer iterates hashed levels, and merges them with
+//! other operands through a sorted copy.
 
 use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
 use crate::ir::{BinOp, Expr};
@@ -44,19 +46,5 @@ impl Level for Hashed {
             Expr::Load(env.at.crd(), Box::new(p.clone())),
             empty,
         ))
-    }
-
-    fn coord_bounds(&self, _: &LevelEnv) -> Option<(Expr, Expr)> {
-        None
-    }
-
-    fn coord_access(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
-        None
-    }
-
-    /// Locating into a hash table needs a probe loop, which is not an expression; the lowerer
-    /// iterates hashed levels instead.
-    fn locate(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
-        None
     }
 }

@@ -82,20 +82,31 @@ pub trait Level {
     fn has_locate(&self) -> bool;
     /// Its assembly capability.
     fn assembly(&self) -> Assembly;
-    /// `pos_bounds(p_parent) -> [begin, end)` for position iteration.
-    fn pos_bounds(&self, env: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)>;
-    /// `pos_access(p, ancestors) -> coordinate` for position iteration.
-    fn pos_access(&self, env: &LevelEnv, p: &Expr) -> Expr;
+    /// `pos_bounds(p_parent) -> [begin, end)` for position iteration; `None` without it.
+    fn pos_bounds(&self, _env: &LevelEnv, _parent: &Expr) -> Option<(Expr, Expr)> {
+        None
+    }
+    /// `pos_access(p, ancestors) -> coordinate` for position iteration (the position itself for
+    /// levels iterated by value).
+    fn pos_access(&self, _env: &LevelEnv, p: &Expr) -> Expr {
+        p.clone()
+    }
     /// The `found` half of `pos_access`: a condition, where some positions hold no coordinate.
     fn found(&self, _env: &LevelEnv, _p: &Expr) -> Option<Expr> {
         None
     }
-    /// `coord_bounds(ancestors) -> [begin, end)` for value iteration.
-    fn coord_bounds(&self, env: &LevelEnv) -> Option<(Expr, Expr)>;
-    /// `coord_access(p_parent, i) -> p` for value iteration.
-    fn coord_access(&self, env: &LevelEnv, parent: &Expr, coord: &Expr) -> Option<Expr>;
-    /// `locate(p_parent, i) -> p`.
-    fn locate(&self, env: &LevelEnv, parent: &Expr, coord: &Expr) -> Option<Expr>;
+    /// `coord_bounds(ancestors) -> [begin, end)` for value iteration; `None` without it.
+    fn coord_bounds(&self, _env: &LevelEnv) -> Option<(Expr, Expr)> {
+        None
+    }
+    /// `coord_access(p_parent, i) -> p` for value iteration; `None` without it.
+    fn coord_access(&self, _env: &LevelEnv, _parent: &Expr, _coord: &Expr) -> Option<Expr> {
+        None
+    }
+    /// `locate(p_parent, i) -> p`; `None` without locate.
+    fn locate(&self, _env: &LevelEnv, _parent: &Expr, _coord: &Expr) -> Option<Expr> {
+        None
+    }
 }
 
 /// `p_parent * size + i`: the position of a dense or range level's child.

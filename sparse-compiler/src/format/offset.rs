@@ -45,16 +45,4 @@ impl Level for Offset {
             Box::new(load(offsets, diagonal.clone())),
         )
     }
-
-    fn coord_bounds(&self, _: &LevelEnv) -> Option<(Expr, Expr)> {
-        None
-    }
-
-    fn coord_access(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
-        None
-    }
-
-    fn locate(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
-        None
-    }
 }

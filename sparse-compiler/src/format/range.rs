@@ -37,14 +37,6 @@ impl Level for Range {
         Assembly::None
     }
 
-    fn pos_bounds(&self, _: &LevelEnv, _: &Expr) -> Option<(Expr, Expr)> {
-        None
-    }
-
-    fn pos_access(&self, _: &LevelEnv, p: &Expr) -> Expr {
-        p.clone()
-    }
-
     fn coord_bounds(&self, env: &LevelEnv) -> Option<(Expr, Expr)> {
         Some((
             Self::bound(env, RangeEnd::Lo)?,
@@ -54,9 +46,5 @@ impl Level for Range {
 
     fn coord_access(&self, env: &LevelEnv, parent: &Expr, coord: &Expr) -> Option<Expr> {
         Some(dense_position(env.at, parent, coord))
-    }
-
-    fn locate(&self, _: &LevelEnv, _: &Expr, _: &Expr) -> Option<Expr> {
-        None
     }
 }

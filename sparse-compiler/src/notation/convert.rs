@@ -215,36 +215,8 @@ fn loop_vars(program: &Program) -> Vec<IndexVar> {
 /// Tensor `t`'s level formats with their dimensions reordered to follow a loop order that the
 /// other tensors allow, if `t` is accessed one way only and its levels store whole dimensions.
 fn concordant_levels(program: &Program, t: usize, vars: &[IndexVar]) -> Option<Vec<LevelSpec>> {
-    let tensor = &program.tensors[t];
-    if !tensor
-        .levels
-        .iter()
-        .all(|l| matches!(l.coord, Coord::Dim(_)))
-    {
-        return None;
-    }
-    let mut accesses = Vec::new();
-    collect_accesses(&program.rhs, t, &mut accesses);
-    let indices = accesses.first()?.clone();
-    if accesses.iter().any(|a| *a != indices) {
-        return None;
-    }
     let order = order_skipping(program, &program.rhs, vars, Some(t)).ok()?;
-    let rank = |d: usize| {
-        order
-            .iter()
-            .position(|&v| Some(&v) == indices.get(d))
-            .unwrap_or(usize::MAX)
-    };
-    let mut dims: Vec<usize> = (0..tensor.order).collect();
-    dims.sort_by_key(|&d| rank(d));
-    let levels = tensor
-        .levels
-        .iter()
-        .zip(dims)
-        .map(|(l, d)| l.with_coord(Coord::Dim(d)))
-        .collect();
-    Some(levels)
+    levels_in_order(program, t, &order)
 }
 
 /// Points the level variables of tensor `t`'s accesses at its new levels.
