@@ -374,3 +374,60 @@ fn sparse_outputs_assembled_by_rows_in_parallel() {
         }
     }
 }
+
+#[test]
+fn scheduled_kernels_run_for_every_value_type() {
+    // i32 atomics (position split), i64 row chunks, f32 lanes, i64 partials: against the
+    // unscheduled kernel, exactly for integers.
+    let entries: Vec<([usize; 2], i32)> = (0..60)
+        .map(|k| ([k % 13, (k * 7) % 11], (k % 5) as i32 - 2))
+        .collect();
+    let a32 = Tensor::<i32, Csr>::from_entries([13, 11], entries.iter().copied()).unwrap();
+    let x32 =
+        Tensor::<i32, Dense<1>>::from_dense([11], &(0..11).map(|v| v - 5).collect::<Vec<_>>())
+            .unwrap();
+    let (mut plain, mut y) = (
+        Tensor::<i32, Dense<1>>::zeros([13]),
+        Tensor::<i32, Dense<1>>::zeros([13]),
+    );
+    spmv(&mut plain, &a32, &x32).unwrap();
+    spmv_positions(&mut y, &a32, &x32).unwrap();
+    assert_eq!(y.values(), plain.values());
+    let a64: Tensor<i64, Csr> =
+        Tensor::from_entries([13, 11], entries.iter().map(|&(c, v)| (c, i64::from(v)))).unwrap();
+    let x64 =
+        Tensor::<i64, Dense<1>>::from_dense([11], &(0..11).map(|v| v - 5).collect::<Vec<_>>())
+            .unwrap();
+    let (mut plain, mut y) = (
+        Tensor::<i64, Dense<1>>::zeros([13]),
+        Tensor::<i64, Dense<1>>::zeros([13]),
+    );
+    spmv(&mut plain, &a64, &x64).unwrap();
+    spmv_rows(&mut y, &a64, &x64).unwrap();
+    assert_eq!(y.values(), plain.values());
+    let b32: Tensor<f32, Csr> =
+        Tensor::from_entries([13, 11], entries.iter().map(|&(c, v)| (c, v as f32))).unwrap();
+    let c32 = Tensor::<f32, Dense<2>>::from_dense(
+        [11, 19],
+        &(0..11 * 19)
+            .map(|v| (v % 9) as f32 - 4.0)
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let (mut plain, mut lanes) = (
+        Tensor::<f32, Dense<2>>::zeros([13, 19]),
+        Tensor::<f32, Dense<2>>::zeros([13, 19]),
+    );
+    spmm(&mut plain, &b32, &c32).unwrap();
+    spmm_vector(&mut lanes, &b32, &c32).unwrap();
+    assert_eq!(lanes.values(), plain.values());
+    let v = Tensor::<i64, Dense<1>>::from_dense([40], &(0..40).collect::<Vec<_>>()).unwrap();
+    let (mut serial, mut threads) = (
+        Tensor::<i64, Dense<0>>::zeros([]),
+        Tensor::<i64, Dense<0>>::zeros([]),
+    );
+    dot(&mut serial, &v, &v).unwrap();
+    dot_threads(&mut threads, &v, &v).unwrap();
+    assert_eq!(threads.values(), serial.values());
+    assert_eq!(serial.values(), &[(0..40).map(|k: i64| k * k).sum::<i64>()]);
+}
