@@ -5,8 +5,8 @@
 //!   every SpMV's bytes per second is divided by the parallel triad's.
 //! - `spmv_stencil`, `spmv_uniform`, `spmv_power_law`: `y = A x` on a 3-D 7-point stencil, on
 //!   uniformly random columns and on power-law row lengths: the unscheduled kernel and sprs (both on
-//!   one thread), row-split kernels with three split factors and position-split kernels (atomic adds
-//!   at row boundaries) with two, all on the same matrix.
+//!   one thread), a hand-written rayon SpMV, row-split kernels with three split factors and
+//!   position-split kernels (atomic adds at row boundaries) with two, all on the same matrix.
 //! - `spmm`: `A = B C` with `B` CSR and `C` dense with 64 columns: the unscheduled kernel, the
 //!   `reorder(k, j)` kernel with and without `CpuVector` lanes (one thread), lanes plus row threads,
 //!   and sprs.
@@ -347,6 +347,7 @@ const TRIAD_CHUNK: usize = 1 << 16;
 
 fn stream_triad(c: &mut Criterion) {
     let n = Sizes::from_args().stream_len;
+    println!("rayon's pool: {} threads", rayon::current_num_threads());
     let (b, cc, mut a) = (vec![1.5f64; n], vec![2.5f64; n], vec![0.0f64; n]);
     let mut group = c.benchmark_group("triad");
     configure(&mut group, Throughput::Bytes((n * 3 * 8) as u64));
@@ -416,12 +417,37 @@ fn bench_spmv(c: &mut Criterion, m: &Matrix) {
             sprs::prod::mul_acc_mat_vec_csr(theirs.view(), x.values(), out);
         })
     });
+    group.bench_function("rayon_handwritten", |b| {
+        b.iter(|| spmv_rayon(black_box(y.values_mut()), &m.a, x.values()))
+    });
     for (name, kernel, _) in SCHEDULED_SPMV {
         group.bench_function(name, |b| {
             b.iter(|| kernel(black_box(&mut y), black_box(&m.a), black_box(&x)))
         });
     }
     group.finish();
+}
+
+/// Rows per rayon task of the hand-written parallel SpMV.
+const ROWS_PER_TASK: usize = 1024;
+
+/// A parallel SpMV written by hand, the baseline for the scheduled ones: disjoint chunks of `y`
+/// across rayon's pool, each row summed as the unscheduled kernel sums it.
+fn spmv_rayon(y: &mut [f64], a: &Tensor<f64, Csr>, x: &[f64]) {
+    let (pos, crd, vals) = (a.level(1).pos(), a.level(1).crd(), a.values());
+    y.par_chunks_mut(ROWS_PER_TASK)
+        .enumerate()
+        .for_each(|(chunk, ys)| {
+            let first = chunk * ROWS_PER_TASK;
+            for (yi, row) in ys.iter_mut().zip(pos[first..].windows(2)) {
+                let (lo, hi) = (row[0] as usize, row[1] as usize);
+                let mut sum = 0.0;
+                for (&j, &v) in crd[lo..hi].iter().zip(&vals[lo..hi]) {
+                    sum += v * x[j as usize];
+                }
+                *yi = sum;
+            }
+        });
 }
 
 /// The unscheduled kernel and sprs sum each row in the same order, as do the row splits: their
@@ -438,6 +464,14 @@ fn check_spmv(
     y.values_mut().fill(0.0);
     sprs::prod::mul_acc_mat_vec_csr(theirs.view(), x.values(), y.values_mut());
     assert_eq!(y.values(), &want[..], "sprs differs on {}", m.label);
+    y.values_mut().fill(f64::NAN);
+    spmv_rayon(y.values_mut(), &m.a, x.values());
+    assert_eq!(
+        y.values(),
+        &want[..],
+        "hand-written rayon SpMV differs on {}",
+        m.label
+    );
     for (name, kernel, atomic) in SCHEDULED_SPMV {
         y.values_mut().fill(f64::NAN);
         kernel(y, &m.a, x).expect("shapes agree");
