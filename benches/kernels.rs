@@ -24,8 +24,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use criterion::{
-    BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group,
-    measurement::WallTime,
+    BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, measurement::WallTime,
 };
 use proc_macro2::{TokenStream, TokenTree};
 use sparse::prelude::*;
@@ -54,6 +53,8 @@ struct Sizes {
     stream_len: usize,
     /// Timed compilations of each kernel for the expansion report.
     expansion_runs: usize,
+    /// Rounds of the interleaved comparison that follows each criterion group.
+    rounds: usize,
 }
 
 impl Sizes {
@@ -66,6 +67,7 @@ impl Sizes {
                 spgemm_rows: 200_000,
                 stream_len: 64 << 20,
                 expansion_runs: 21,
+                rounds: 11,
             }
         } else {
             Sizes {
@@ -73,6 +75,7 @@ impl Sizes {
                 spgemm_rows: 1_000,
                 stream_len: 4_096,
                 expansion_runs: 5,
+                rounds: 1,
             }
         }
     }
@@ -308,99 +311,224 @@ fn configure(group: &mut BenchmarkGroup<'_, WallTime>, throughput: Throughput, s
         .throughput(throughput);
 }
 
-fn stream_triad(c: &mut Criterion) {
-    let n = Sizes::from_args().stream_len;
+/// Runs `count` kernels, `run(k)` being kernel `k`, each once per round in turn for `rounds`
+/// rounds, and returns each one's fastest and median run.
+///
+/// Criterion measures one kernel after another, so on a shared machine a build that starts halfway
+/// through lands on some kernels and not others, and the ratio of two of its estimates carries
+/// that. Interleaving spreads such disturbances over all kernels alike, and the fastest run is the
+/// least disturbed: the ratios of fastest runs are the steadiest this machine allows.
+fn interleaved(
+    rounds: usize,
+    count: usize,
+    mut run: impl FnMut(usize),
+) -> Vec<(Duration, Duration)> {
+    let mut times = vec![Vec::with_capacity(rounds); count];
+    for _ in 0..rounds {
+        for (k, kernel_times) in times.iter_mut().enumerate() {
+            let start = Instant::now();
+            run(k);
+            kernel_times.push(start.elapsed());
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort();
+            (t[0], t[t.len() / 2])
+        })
+        .collect()
+}
+
+/// Prints the interleaved comparison of `names` on `label`: each kernel's fastest and median run,
+/// the first kernel's time over each other's (below 1: the first is faster), and, given the bytes
+/// that must move and the triad's bandwidth, each kernel's fraction of the bandwidth bound.
+fn report_interleaved(
+    label: &str,
+    names: &[&str],
+    times: &[(Duration, Duration)],
+    bound: Option<(u64, f64)>,
+) {
+    println!("{label}, interleaved (fastest / median of each kernel's runs):");
+    for (name, &(fastest, median)) in names.iter().zip(times) {
+        let fraction = bound.map_or(String::new(), |(bytes, bandwidth)| {
+            let achieved = bytes as f64 / fastest.as_secs_f64();
+            format!(
+                ", {:.1}% of the bandwidth bound",
+                100.0 * achieved / bandwidth
+            )
+        });
+        println!(
+            "  {name:<20} {:>9.2} / {:>9.2} ms{fraction}",
+            ms(fastest),
+            ms(median)
+        );
+    }
+    if let Some(&(first, _)) = times.first() {
+        for (name, &(other, _)) in names.iter().zip(times).skip(1) {
+            let ratio = first.as_secs_f64() / other.as_secs_f64();
+            println!("  {} / {name}: {ratio:.3}", names[0]);
+        }
+    }
+}
+
+/// Measures the triad with criterion, then returns the bandwidth of its fastest interleaved run in
+/// bytes per second: the bound the SpMV numbers are divided by.
+fn stream_triad(c: &mut Criterion, sizes: Sizes) -> f64 {
+    let n = sizes.stream_len;
+    let bytes = (n * 3 * 8) as u64;
     let b = vec![1.5f64; n];
     let cc = vec![2.5f64; n];
     let mut a = vec![0.0f64; n];
+    let mut triad = || {
+        let s = black_box(3.0);
+        for ((ai, bi), ci) in a.iter_mut().zip(&b).zip(&cc) {
+            *ai = bi + s * ci;
+        }
+        black_box(&mut a);
+    };
     let mut group = c.benchmark_group("stream_triad");
-    configure(&mut group, Throughput::Bytes((n * 3 * 8) as u64), 3);
-    group.bench_function(BenchmarkId::new("triad", n), |bench| {
-        bench.iter(|| {
-            let s = black_box(3.0);
-            for ((ai, bi), ci) in a.iter_mut().zip(&b).zip(&cc) {
-                *ai = bi + s * ci;
-            }
-            black_box(&mut a);
-        })
-    });
+    configure(&mut group, Throughput::Bytes(bytes), 3);
+    group.bench_function(BenchmarkId::new("triad", n), |bench| bench.iter(&mut triad));
     group.finish();
+    let times = interleaved(sizes.rounds, 1, |_| triad());
+    let bandwidth = bytes as f64 / times[0].0.as_secs_f64();
+    println!(
+        "stream_triad/triad/{n}: fastest of {} runs {:.2} ms, {:.2} GB/s",
+        sizes.rounds,
+        ms(times[0].0),
+        bandwidth / 1e9
+    );
+    bandwidth
 }
 
-fn spmv_csr(c: &mut Criterion) {
-    let n = Sizes::from_args().spmv_rows;
-    bench_spmv(c, "uniform", &uniform(n, 0x9E37_79B9_7F4A_7C15, 10));
-    bench_spmv(c, "power_law", &power_law(n, 0xD1B5_4A32_D192_ED03));
-    bench_spmv(c, "banded", &banded(n, 0x6A09_E667_F3BC_C908, 10));
+/// One SpMV input: the matrix in both libraries' CSR, and `x`.
+struct SpmvCase {
+    a: Tensor<f64, Csr>,
+    theirs: CsMatI<f64, u32, u32>,
+    x: Tensor<f64, Dense<1>>,
 }
 
-fn bench_spmv(c: &mut Criterion, name: &str, arrays: &CsrArrays) {
-    let label = format!("{name}_{}", arrays.n);
-    println!("{}", arrays.describe(&label));
-    let a = arrays.to_tensor();
-    let theirs = arrays.to_sprs();
-    let x = dense_vector((0..arrays.n).map(|j| 1.0 + (j % 7) as f64 / 8.0).collect());
+/// An SpMV contender: writes `A x` into `y`.
+type SpmvKernel = fn(&mut Tensor<f64, Dense<1>>, &SpmvCase) -> Result<(), KernelError>;
+
+/// The four SpMVs, by benchmark name; the macro's first, as the ratios put it over the others.
+const SPMV_KERNELS: [(&str, SpmvKernel); 4] = [
+    ("macro", |y, case| spmv_macro(y, &case.a, &case.x)),
+    ("safe_handwritten", |y, case| {
+        spmv_safe(y.values_mut(), &case.a, case.x.values());
+        Ok(())
+    }),
+    ("unsafe_unchecked", |y, case| {
+        spmv_unchecked(y.values_mut(), &case.a, case.x.values());
+        Ok(())
+    }),
+    ("sprs", |y, case| {
+        // sprs accumulates into its output (`y += A x`); its own `&a * &x` starts from zeros too.
+        let out = y.values_mut();
+        out.fill(0.0);
+        sprs::prod::mul_acc_mat_vec_csr(case.theirs.view(), case.x.values(), out);
+        Ok(())
+    }),
+];
+
+fn spmv_csr(c: &mut Criterion, sizes: Sizes, bandwidth: f64) {
+    let n = sizes.spmv_rows;
+    // Each matrix is a temporary, dropped before the next is made.
+    let uniform_label = format!("uniform_{n}");
+    bench_spmv(
+        c,
+        sizes,
+        bandwidth,
+        &uniform_label,
+        &uniform(n, 0x9E37_79B9_7F4A_7C15, 10),
+    );
+    let power_law_label = format!("power_law_{n}");
+    bench_spmv(
+        c,
+        sizes,
+        bandwidth,
+        &power_law_label,
+        &power_law(n, 0xD1B5_4A32_D192_ED03),
+    );
+    let banded_label = format!("banded_{n}");
+    bench_spmv(
+        c,
+        sizes,
+        bandwidth,
+        &banded_label,
+        &banded(n, 0x6A09_E667_F3BC_C908, 10),
+    );
+}
+
+fn bench_spmv(c: &mut Criterion, sizes: Sizes, bandwidth: f64, label: &str, arrays: &CsrArrays) {
+    println!("{}", arrays.describe(label));
+    let case = SpmvCase {
+        a: arrays.to_tensor(),
+        theirs: arrays.to_sprs(),
+        x: dense_vector((0..arrays.n).map(|j| 1.0 + (j % 7) as f64 / 8.0).collect()),
+    };
     let mut y = Tensor::<f64, Dense<1>>::zeros([arrays.n]);
-    let xs = x.values();
-    check_spmv_agree(&a, &theirs, &x, &mut y);
+    check_spmv_agree(&case, &mut y);
+    let bytes = spmv_bytes(arrays);
     let mut group = c.benchmark_group("spmv_csr");
     configure(
         &mut group,
         Throughput::ElementsAndBytes {
             elements: arrays.nnz() as u64,
-            bytes: spmv_bytes(arrays),
+            bytes,
         },
         3,
     );
-    group.bench_function(BenchmarkId::new("macro", &label), |b| {
-        b.iter(|| spmv_macro(black_box(&mut y), black_box(&a), black_box(&x)))
-    });
-    group.bench_function(BenchmarkId::new("safe_handwritten", &label), |b| {
-        b.iter(|| spmv_safe(black_box(y.values_mut()), &a, xs))
-    });
-    group.bench_function(BenchmarkId::new("unsafe_unchecked", &label), |b| {
-        b.iter(|| spmv_unchecked(black_box(y.values_mut()), &a, xs))
-    });
-    group.bench_function(BenchmarkId::new("sprs", &label), |b| {
-        b.iter(|| {
-            let out = black_box(y.values_mut());
-            out.fill(0.0);
-            sprs::prod::mul_acc_mat_vec_csr(theirs.view(), xs, out);
-        })
-    });
+    for (name, kernel) in SPMV_KERNELS {
+        group.bench_function(BenchmarkId::new(name, label), |b| {
+            b.iter(|| kernel(black_box(&mut y), black_box(&case)))
+        });
+    }
     group.finish();
+    let times = interleaved(sizes.rounds, SPMV_KERNELS.len(), |k| {
+        black_box(SPMV_KERNELS[k].1(black_box(&mut y), black_box(&case))).ok();
+    });
+    let names = SPMV_KERNELS.map(|(name, _)| name);
+    report_interleaved(
+        &format!("spmv_csr/{label}"),
+        &names,
+        &times,
+        Some((bytes, bandwidth)),
+    );
 }
 
 /// All four SpMVs sum each row in the same order, so their outputs must be bit-identical;
 /// otherwise the comparison would be between different computations.
-fn check_spmv_agree(
-    a: &Tensor<f64, Csr>,
-    theirs: &CsMatI<f64, u32, u32>,
-    x: &Tensor<f64, Dense<1>>,
-    y: &mut Tensor<f64, Dense<1>>,
-) {
-    let xs = x.values();
-    spmv_macro(y, a, x).expect("shapes agree");
-    let want = y.values().to_vec();
-    spmv_safe(y.values_mut(), a, xs);
-    assert_eq!(y.values(), &want[..], "safe hand-written SpMV differs");
-    spmv_unchecked(y.values_mut(), a, xs);
-    assert_eq!(y.values(), &want[..], "unchecked SpMV differs");
-    y.values_mut().fill(0.0);
-    sprs::prod::mul_acc_mat_vec_csr(theirs.view(), xs, y.values_mut());
-    assert_eq!(y.values(), &want[..], "sprs SpMV differs");
+fn check_spmv_agree(case: &SpmvCase, y: &mut Tensor<f64, Dense<1>>) {
+    let mut want = None;
+    for (name, kernel) in SPMV_KERNELS {
+        y.values_mut().fill(f64::NAN);
+        kernel(y, case).expect("shapes agree");
+        let got = y.values().to_vec();
+        let first = want.get_or_insert_with(|| got.clone());
+        assert!(*first == got, "{name} differs from {}", SPMV_KERNELS[0].0);
+    }
 }
 
-fn spgemm_csr(c: &mut Criterion) {
-    let n = Sizes::from_args().spgemm_rows;
+fn spgemm_csr(c: &mut Criterion, sizes: Sizes) {
+    let n = sizes.spgemm_rows;
     let right = uniform(n, 0x2545_F491_4F6C_DD1D, 8);
-    bench_spgemm(c, "uniform", &uniform(n, 0x94D0_49BB_1331_11EB, 8), &right);
-    bench_spgemm(c, "power_law", &power_law(n, 0xBF58_476D_1CE4_E5B9), &right);
+    let left = uniform(n, 0x94D0_49BB_1331_11EB, 8);
+    bench_spgemm(c, sizes, "uniform", &left, &right);
+    drop(left);
+    let left = power_law(n, 0xBF58_476D_1CE4_E5B9);
+    bench_spgemm(c, sizes, "power_law", &left, &right);
 }
+
+/// The SpGEMMs, by benchmark name: the macro's into an output reused from the previous call (what a
+/// loop does; only the first call allocates), the macro's into a fresh output, and sprs's, which
+/// always allocates its result.
+const SPGEMM_KERNELS: [&str; 3] = ["macro", "macro_fresh_output", "sprs"];
 
 /// Benchmarks `B C` for a left operand `b` and the uniform right operand `c`; the throughput is
 /// the number of multiply-adds.
-fn bench_spgemm(c: &mut Criterion, name: &str, left: &CsrArrays, right: &CsrArrays) {
+fn bench_spgemm(c: &mut Criterion, sizes: Sizes, name: &str, left: &CsrArrays, right: &CsrArrays) {
     let label = format!("{name}_x_uniform_{}", left.n);
     println!("{}", left.describe(&format!("{name}_{} (B)", left.n)));
     println!("{}", right.describe(&format!("uniform_{} (C)", right.n)));
@@ -417,21 +545,35 @@ fn bench_spgemm(c: &mut Criterion, name: &str, left: &CsrArrays, right: &CsrArra
         "{label}: {products} multiply-adds, {} nonzeros in B C",
         out.nnz()
     );
+    let shape = [left.n, right.n];
+    let mut run = |k: usize| match k {
+        0 => drop(black_box(spgemm_macro(
+            black_box(&mut out),
+            black_box(&b),
+            black_box(&cm),
+        ))),
+        1 => {
+            let mut fresh = Tensor::<f64, Csr>::zeros(shape);
+            let result = spgemm_macro(&mut fresh, black_box(&b), black_box(&cm));
+            drop(black_box((result, fresh)));
+        }
+        _ => drop(black_box(black_box(&theirs_b) * black_box(&theirs_c))),
+    };
     let mut group = c.benchmark_group("spgemm_csr");
     configure(&mut group, Throughput::Elements(products as u64), 10);
-    group.bench_function(BenchmarkId::new("macro", &label), |bench| {
-        bench.iter(|| spgemm_macro(black_box(&mut out), black_box(&b), black_box(&cm)))
-    });
-    group.bench_function(BenchmarkId::new("macro_fresh_output", &label), |bench| {
-        bench.iter(|| {
-            let mut fresh = Tensor::<f64, Csr>::zeros([left.n, right.n]);
-            spgemm_macro(&mut fresh, black_box(&b), black_box(&cm)).map(|()| fresh)
-        })
-    });
-    group.bench_function(BenchmarkId::new("sprs", &label), |bench| {
-        bench.iter(|| black_box(&theirs_b) * black_box(&theirs_c))
-    });
+    for (k, kernel) in SPGEMM_KERNELS.iter().enumerate() {
+        group.bench_function(BenchmarkId::new(*kernel, &label), |bench| {
+            bench.iter(|| run(k))
+        });
+    }
     group.finish();
+    let times = interleaved(sizes.rounds, SPGEMM_KERNELS.len(), run);
+    report_interleaved(
+        &format!("spgemm_csr/{label}"),
+        &SPGEMM_KERNELS,
+        &times,
+        None,
+    );
 }
 
 /// The macro's product and sprs's must have the same structure and, up to rounding, the same
@@ -569,15 +711,14 @@ fn ms(time: Duration) -> f64 {
     time.as_secs_f64() * 1e3
 }
 
-criterion_group! {
-    name = kernels;
-    config = Criterion::default().sample_size(10);
-    targets = stream_triad, spmv_csr, spgemm_csr
-}
-
-/// `criterion_main!`, with the expansion report first.
+/// What `criterion_group!` and `criterion_main!` would generate, with the expansion report first and
+/// the triad's bandwidth handed on to the SpMV group.
 fn main() {
-    expansion_report(Sizes::from_args().expansion_runs);
-    kernels();
-    Criterion::default().configure_from_args().final_summary();
+    let sizes = Sizes::from_args();
+    expansion_report(sizes.expansion_runs);
+    let mut c = Criterion::default().sample_size(10).configure_from_args();
+    let bandwidth = stream_triad(&mut c, sizes);
+    spmv_csr(&mut c, sizes, bandwidth);
+    spgemm_csr(&mut c, sizes);
+    c.final_summary();
 }
