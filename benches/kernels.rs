@@ -522,9 +522,10 @@ fn spgemm_csr(c: &mut Criterion, sizes: Sizes) {
 }
 
 /// The SpGEMMs, by benchmark name: the macro's into an output reused from the previous call (what a
-/// loop does; only the first call allocates), the macro's into a fresh output, and sprs's, which
-/// always allocates its result.
-const SPGEMM_KERNELS: [&str; 3] = ["macro", "macro_fresh_output", "sprs"];
+/// loop does; only the first call allocates); its compute-only twin, which writes the values into
+/// that output's existing structure; the macro's into a fresh output; and sprs's, which always
+/// allocates its result.
+const SPGEMM_KERNELS: [&str; 4] = ["macro", "macro_compute_only", "macro_fresh_output", "sprs"];
 
 /// Benchmarks `B C` for a left operand `b` and the uniform right operand `c`; the throughput is
 /// the number of multiply-adds.
@@ -552,7 +553,12 @@ fn bench_spgemm(c: &mut Criterion, sizes: Sizes, name: &str, left: &CsrArrays, r
             black_box(&b),
             black_box(&cm),
         ))),
-        1 => {
+        1 => drop(black_box(spgemm_macro_compute(
+            black_box(&mut out),
+            black_box(&b),
+            black_box(&cm),
+        ))),
+        2 => {
             let mut fresh = Tensor::<f64, Csr>::zeros(shape);
             let result = spgemm_macro(&mut fresh, black_box(&b), black_box(&cm));
             drop(black_box((result, fresh)));
@@ -577,7 +583,8 @@ fn bench_spgemm(c: &mut Criterion, sizes: Sizes, name: &str, left: &CsrArrays, r
 }
 
 /// The macro's product and sprs's must have the same structure and, up to rounding, the same
-/// values (the two may add a row's products in different orders).
+/// values (the two may add a row's products in different orders); the compute-only twin must
+/// reproduce the macro's values exactly.
 fn check_spgemm_agree(
     out: &mut Tensor<f64, Csr>,
     b: &Tensor<f64, Csr>,
@@ -585,6 +592,10 @@ fn check_spgemm_agree(
     theirs: &CsMatI<f64, u32, u32>,
 ) {
     spgemm_macro(out, b, c).expect("shapes agree");
+    let assembled = out.values().to_vec();
+    out.values_mut().fill(f64::NAN);
+    spgemm_macro_compute(out, b, c).expect("the structure is the one just assembled");
+    assert!(out.values() == assembled, "the compute-only twin differs");
     assert_eq!(
         out.level(1).pos(),
         &theirs.proper_indptr()[..],
