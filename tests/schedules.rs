@@ -431,3 +431,36 @@ fn scheduled_kernels_run_for_every_value_type() {
     assert_eq!(threads.values(), serial.values());
     assert_eq!(serial.values(), &[(0..40).map(|k: i64| k * k).sum::<i64>()]);
 }
+
+tensor_kernel! {
+    fn spmv_bounded;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<bound(i, ib, 8, MaxExact).unroll(ib, 4)>;
+}
+
+#[test]
+fn bounds_are_checked_when_the_kernel_runs() {
+    let entries: Vec<([usize; 2], f64)> =
+        (0..20).map(|k| ([k % 8, k % 5], 1.0 + k as f64)).collect();
+    let a = tensor::<Csr, 2>([8, 5], &entries);
+    let x = Tensor::from_dense([5], &[1.0, -1.0, 2.0, 0.5, 3.0]).unwrap();
+    let (mut plain, mut y) = (garbage([8]), garbage([8]));
+    spmv(&mut plain, &a, &x).unwrap();
+    spmv_bounded(&mut y, &a, &x).unwrap();
+    assert_close(y.values(), plain.values());
+    let a9 = tensor::<Csr, 2>([9, 5], &entries);
+    let mut y9 = garbage([9]);
+    let err = spmv_bounded(&mut y9, &a9, &x).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            KernelError::BoundViolated {
+                bound: 8,
+                extent: 9,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}

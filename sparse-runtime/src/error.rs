@@ -287,6 +287,17 @@ pub enum KernelError {
     },
     /// Assembling a sparse output failed.
     Format(FormatError),
+    /// An index variable's extent breaks the `bound` a schedule declared for it.
+    BoundViolated {
+        /// The index variable.
+        index: &'static str,
+        /// The declared bound.
+        bound: usize,
+        /// The extent of the inputs.
+        extent: usize,
+        /// Whether the bound is exact (`MaxExact`) rather than an upper limit (`MaxConstraint`).
+        exact: bool,
+    },
     /// A compute-only kernel found an output structure other than the one it computes: call the
     /// assembling kernel first (with inputs of the same structure).
     StructureMismatch {
@@ -309,6 +320,16 @@ impl fmt::Display for KernelError {
                 "index `{index}` has extent {expected}, but dimension {dim} of `{tensor}` is {found}"
             ),
             KernelError::Format(e) => write!(f, "assembling the output: {e}"),
+            KernelError::BoundViolated {
+                index,
+                bound,
+                extent,
+                exact,
+            } => write!(
+                f,
+                "index `{index}` has extent {extent}, but the schedule bounds it {} {bound}",
+                if *exact { "to exactly" } else { "to at most" }
+            ),
             KernelError::StructureMismatch { tensor } => write!(
                 f,
                 "the structure of `{tensor}` is not the one this kernel computes; assemble it \
@@ -322,7 +343,9 @@ impl std::error::Error for KernelError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             KernelError::Format(e) => Some(e),
-            KernelError::ShapeMismatch { .. } | KernelError::StructureMismatch { .. } => None,
+            KernelError::ShapeMismatch { .. }
+            | KernelError::StructureMismatch { .. }
+            | KernelError::BoundViolated { .. } => None,
         }
     }
 }

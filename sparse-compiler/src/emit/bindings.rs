@@ -415,6 +415,7 @@ impl Walk<'_> {
             | Stmt::BeginEntries
             | Stmt::EndEntries
             | Stmt::FailStructureMismatch => Ok(()),
+            Stmt::CheckBound { extent, .. } => self.expr(extent),
         }
     }
 

@@ -307,6 +307,30 @@ impl Emitter<'_> {
                 let (asm, output) = (self.bindings.assembly(), self.output());
                 quote! { #output.end_entries(#asm)?; }
             }
+            Stmt::CheckBound {
+                index,
+                extent,
+                bound,
+                exact,
+            } => {
+                let extent = self.put_expr(extent).at(Prec::Compare);
+                let bound_lit = lit(*bound);
+                let broken = if *exact {
+                    quote! { #extent != #bound_lit }
+                } else {
+                    quote! { #extent > #bound_lit }
+                };
+                quote! {
+                    if #broken {
+                        return ::core::result::Result::Err(::sparse::KernelError::BoundViolated {
+                            index: #index,
+                            bound: #bound_lit,
+                            extent: #extent,
+                            exact: #exact,
+                        });
+                    }
+                }
+            }
             Stmt::FailStructureMismatch => {
                 let tensor = &self.kernel.params[0].name;
                 quote! {
@@ -916,6 +940,7 @@ fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'
             | Stmt::CopyStructure { .. }
             | Stmt::BeginEntries => {}
             // `end_assembly(..)?` can return: nothing after it runs on every iteration.
+            Stmt::CheckBound { extent, .. } => find_uses_in(var, extent, found),
             Stmt::EndAssembly | Stmt::EndEntries | Stmt::FailStructureMismatch => return,
         }
     }

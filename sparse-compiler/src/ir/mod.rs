@@ -445,4 +445,16 @@ pub enum Stmt {
     /// Returns from the kernel with an error: the output's existing structure is not the one the
     /// kernel computes (compute-only kernels).
     FailStructureMismatch,
+    /// Returns with an error unless `extent` equals `bound` (`exact`) or is at most `bound`: the
+    /// promise a `bound` schedule command makes about an index variable's extent.
+    CheckBound {
+        /// The index variable (for the message).
+        index: String,
+        /// Its extent.
+        extent: Expr,
+        /// The bound.
+        bound: usize,
+        /// Whether the extent must equal the bound rather than not exceed it.
+        exact: bool,
+    },
 }

@@ -261,6 +261,16 @@ impl Printer<'_> {
                 self.line(&line);
             }
             Stmt::FailStructureMismatch => self.line("fail(structure mismatch);"),
+            Stmt::CheckBound {
+                index,
+                extent,
+                bound,
+                exact,
+            } => {
+                let op = if *exact { "==" } else { "<=" };
+                let line = format!("check_bound({index}: {} {op} {bound});", self.expr(extent));
+                self.line(&line);
+            }
         }
     }
 

@@ -34,7 +34,7 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
         )]);
     };
     let mut lowerer = Lowerer::new(program, scheduled);
-    let mut body = Vec::new();
+    let mut body = lowerer.bound_checks();
     lowerer.begin_output(&mut body)?;
     lowerer.stmt(cin, &mut body).map_err(|e| vec![e])?;
     lowerer.end_output(&mut body);
@@ -169,6 +169,28 @@ impl<'p> Lowerer<'p> {
             parallel_locals: Vec::new(),
             partial_output_write: false,
         }
+    }
+
+    /// A `bound` command's promise about an extent, checked before the kernel runs.
+    fn bound_checks(&self) -> Vec<Stmt> {
+        let mut checks = Vec::new();
+        for r in &self.scheduled.relations {
+            if let crate::schedule::Relation::Bound {
+                parent,
+                kind,
+                value,
+                ..
+            } = *r
+            {
+                checks.push(Stmt::CheckBound {
+                    index: self.program.vars[parent].clone(),
+                    extent: self.extent(parent),
+                    bound: value,
+                    exact: kind == crate::schedule::BoundKind::MaxExact,
+                });
+            }
+        }
+        checks
     }
 
     fn stmt(&mut self, cin: &Cin, out: &mut Vec<Stmt>) -> Result<(), Error> {
