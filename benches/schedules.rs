@@ -349,6 +349,11 @@ fn stream_triad(c: &mut Criterion) {
     let n = Sizes::from_args().stream_len;
     println!("rayon's pool: {} threads", rayon::current_num_threads());
     let (b, cc, mut a) = (vec![1.5f64; n], vec![2.5f64; n], vec![0.0f64; n]);
+    triad(&mut a, &b, &cc, 3.0);
+    assert!(
+        a.iter().all(|&v| v == 1.5 + 3.0 * 2.5),
+        "triad result is wrong"
+    );
     let mut group = c.benchmark_group("triad");
     configure(&mut group, Throughput::Bytes((n * 3 * 8) as u64));
     group.bench_function("serial", |bench| {
@@ -364,10 +369,6 @@ fn stream_triad(c: &mut Criterion) {
         })
     });
     group.finish();
-    assert!(
-        a.iter().all(|&v| v == 1.5 + 3.0 * 2.5),
-        "triad result is wrong"
-    );
 }
 
 type Spmv = fn(
