@@ -108,7 +108,12 @@ macro_rules! impl_scalar {
 
             #[inline]
             fn load(chunk: &[Self]) -> $lanes {
-                <$lanes>::from(&chunk[..chunk.len().min($n)])
+                // A fixed-size array, so a chunk of exactly `LANES` values (what kernels pass)
+                // becomes one vector load once inlined; a shorter chunk is padded with zeros.
+                let mut lanes = [Self::ZERO; $n];
+                let n = chunk.len().min($n);
+                lanes[..n].copy_from_slice(&chunk[..n]);
+                <$lanes>::new(lanes)
             }
 
             #[inline]

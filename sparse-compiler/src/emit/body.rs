@@ -668,7 +668,7 @@ impl Emitter<'_> {
         );
         let tail = self.put_for(var, &Expr::Var(Var("__lanes_end".into())), hi, body);
         let result = if *accumulate {
-            quote! { <T as ::sparse::Scalar>::load(&#out[__at..]) + #lanes }
+            quote! { <T as ::sparse::Scalar>::load(&#out[__at..__at + __width]) + #lanes }
         } else {
             quote! { #lanes }
         };
@@ -737,7 +737,7 @@ impl Emitter<'_> {
                 let base = lane_base(var, index)?;
                 let (array, base) = (self.put_array(array), self.put_expr(&base).at(Prec::Sum));
                 let v = ident(&var.0);
-                Some(quote! { <T as ::sparse::Scalar>::load(&#array[#base + #v..]) })
+                Some(quote! { <T as ::sparse::Scalar>::load(&#array[#base + #v..#base + #v + __width]) })
             }
             Expr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
                 let (a, b) = (self.put_lanes(var, a)?, self.put_lanes(var, b)?);

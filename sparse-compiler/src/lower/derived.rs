@@ -32,7 +32,9 @@ impl Lowerer<'_> {
         }
         let mut inner = Vec::new();
         self.scope.coords.insert(v, Expr::Var(name.clone()));
-        self.scope.partial = true;
+        // Split, bound and collapse loops cover their parent's whole range (recovery guards only
+        // drop the tail past it); a position loop covers only stored coordinates.
+        self.scope.partial |= self.scheduled.is_position(v);
         self.scope.in_parallel |= self.thread_parallel(v);
         let mut flush_inside = None;
         if let Some((relation, access, level)) = self.tracked_pos(v)
