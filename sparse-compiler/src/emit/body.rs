@@ -647,46 +647,48 @@ impl Emitter<'_> {
             return self.put_for(var, lo, hi, body);
         };
         let (index, value) = (inline_lets(lets, index), inline_lets(lets, value));
-        let (Some(base), Some(lanes)) = (lane_base(var, &index), self.put_lanes(var, &value))
-        else {
+        let mut rows = LaneRows::default();
+        let (Some(base), Some(lanes)) = (
+            lane_base(var, &index),
+            self.put_lanes(var, &value, &mut rows),
+        ) else {
             return self.put_for(var, lo, hi, body);
         };
-        let rows = self.parallel.is_some_and(|p| p.writes == Writes::Rows);
+        let rows_parallel = self.parallel.is_some_and(|p| p.writes == Writes::Rows);
         let output = matches!(array, Array::Vals { param: 0 });
-        if self.parallel.is_some() && output && !rows {
+        // The output row is borrowed mutably beside the operand rows, so the value must not read
+        // the array it writes.
+        if (self.parallel.is_some() && output && !rows_parallel) || loads_from(array, &value) {
             return self.put_for(var, lo, hi, body);
         }
-        let (out, shift) = match rows && output {
+        let (out, shift) = match rows_parallel && output {
             true => (quote! { __out_rows }, quote! { - __out_offset }),
             false => (self.put_array(array), TokenStream::new()),
         };
         let base = self.put_expr(&base).at(Prec::Sum);
-        let v = ident(&var.0);
-        let (lo_t, hi_t) = (
-            self.put_expr(lo).at(Prec::Or),
-            self.put_expr(hi).at(Prec::Or),
-        );
-        let tail = self.put_for(var, &Expr::Var(Var("__lanes_end".into())), hi, body);
         let result = if *accumulate {
-            quote! { <T as ::sparse::Scalar>::load(&#out[__at..__at + __width]) + #lanes }
+            quote! { <T as ::sparse::Scalar>::load(&*__out_chunk) + #lanes }
         } else {
             quote! { #lanes }
         };
-        quote! {
-            let __lanes_end: usize = {
-                let (__lo, __hi): (usize, usize) = (#lo_t, #hi_t);
-                let __width = <T as ::sparse::Scalar>::LANES;
-                let mut #v = __lo;
-                while #v + __width <= __hi {
-                    let __at = #base + #v #shift;
-                    let __lanes = #result;
-                    <T as ::sparse::Scalar>::store(__lanes, &mut #out[__at..__at + __width]);
-                    #v += __width;
+        let row_lets = row_slices(&rows);
+        let (chunks, pattern) = zip_chunks(
+            quote! { __out_row.chunks_exact_mut(__width) },
+            quote! { __out_chunk },
+            0..rows.loads.len(),
+        );
+        self.put_lane_loop(
+            var,
+            (lo, hi),
+            body,
+            quote! {
+                #row_lets
+                let __out_row: &mut [T] = &mut #out[#base + __lo #shift..][..__n];
+                for #pattern in #chunks {
+                    <T as ::sparse::Scalar>::store(#result, __out_chunk);
                 }
-                #v
-            };
-            #tail
-        }
+            },
+        )
     }
 
     /// `sum += value` over the loop in lanes (a `ParallelReduction` over SIMD lanes): one lane
@@ -700,10 +702,45 @@ impl Emitter<'_> {
         sum: &Var,
         value: &Expr,
     ) -> TokenStream {
-        let Some(lanes) = self.put_lanes(var, value) else {
+        let mut rows = LaneRows::default();
+        let Some(lanes) = self.put_lanes(var, value, &mut rows) else {
             return self.put_for(var, lo, hi, body);
         };
-        let (v, sum) = (ident(&var.0), ident(&sum.0));
+        if rows.loads.is_empty() {
+            return self.put_for(var, lo, hi, body);
+        }
+        let sum = ident(&sum.0);
+        let row_lets = row_slices(&rows);
+        let (chunks, pattern) = zip_chunks(
+            quote! { __row_0.chunks_exact(__width) },
+            quote! { __chunk_0 },
+            1..rows.loads.len(),
+        );
+        self.put_lane_loop(
+            var,
+            (lo, hi),
+            body,
+            quote! {
+                #row_lets
+                let mut __acc = <T as ::sparse::Scalar>::splat(<T as ::sparse::Scalar>::ZERO);
+                for #pattern in #chunks {
+                    __acc = __acc + #lanes;
+                }
+                #sum += <T as ::sparse::Scalar>::reduce_add(__acc);
+            },
+        )
+    }
+
+    /// The loop `var in lo..hi` as `lanes` over whole chunks of `LANES` iterations, then a
+    /// scalar tail. `lanes` sees `__lo`, `__n` (the iteration count) and `__width`; every row it
+    /// slices is exactly `__n` long, so the chunk iterators agree and need no bounds checks.
+    fn put_lane_loop(
+        &self,
+        var: &Var,
+        (lo, hi): (&Expr, &Expr),
+        body: &[Stmt],
+        lanes: TokenStream,
+    ) -> TokenStream {
         let (lo_t, hi_t) = (
             self.put_expr(lo).at(Prec::Or),
             self.put_expr(hi).at(Prec::Or),
@@ -713,34 +750,35 @@ impl Emitter<'_> {
             let __lanes_end: usize = {
                 let (__lo, __hi): (usize, usize) = (#lo_t, #hi_t);
                 let __width = <T as ::sparse::Scalar>::LANES;
-                let mut __acc = <T as ::sparse::Scalar>::splat(<T as ::sparse::Scalar>::ZERO);
-                let mut #v = __lo;
-                while #v + __width <= __hi {
-                    __acc = __acc + #lanes;
-                    #v += __width;
-                }
-                #sum += <T as ::sparse::Scalar>::reduce_add(__acc);
-                #v
+                let __n = __hi.saturating_sub(__lo);
+                #lanes
+                __lo + (__n - __n % __width)
             };
             #tail
         }
     }
 
     /// `value` computed in lanes: loads at `c + var` become lane loads, loop invariants splats.
-    fn put_lanes(&self, var: &Var, value: &Expr) -> Option<TokenStream> {
+    /// `rows` collects the loop's operands: the slice of `array` from `base + __lo` per lane
+    /// load, which then reads chunk `__chunk_K` of row `K` (see [`row_slices`]), and the splat of
+    /// each loop invariant, bound once before the loop as `__splat_K`.
+    fn put_lanes(&self, var: &Var, value: &Expr, rows: &mut LaneRows) -> Option<TokenStream> {
         if !mentions(var, value) {
             let scalar = self.put_expr(value).tokens;
-            return Some(quote! { <T as ::sparse::Scalar>::splat(#scalar) });
+            let splat = ident(&format!("__splat_{}", rows.splats.len()));
+            rows.splats.push(scalar);
+            return Some(quote! { #splat });
         }
         match value {
             Expr::Load(array @ (Array::Vals { .. } | Array::Temp(_)), index) => {
                 let base = lane_base(var, index)?;
                 let (array, base) = (self.put_array(array), self.put_expr(&base).at(Prec::Sum));
-                let v = ident(&var.0);
-                Some(quote! { <T as ::sparse::Scalar>::load(&#array[#base + #v..#base + #v + __width]) })
+                let chunk = ident(&format!("__chunk_{}", rows.loads.len()));
+                rows.loads.push((array, base));
+                Some(quote! { <T as ::sparse::Scalar>::load(#chunk) })
             }
             Expr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
-                let (a, b) = (self.put_lanes(var, a)?, self.put_lanes(var, b)?);
+                let (a, b) = (self.put_lanes(var, a, rows)?, self.put_lanes(var, b, rows)?);
                 Some(match op {
                     BinOp::Add => quote! { (#a + #b) },
                     BinOp::Sub => quote! { (#a - #b) },
@@ -1044,6 +1082,58 @@ fn substitute(expr: &Expr, var: &Var, value: &Expr) -> Expr {
 /// The local holding the output's values as atomic cells inside a parallel loop.
 fn output_cells() -> proc_macro2::Ident {
     ident("__out_cells")
+}
+
+/// What a lane loop reads, gathered by [`Emitter::put_lanes`].
+#[derive(Default)]
+struct LaneRows {
+    /// `(array, base)` per lane load.
+    loads: Vec<(TokenStream, TokenStream)>,
+    /// The scalar of each splat.
+    splats: Vec<TokenStream>,
+}
+
+/// `let __row_K: &[T] = &array[base + __lo..][..__n];` for each lane load `K`, and
+/// `let __splat_K = splat(scalar);` for each invariant.
+fn row_slices(rows: &LaneRows) -> TokenStream {
+    let loads = rows.loads.iter().enumerate().map(|(k, (array, base))| {
+        let row = ident(&format!("__row_{k}"));
+        quote! { let #row: &[T] = &#array[#base + __lo..][..__n]; }
+    });
+    let splats = rows.splats.iter().enumerate().map(|(k, scalar)| {
+        let splat = ident(&format!("__splat_{k}"));
+        quote! { let #splat = <T as ::sparse::Scalar>::splat(#scalar); }
+    });
+    quote! { #(#loads)* #(#splats)* }
+}
+
+/// `first` zipped with `chunks_exact(__width)` of rows `__row_K` for `K` in `rows`, and the
+/// pattern binding their chunks to `__chunk_K` (nested pairs, as `zip` yields them).
+fn zip_chunks(
+    first: TokenStream,
+    first_pattern: TokenStream,
+    rows: std::ops::Range<usize>,
+) -> (TokenStream, TokenStream) {
+    rows.fold((first, first_pattern), |(chunks, pattern), k| {
+        let (row, chunk) = (ident(&format!("__row_{k}")), ident(&format!("__chunk_{k}")));
+        (
+            quote! { #chunks.zip(#row.chunks_exact(__width)) },
+            quote! { (#pattern, #chunk) },
+        )
+    })
+}
+
+/// Whether `expr` loads from `array`.
+fn loads_from(array: &Array, expr: &Expr) -> bool {
+    match expr {
+        Expr::Load(a, e) => a == array || loads_from(array, e),
+        Expr::Binary(_, a, b) => loads_from(array, a) || loads_from(array, b),
+        Expr::Neg(e) | Expr::Not(e) => loads_from(array, e),
+        Expr::Select(a, b, c) => {
+            loads_from(array, a) || loads_from(array, b) || loads_from(array, c)
+        }
+        _ => false,
+    }
 }
 
 /// `b` when `index` is `b + var` or `var` (then `0`), with `b` not mentioning `var`.
