@@ -91,6 +91,16 @@ pub enum ErrorKind {
     UnboundOutputIndex(String),
     /// The output appears on the right-hand side of `=`.
     OutputOnRight(String),
+    /// An index variable whose extent two accesses fix differently at compile time (the block
+    /// sizes of two blocked formats; dimension sizes are only known, and checked, at run time).
+    ExtentMismatch {
+        /// The index variable.
+        index: String,
+        /// Where its first extent comes from.
+        first: String,
+        /// Where the conflicting one comes from.
+        second: String,
+    },
     /// No loop order visits every tensor in the order of its levels.
     NoConcordantOrder {
         /// A tensor whose level order conflicts with the others'.
@@ -332,6 +342,14 @@ impl Error {
             ErrorKind::PrecomputeNotFound => {
                 "the expression to precompute is not a subexpression of the statement".to_string()
             }
+            ErrorKind::ExtentMismatch {
+                index,
+                first,
+                second,
+            } => format!(
+                "index `{index}` is used with two different extents: it ranges over {first} and \
+                 over {second}; give both tensors the same block size"
+            ),
             ErrorKind::Unsupported(what) => format!("not supported yet: {what}"),
             ErrorKind::Internal(what) => format!(
                 "internal error in the sparse compiler: {what} (a bug: please report this kernel)"

@@ -183,6 +183,7 @@ impl Program {
             vars: Vec::new(),
             hidden: Vec::new(),
             derived: BTreeMap::new(),
+            blocked_by: BTreeMap::new(),
             errors: Vec::new(),
             accesses: 1,
         };
@@ -217,6 +218,8 @@ struct Builder {
     vars: Vec<String>,
     hidden: Vec<IndexVar>,
     derived: BTreeMap<IndexVar, Derived>,
+    /// The tensor whose blocks define each entry of `derived`.
+    blocked_by: BTreeMap<IndexVar, String>,
     errors: Errors,
     accesses: usize,
 }
@@ -297,17 +300,34 @@ impl Builder {
                         inner,
                         block,
                     };
-                    if self.derived.insert(var, derived).is_some() {
-                        let what = format!("index `{}` blocked by two tensors", self.vars[var]);
-                        self.errors
-                            .push(Error::new(a.span, ErrorKind::Unsupported(what)));
-                    }
+                    self.block(var, derived, &name, a.span);
                     inner
                 }
             };
             vars.push(v);
         }
         vars
+    }
+
+    /// Records that `tensor` blocks `var`; a second tensor blocking it in blocks of another size
+    /// gives the variable two extents inside a block.
+    fn block(&mut self, var: IndexVar, derived: Derived, tensor: &str, span: Span) {
+        let Some((first, first_tensor)) = self.derived.get(&var).zip(self.blocked_by.get(&var))
+        else {
+            self.derived.insert(var, derived);
+            self.blocked_by.insert(var, tensor.to_string());
+            return;
+        };
+        let kind = if first.block != derived.block {
+            ErrorKind::ExtentMismatch {
+                index: self.vars[var].clone(),
+                first: format!("the {}-wide blocks of `{first_tensor}`", first.block),
+                second: format!("the {}-wide blocks of `{tensor}`", derived.block),
+            }
+        } else {
+            ErrorKind::Unsupported(format!("index `{}` blocked by two tensors", self.vars[var]))
+        };
+        self.errors.push(Error::new(span, kind));
     }
 
     fn expr(&mut self, e: &ast::Expr) -> Expr {
