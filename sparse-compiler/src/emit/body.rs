@@ -671,12 +671,13 @@ impl Emitter<'_> {
         } else {
             quote! { #lanes }
         };
-        let row_lets = row_slices(&rows);
-        let (chunks, pattern) = zip_chunks(
+        let output_chunks = (
             quote! { __out_row.chunks_exact_mut(__width) },
             quote! { __out_chunk },
-            0..rows.loads.len(),
         );
+        let Some((row_lets, chunks, pattern)) = rows.zip_chunks(Some(output_chunks)) else {
+            return self.put_for(var, lo, hi, body);
+        };
         self.put_lane_loop(
             var,
             (lo, hi),
@@ -706,16 +707,10 @@ impl Emitter<'_> {
         let Some(lanes) = self.put_lanes(var, value, &mut rows) else {
             return self.put_for(var, lo, hi, body);
         };
-        if rows.loads.is_empty() {
+        let Some((row_lets, chunks, pattern)) = rows.zip_chunks(None) else {
             return self.put_for(var, lo, hi, body);
-        }
+        };
         let sum = ident(&sum.0);
-        let row_lets = row_slices(&rows);
-        let (chunks, pattern) = zip_chunks(
-            quote! { __row_0.chunks_exact(__width) },
-            quote! { __chunk_0 },
-            1..rows.loads.len(),
-        );
         self.put_lane_loop(
             var,
             (lo, hi),
@@ -1093,34 +1088,45 @@ struct LaneRows {
     splats: Vec<TokenStream>,
 }
 
-/// `let __row_K: &[T] = &array[base + __lo..][..__n];` for each lane load `K`, and
-/// `let __splat_K = splat(scalar);` for each invariant.
-fn row_slices(rows: &LaneRows) -> TokenStream {
-    let loads = rows.loads.iter().enumerate().map(|(k, (array, base))| {
-        let row = ident(&format!("__row_{k}"));
-        quote! { let #row: &[T] = &#array[#base + __lo..][..__n]; }
-    });
-    let splats = rows.splats.iter().enumerate().map(|(k, scalar)| {
-        let splat = ident(&format!("__splat_{k}"));
-        quote! { let #splat = <T as ::sparse::Scalar>::splat(#scalar); }
-    });
-    quote! { #(#loads)* #(#splats)* }
-}
-
-/// `first` zipped with `chunks_exact(__width)` of rows `__row_K` for `K` in `rows`, and the
-/// pattern binding their chunks to `__chunk_K` (nested pairs, as `zip` yields them).
-fn zip_chunks(
-    first: TokenStream,
-    first_pattern: TokenStream,
-    rows: std::ops::Range<usize>,
-) -> (TokenStream, TokenStream) {
-    rows.fold((first, first_pattern), |(chunks, pattern), k| {
-        let (row, chunk) = (ident(&format!("__row_{k}")), ident(&format!("__chunk_{k}")));
-        (
-            quote! { #chunks.zip(#row.chunks_exact(__width)) },
-            quote! { (#pattern, #chunk) },
-        )
-    })
+impl LaneRows {
+    /// The loop's setup (`let __row_K: &[T] = &array[base + __lo..][..__n];` per lane load,
+    /// `let __splat_K = splat(scalar);` per invariant), then `first` (by default row 0's chunks)
+    /// zipped with `chunks_exact(__width)` of every other row, and the pattern binding chunk `K`
+    /// to `__chunk_K` (nested pairs, as `zip` yields them). `None` without anything to iterate.
+    fn zip_chunks(
+        &self,
+        first: Option<(TokenStream, TokenStream)>,
+    ) -> Option<(TokenStream, TokenStream, TokenStream)> {
+        let loads = self.loads.iter().enumerate().map(|(k, (array, base))| {
+            let row = ident(&format!("__row_{k}"));
+            quote! { let #row: &[T] = &#array[#base + __lo..][..__n]; }
+        });
+        let splats = self.splats.iter().enumerate().map(|(k, scalar)| {
+            let splat = ident(&format!("__splat_{k}"));
+            quote! { let #splat = <T as ::sparse::Scalar>::splat(#scalar); }
+        });
+        let setup = quote! { #(#loads)* #(#splats)* };
+        let names = |k: usize| (ident(&format!("__row_{k}")), ident(&format!("__chunk_{k}")));
+        let (first, rest) = match first {
+            Some(first) => (first, 0),
+            None if self.loads.is_empty() => return None,
+            None => {
+                let (row, chunk) = names(0);
+                (
+                    (quote! { #row.chunks_exact(__width) }, quote! { #chunk }),
+                    1,
+                )
+            }
+        };
+        let (chunks, pattern) = (rest..self.loads.len()).fold(first, |(chunks, pattern), k| {
+            let (row, chunk) = names(k);
+            (
+                quote! { #chunks.zip(#row.chunks_exact(__width)) },
+                quote! { (#pattern, #chunk) },
+            )
+        });
+        Some((setup, chunks, pattern))
+    }
 }
 
 /// Whether `expr` loads from `array`.
