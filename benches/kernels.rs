@@ -31,6 +31,10 @@ use sparse::prelude::*;
 use sparse::{Idx, Level};
 use sprs::CsMatI;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 tensor_kernel! {
     /// The SpMV under test, exactly as a user writes it.
     fn spmv_macro; y(i) = A(i,j) * x(j); formats<A: csr>;
@@ -78,35 +82,6 @@ impl Sizes {
                 rounds: 1,
             }
         }
-    }
-}
-
-/// xorshift64: a few lines, deterministic, and plenty random for matrix structure.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// Uniform in `0..n` (multiply-shift, so no modulo bias worth measuring).
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-
-    /// Uniform in `(0, 1]`.
-    fn unit(&mut self) -> f64 {
-        ((self.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A nonzero value in `[1, 2)`.
-    fn value(&mut self) -> f64 {
-        1.0 + (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

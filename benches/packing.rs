@@ -22,6 +22,10 @@ use criterion::{
 use sparse_runtime::{Bcsr, Csr, Dia, Ell, Entries, ExplicitZeros, Format, Tensor};
 use sprs::TriMatI;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 /// The input sizes of one run: large enough to leave the cache when measuring, tiny when criterion
 /// only checks that each benchmark runs.
 #[derive(Clone, Copy)]
@@ -55,35 +59,6 @@ impl Sizes {
                 block_rows: 2_000,
             }
         }
-    }
-}
-
-/// xorshift64: a few lines, deterministic, and plenty random for matrix structure.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// Uniform in `0..n` (multiply-shift, so no modulo bias worth measuring).
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-
-    /// Uniform in `(0, 1]`.
-    fn unit(&mut self) -> f64 {
-        ((self.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A nonzero value in `[1, 2)`, so no entry is dropped as an explicit zero.
-    fn value(&mut self) -> f64 {
-        1.0 + (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

@@ -29,6 +29,10 @@ use sparse::prelude::*;
 use sparse::{Idx, Level};
 use sprs::CsMatI;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 tensor_kernel! {
     /// The unscheduled SpMV: one thread, rows in order.
     fn spmv_serial; y(i) = A(i,j) * x(j); formats<A: csr>;
@@ -147,35 +151,6 @@ impl Sizes {
 const DENSE_COLS: usize = 64;
 /// Rank of the MTTKRP factor matrices.
 const RANK: usize = 16;
-
-/// xorshift64: deterministic, and random enough for matrix structure.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// Uniform in `0..n` (multiply-shift).
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-
-    /// Uniform in `(0, 1]`.
-    fn unit(&mut self) -> f64 {
-        ((self.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A value in `[1, 2)`, so no sum cancels to zero.
-    fn value(&mut self) -> f64 {
-        1.0 + (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 fn idx(x: usize) -> Idx {
     Idx::try_from(x).expect("generated sizes fit u32")
