@@ -3,8 +3,9 @@
 //!
 //! - `triad`: `a[i] = b[i] + s * c[i]` on one thread and on rayon's pool (24 bytes per element);
 //!   every SpMV's bytes per second is divided by the parallel triad's.
-//! - `spmv_stencil`, `spmv_uniform`, `spmv_power_law`: `y = A x` on a 3-D 7-point stencil, on
-//!   uniformly random columns and on power-law row lengths: the unscheduled kernel and sprs (both on
+//! - `spmv_stencil`, `spmv_uniform`, `spmv_power_law`, `spmv_hubs`: `y = A x` on a 3-D 7-point
+//!   stencil, on uniformly random columns, on power-law row lengths and on a matrix whose first
+//!   eight rows hold most nonzeros: the unscheduled kernel and sprs (both on
 //!   one thread), a hand-written rayon SpMV, row-split kernels with three split factors and
 //!   position-split kernels (atomic adds at row boundaries) with two, all on the same matrix.
 //! - `spmm`: `A = B C` with `B` CSR and `C` dense with 64 columns: the unscheduled kernel, the
@@ -249,6 +250,17 @@ impl Matrix {
         })
     }
 
+    /// Eight hub rows first, each with `n` random draws of a column (about 0.63 `n` distinct),
+    /// then rows of 1 to 7 nonzeros: the hubs hold most of the nonzeros and all fall in the first
+    /// tile of any row split, as in a graph whose hub vertices are numbered first.
+    fn hubs(n: usize) -> Self {
+        let mut row = 0;
+        Self::random(n, 0x2127_599B_F432_5C37, "hubs", |rng| {
+            row += 1;
+            if row <= 8 { n } else { 1 + rng.below(7) }
+        })
+    }
+
     fn rows(&self) -> usize {
         self.a.shape()[0]
     }
@@ -366,6 +378,7 @@ fn spmv(c: &mut Criterion) {
     bench_spmv(c, &Matrix::stencil(sizes.stencil_side));
     bench_spmv(c, &Matrix::uniform(sizes.uniform_rows, 10));
     bench_spmv(c, &Matrix::power_law(sizes.power_law_rows));
+    bench_spmv(c, &Matrix::hubs(sizes.power_law_rows));
 }
 
 fn bench_spmv(c: &mut Criterion, m: &Matrix) {

@@ -32,6 +32,12 @@ tensor_kernel! {
     schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 5)>;
 }
 tensor_kernel! {
+    fn spmv_positions_accumulate;
+    y(i) += A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 4).parallelize(p0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
     fn spmv_row_positions;
     y(i) = A(i,j) * x(j);
     formats<A: csr>;
@@ -123,6 +129,32 @@ fn spmv_position_split_with_atomics() {
     // Atomic adds reorder the sum of a row: allow rounding.
     check_spmv(spmv_positions, 1e-10);
     check_spmv(spmv_positions_serial, 1e-12);
+}
+
+#[test]
+fn spmv_position_split_adds_into_the_output() {
+    // Rows a tile holds whole are stored, not added, when the output starts at zero; with `+=` it
+    // does not, so every row must be added to what `y` held.
+    for (m, n) in [(0, 0), (1, 1), (7, 5), (13, 17), (31, 3)] {
+        for entries in matrices(m, n) {
+            let a = tensor::<Csr, 2>([m, n], &entries);
+            let xs: Vec<f64> = (0..n).map(|j| 1.0 + j as f64 / 8.0).collect();
+            let x = Tensor::from_dense([n], &xs).unwrap();
+            let start: Vec<f64> = (0..m).map(|i| 0.5 + i as f64).collect();
+            let mut y = Tensor::from_dense([m], &start).unwrap();
+            spmv_positions_accumulate(&mut y, &a, &x).unwrap();
+            let d = dense([m, n], &entries);
+            let want: Vec<f64> = (0..m)
+                .map(|i| start[i] + (0..n).map(|j| d[i * n + j] * xs[j]).sum::<f64>())
+                .collect();
+            for (g, w) in y.values().iter().zip(&want) {
+                assert!(
+                    (g - w).abs() <= 1e-10 * w.abs().max(1.0),
+                    "got {g}, want {w}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

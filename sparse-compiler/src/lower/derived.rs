@@ -5,12 +5,13 @@
 //! whose factor does not divide it). A position loop over a collapsed variable recovers the outer
 //! coordinate by tracking: a binary search once per loop entry, then a cheap advance.
 
-use super::Lowerer;
+use super::{Lowerer, Tracker};
 use crate::error::{Error, ErrorKind};
 use crate::format::{LevelKind, bin, level_fns, load};
 use crate::ir::{Array, BinOp, Expr, ParallelWrites, Stmt, Type, Var};
 use crate::notation::{Cin, IndexVar};
 use crate::schedule::{Direction, Race, Relation, Unit};
+use crate::syntax::ast::AssignOp;
 
 impl Lowerer<'_> {
     /// A loop over a variable a schedule command created.
@@ -406,7 +407,9 @@ impl Lowerer<'_> {
         Expr::Index(0)
     }
 
-    /// `let mut q = (the segment of the upper level holding position `first`)`. When the output is
+    /// `let mut q = (the segment of the upper level holding position `first`)` and `let mut
+    /// q_end = pos[q + 1]` (0 when `first` is past the last position, which no guarded iteration
+    /// then reaches). When the output is
     /// a vector over the upper coordinate, also a segment sum: additions into the output collect in
     /// a scalar that is flushed once per segment (one atomic add per row boundary instead of one
     /// per nonzero, as in seed 004's Fig. 4b); the statement that flushes the last segment is
@@ -419,16 +422,15 @@ impl Lowerer<'_> {
         first: Expr,
         out: &mut Vec<Stmt>,
     ) -> Option<Stmt> {
-        let var = self.names.fresh(&format!(
-            "{}_segment",
-            self.program.tensors[self.accesses[access].tensor].name
-        ));
+        let tensor = &self.program.tensors[self.accesses[access].tensor].name;
+        let base = format!("{tensor}_segment");
+        let var = self.names.fresh(&base);
         let pos = Array::Pos {
             param: self.accesses[access].tensor,
             level,
         };
         let count = Expr::CountUpTo {
-            array: pos,
+            array: pos.clone(),
             target: Box::new(first),
         };
         let init = bin(BinOp::Sub, count, Expr::Index(1));
@@ -438,7 +440,33 @@ impl Lowerer<'_> {
             init,
             mutable: true,
         });
-        self.scope.trackers.insert(relation, var.clone());
+        let end = self.names.fresh(&format!("{base}_end"));
+        let next = bin(BinOp::Add, Expr::Var(var.clone()), Expr::Index(1));
+        let in_range = bin(BinOp::Lt, next.clone(), Expr::Len(pos.clone()));
+        let init = Expr::Select(
+            Box::new(in_range),
+            Box::new(load(pos, next)),
+            Box::new(Expr::Index(0)),
+        );
+        out.push(Stmt::Let {
+            var: end.clone(),
+            ty: Type::Index,
+            init,
+            mutable: true,
+        });
+        let first = self.names.fresh(&format!("{base}_first"));
+        out.push(Stmt::Let {
+            var: first.clone(),
+            ty: Type::Index,
+            init: Expr::Var(var.clone()),
+            mutable: false,
+        });
+        let tracker = Tracker {
+            segment: var.clone(),
+            end,
+            first,
+        };
+        self.scope.trackers.insert(relation, tracker);
         if !self.segment_sum_applies(relation) {
             return None;
         }
@@ -451,7 +479,7 @@ impl Lowerer<'_> {
             mutable: true,
         });
         self.scope.segment_sum = Some((relation, sum.clone()));
-        Some(self.flush(access, level, &var, &sum))
+        Some(self.flush(access, level, &var, &sum, None))
     }
 
     /// Whether the output is a dense vector indexed by the upper coordinate of the collapse.
@@ -465,18 +493,29 @@ impl Lowerer<'_> {
         dense && output.level_vars.len() == 1 && output.level_vars[0] == roots[0]
     }
 
-    /// `if sum != 0 { out[coordinate of segment q] += sum; sum = 0; }`
-    fn flush(&self, access: usize, level: usize, q: &Var, sum: &Var) -> Stmt {
+    /// `if sum != 0 { out[coordinate of segment q] += sum; sum = 0; }`. With `first` (the walk's
+    /// first segment) and an output zeroed before the walk, a later segment is stored instead of
+    /// added: nothing else writes it, and under `Atomics` a store is a plain move where an add is
+    /// a locked read-modify-write that stalls the loads in flight.
+    fn flush(&self, access: usize, level: usize, q: &Var, sum: &Var, first: Option<&Var>) -> Stmt {
         let upper = level - 1;
         let env = self.level_env(access, upper);
         let row =
             level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
         let zero = Expr::Value(crate::ir::Literal::Int(0));
-        let store = Stmt::Store {
+        let store = |accumulate| Stmt::Store {
             array: Array::Vals { param: 0 },
-            index: row,
+            index: row.clone(),
             value: Expr::Var(sum.clone()),
-            accumulate: true,
+            accumulate,
+        };
+        let store = match first {
+            Some(first) if self.program.op == AssignOp::Assign => Stmt::If {
+                cond: bin(BinOp::Ne, Expr::Var(q.clone()), Expr::Var(first.clone())),
+                then: vec![store(false)],
+                otherwise: vec![store(true)],
+            },
+            _ => store(true),
         };
         let reset = Stmt::Assign {
             var: sum.clone(),
@@ -624,7 +663,11 @@ impl Lowerer<'_> {
         roots: &[IndexVar],
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
-        let q = self
+        let Tracker {
+            segment: q,
+            end,
+            first,
+        } = self
             .scope
             .trackers
             .get(&relation)
@@ -635,25 +678,29 @@ impl Lowerer<'_> {
             param: tensor,
             level,
         };
-        let next = load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1)));
         let step = Stmt::Assign {
             var: q.clone(),
             value: Expr::Index(1),
             accumulate: true,
         };
+        // `p` is a stored position, so `pos` ends past it and the walk stops inside `pos`.
+        let reload = Stmt::Assign {
+            var: end.clone(),
+            value: load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1))),
+            accumulate: false,
+        };
         let mut advance = Vec::new();
-        if let Some((r, sum)) = self
+        if let Some((_, sum)) = self
             .scope
             .segment_sum
             .clone()
             .filter(|(r, _)| *r == relation)
         {
-            let _ = r;
-            advance.push(self.flush(access, level, &q, &sum));
+            advance.push(self.flush(access, level, &q, &sum, Some(&first)));
         }
-        advance.push(step);
+        advance.extend([step, reload]);
         out.push(Stmt::While {
-            cond: bin(BinOp::Le, next, p.clone()),
+            cond: bin(BinOp::Le, Expr::Var(end), p.clone()),
             body: advance,
         });
         let upper = level - 1;

@@ -116,8 +116,8 @@ struct Scope {
     run_ends: BTreeMap<(usize, usize), Expr>,
     /// Levels iterated by value in the current loop, whose positions come from `coord_access`.
     value_iterated: Vec<(usize, usize)>,
-    /// The tracked segment variable of each position relation over a collapsed variable.
-    trackers: BTreeMap<usize, Var>,
+    /// The tracker of each position relation over a collapsed variable.
+    trackers: BTreeMap<usize, Tracker>,
     /// A segment sum collecting the output's additions (the relation and its scalar).
     segment_sum: Option<(usize, Var)>,
     /// Whether the code being lowered runs inside a thread-parallel loop.
@@ -125,6 +125,20 @@ struct Scope {
     /// Whether some enclosing loop or case does not visit its variable's whole extent, so a write
     /// here does not cover every output position.
     partial: bool,
+}
+
+/// Coordinate recovery's walk over the segments of an upper level (seed 004's tracking: search
+/// once, then advance), as variables of the generated code.
+#[derive(Clone, Debug)]
+struct Tracker {
+    /// The segment holding the current position.
+    segment: Var,
+    /// Where that segment ends (its next `pos` entry), kept so that the test made at every
+    /// position compares two locals instead of loading `pos`.
+    end: Var,
+    /// The segment the walk started in: the only one a walk over a tile can share with an
+    /// earlier tile, so every later one it finishes is its own.
+    first: Var,
 }
 
 struct Lowerer<'p> {
