@@ -311,17 +311,18 @@ fn pad_positions(levels: &mut [Level]) -> Result<(), FormatError> {
 }
 
 /// The stored entries of a validated hierarchy: every value position, unless blocked dimensions
-/// can put positions past the shape's edge or hashed levels have empty buckets, which only a walk
-/// tells apart.
-fn count_entries(
+/// can put positions past the shape's edge, a range level skips the positions of a diagonal
+/// outside the matrix, or hashed levels have empty buckets, which only a walk tells apart.
+pub(crate) fn count_entries(
     specs: &[sparse_format::LevelSpec],
     shape: &[usize],
     levels: &[Level],
     vals_len: usize,
 ) -> usize {
-    let simple = specs
-        .iter()
-        .all(|s| matches!(s.coord, Coord::Dim(_) | Coord::Slot) && s.kind != LevelKind::Hashed);
+    let simple = specs.iter().all(|s| {
+        matches!(s.coord, Coord::Dim(_) | Coord::Slot)
+            && !matches!(s.kind, LevelKind::Hashed | LevelKind::Range)
+    });
     if simple {
         return vals_len;
     }

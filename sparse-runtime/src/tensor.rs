@@ -169,12 +169,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         let () = <F as Checked>::VALID;
         check_order::<F>(&shape)?;
         crate::validate::validate(F::LEVELS, &shape, &levels, vals.len())?;
-        // Positions past the edge of a blocked dimension are stored but hold no entry.
-        let mut nnz = 0;
-        let mut out = vec![0usize; shape.len()];
-        walk(&levels, |c, _| {
-            nnz += usize::from(logical_coords(F::LEVELS, c, &shape, &mut out));
-        });
+        let nnz = crate::assembly::count_entries(F::LEVELS, &shape, &levels, vals.len());
         Ok(Tensor {
             shape,
             levels,
