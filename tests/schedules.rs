@@ -32,6 +32,18 @@ tensor_kernel! {
     schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 5)>;
 }
 tensor_kernel! {
+    fn spmv_positions_up;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Up, 3).parallelize(p0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    fn spmv_positions_whole;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A)>;
+}
+tensor_kernel! {
     fn spmv_positions_accumulate;
     y(i) += A(i,j) * x(j);
     formats<A: csr>;
@@ -129,6 +141,8 @@ fn spmv_position_split_with_atomics() {
     // Atomic adds reorder the sum of a row: allow rounding.
     check_spmv(spmv_positions, 1e-10);
     check_spmv(spmv_positions_serial, 1e-12);
+    check_spmv(spmv_positions_up, 1e-10);
+    check_spmv(spmv_positions_whole, 1e-12);
 }
 
 #[test]

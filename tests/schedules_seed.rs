@@ -35,6 +35,13 @@ tensor_kernel! {
         .parallelize(i0, CpuThread, NoRaces).parallelize(k, CpuVector, IgnoreRaces)>;
 }
 tensor_kernel! {
+    fn spmm_positions;
+    C(i,k) = A(i,j) * B(j,k);
+    formats<A: csr>;
+    schedule<reorder(i, j, k).fuse(i, j, f).pos(f, fpos, A(i,j)).split(fpos, block, nnz, Down, 8)
+        .parallelize(block, CpuThread, Atomics)>;
+}
+tensor_kernel! {
     fn sddmm_seed;
     A(i,k) = B(i,k) * C(i,j) * D(j,k);
     formats<A: csr, B: csr>;
@@ -175,6 +182,10 @@ fn spmm_and_sddmm_seed_schedules() {
             let mut c = garbage([m, k]);
             spmm_seed(&mut c, &at, &b).unwrap();
             close_to(c.values(), &want, 1e-12);
+            let mut c = garbage([m, k]);
+            spmm_positions(&mut c, &at, &b).unwrap();
+            // Atomic adds reorder a row's sum.
+            close_to(c.values(), &want, 1e-10);
         }
         let (dc, c) = dense_matrix(m, j, 7);
         let (dd, d) = dense_matrix(j, k, 8);

@@ -1,7 +1,8 @@
 //! Whole-pipeline checks on the kernels of the test suite:
 //! - every `tensor_kernel!` in the root package's `tests/kernels_*.rs` compiles, and its expansion
 //!   contains no `unsafe` token;
-//! - golden snapshots of the Rust that three kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM),
+//! - golden snapshots of the Rust that four kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
+//!   position-split SpMV),
 //!   so reviewers see codegen changes. `SPARSE_BLESS=1 cargo test -p sparse-compiler --test
 //!   expansion` rewrites them.
 
@@ -117,5 +118,16 @@ fn golden_spgemm_csr() {
     golden(
         "spgemm_csr",
         "fn spgemm; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>;",
+    );
+}
+
+/// The load-balanced SpMV of seed 004: which writes are atomic adds and which are stores is only
+/// observable under a race, so the expansion is kept for review.
+#[test]
+fn golden_spmv_position_split() {
+    golden(
+        "spmv_position_split",
+        "fn spmv_positions; y(i) = A(i,j) * x(j); formats<A: csr>; \
+         schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 2048).parallelize(p0, CpuThread, Atomics)>;",
     );
 }

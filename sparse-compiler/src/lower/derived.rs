@@ -31,6 +31,11 @@ impl Lowerer<'_> {
         if let Some((relation, access, level)) = tracker_outside {
             flush_after = self.declare_tracker(relation, access, level, lo.clone(), out);
         }
+        if let Some(walk) = self.segment_walk(v, &hi)? {
+            self.segment_loop(v, walk, body, out)?;
+            out.extend(flush_after);
+            return Ok(());
+        }
         let mut inner = Vec::new();
         self.scope.coords.insert(v, Expr::Var(name.clone()));
         // Split, bound and collapse loops cover their parent's whole range (recovery guards only
@@ -467,7 +472,8 @@ impl Lowerer<'_> {
             first,
         };
         self.scope.trackers.insert(relation, tracker);
-        if !self.segment_sum_applies(relation) {
+        // A segment walk keeps its own sum per segment.
+        if !self.segment_sum_applies(relation) || self.segment_walk_var(relation).is_some() {
             return None;
         }
         let sum = self.names.fresh("segment_sum");
@@ -663,6 +669,22 @@ impl Lowerer<'_> {
         roots: &[IndexVar],
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
+        self.advance_segment(relation, access, level, p, roots[0], out)?;
+        self.bind_bottom(access, level, p, roots[roots.len() - 1], out);
+        Ok(())
+    }
+
+    /// `while q_end <= p { (flush the segment sum); q += 1; q_end = pos[q + 1]; }`, then binds the
+    /// upper coordinate `outer` to segment `q`'s.
+    fn advance_segment(
+        &mut self,
+        relation: usize,
+        access: usize,
+        level: usize,
+        p: &Expr,
+        outer: IndexVar,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
         let Tracker {
             segment: q,
             end,
@@ -707,20 +729,252 @@ impl Lowerer<'_> {
         self.scope
             .positions
             .insert((access, upper), Expr::Var(q.clone()));
-        self.scope.positions.insert((access, level), p.clone());
         let upper_env = self.level_env(access, upper);
-        let upper_coord =
-            level_fns(self.levels(access)[upper].kind).pos_access(&upper_env, &Expr::Var(q));
-        let (outer, inner) = (roots[0], roots[roots.len() - 1]);
+        let upper_coord = level_fns(self.levels(access)[upper].kind)
+            .pos_access(&upper_env, &Expr::Var(q.clone()));
         if self.bound(outer).is_none() {
             self.bind(outer, upper_coord, out);
         }
+        Ok(())
+    }
+
+    /// Position `p` of the bottom level of a tracked walk, and its coordinate as `inner`.
+    fn bind_bottom(
+        &mut self,
+        access: usize,
+        level: usize,
+        p: &Expr,
+        inner: IndexVar,
+        out: &mut Vec<Stmt>,
+    ) {
+        self.scope.positions.insert((access, level), p.clone());
         let env = self.level_env(access, level);
         let coord = level_fns(self.levels(access)[level].kind).pos_access(&env, p);
         if self.bound(inner).is_none() {
             self.bind(inner, coord, out);
         }
+    }
+
+    /// The loop of a tracked position relation that walks its tiles segment by segment: the
+    /// position variable itself, or the inner part of its one split, when that loop is plain (not
+    /// parallel, vector or unrolled) and nothing is derived from it.
+    fn segment_walk_var(&self, relation: usize) -> Option<IndexVar> {
+        let Relation::Pos { pos, .. } = self.scheduled.relations[relation] else {
+            return None;
+        };
+        let children: Vec<Relation> = self
+            .scheduled
+            .relations
+            .iter()
+            .copied()
+            .filter(|r| derives_from(r, pos))
+            .collect();
+        let v = match children.as_slice() {
+            [] => pos,
+            [Relation::Split { inner, .. }] => *inner,
+            _ => return None,
+        };
+        let unrolled = self.scheduled.unroll.get(&v).is_some_and(|&n| n > 1);
+        let derived = self.scheduled.relations.iter().any(|r| derives_from(r, v));
+        (!self.parallel_at(v) && !unrolled && !derived).then_some(v)
+    }
+
+    /// For the loop over `v` (whose loop runs `0..hi` when it is a split's inner part): the walk
+    /// of [`Lowerer::segment_loop`], when `v` is its relation's segment-walk variable and the
+    /// tracker is declared.
+    fn segment_walk(&self, v: IndexVar, hi: &Expr) -> Result<Option<SegmentWalk>, Error> {
+        let Some((relation, access, level)) = self.tracked_pos(v) else {
+            return Ok(None);
+        };
+        if self.segment_walk_var(relation) != Some(v) {
+            return Ok(None);
+        }
+        let Some(tracker) = self.scope.trackers.get(&relation).cloned() else {
+            return Ok(None);
+        };
+        let Relation::Pos { pos, parent, .. } = self.scheduled.relations[relation] else {
+            return Ok(None);
+        };
+        let (lo, top) = self.range_of(pos)?;
+        let (start, stop) = match self.scheduled.deriving(v) {
+            Some(Relation::Split { outer, .. }) => {
+                let Some(o) = self.bound(outer) else {
+                    return Ok(None);
+                };
+                let start = bin(BinOp::Add, lo, bin(BinOp::Mul, o, hi.clone()));
+                let stop = bin(BinOp::Min, bin(BinOp::Add, start.clone(), hi.clone()), top);
+                (start, stop)
+            }
+            _ => (lo, top),
+        };
+        Ok(Some(SegmentWalk {
+            relation,
+            tracker,
+            access,
+            level,
+            pos,
+            roots: self.scheduled.underived(parent),
+            start,
+            stop,
+        }))
+    }
+
+    /// A tile of positions walked segment by segment, as a row loop: the tracked segment `q`
+    /// starts where the tile does, and each turn covers the part of one segment inside the tile,
+    /// so the loop over its positions is as tight as an unscheduled row's. A segment sum is kept
+    /// per turn and written once; a segment the tile holds whole is stored (nothing else writes
+    /// it), the two it may share with its neighbours are added.
+    ///
+    /// ```text
+    /// let mut cursor = start; let stop = ..;
+    /// while cursor < stop {
+    ///     q_end = pos[q + 1]; let i = (coordinate of q); let run_end = min(q_end, stop);
+    ///     for p in cursor..run_end { let j = crd[p]; body }
+    ///     (write the segment sum to out[i])
+    ///     cursor = run_end; q += 1;
+    /// }
+    /// ```
+    fn segment_loop(
+        &mut self,
+        v: IndexVar,
+        walk: SegmentWalk,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let base = self.program.vars[walk.pos].clone();
+        let cursor = self.names.fresh(&format!("{base}_cursor"));
+        let stop = self.names.fresh(&format!("{base}_stop"));
+        let run_end = self.names.fresh(&format!("{base}_run_end"));
+        let p = self.names.fresh(&base);
+        let cursor_at = Expr::Var(cursor.clone());
+        out.push(let_index(&cursor, walk.start.clone(), true));
+        out.push(let_index(&stop, walk.stop.clone(), false));
+        let saved = self.scope.clone();
+        self.scope.partial = true;
+        let result = self.segment_turn(v, &walk, &cursor_at, &stop, &run_end, &p, body);
+        self.scope = saved;
+        let mut turn = result?;
+        turn.push(Stmt::Assign {
+            var: cursor,
+            value: Expr::Var(run_end),
+            accumulate: false,
+        });
+        turn.push(Stmt::Assign {
+            var: walk.tracker.segment,
+            value: Expr::Index(1),
+            accumulate: true,
+        });
+        out.push(Stmt::While {
+            cond: bin(BinOp::Lt, cursor_at, Expr::Var(stop)),
+            body: turn,
+        });
         Ok(())
+    }
+
+    /// One turn of [`Lowerer::segment_loop`], up to the segment's write.
+    #[allow(clippy::too_many_arguments)]
+    fn segment_turn(
+        &mut self,
+        v: IndexVar,
+        walk: &SegmentWalk,
+        cursor: &Expr,
+        stop: &Var,
+        run_end: &Var,
+        p: &Var,
+        body: &Cin,
+    ) -> Result<Vec<Stmt>, Error> {
+        let Tracker {
+            segment: q,
+            end,
+            first,
+        } = walk.tracker.clone();
+        let pos = Array::Pos {
+            param: self.accesses[walk.access].tensor,
+            level: walk.level,
+        };
+        let mut turn = vec![Stmt::Assign {
+            var: end.clone(),
+            value: load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1))),
+            accumulate: false,
+        }];
+        let upper = walk.level - 1;
+        self.scope
+            .positions
+            .insert((walk.access, upper), Expr::Var(q.clone()));
+        let upper_env = self.level_env(walk.access, upper);
+        let row = level_fns(self.levels(walk.access)[upper].kind)
+            .pos_access(&upper_env, &Expr::Var(q.clone()));
+        if self.bound(walk.roots[0]).is_none() {
+            self.bind(walk.roots[0], row, &mut turn);
+        }
+        let run_stop = bin(BinOp::Min, Expr::Var(end.clone()), Expr::Var(stop.clone()));
+        turn.push(let_index(run_end, run_stop, false));
+        let sum = self.segment_sum_applies(walk.relation).then(|| {
+            let sum = self.names.fresh("segment_sum");
+            turn.push(Stmt::Let {
+                var: sum.clone(),
+                ty: Type::Value,
+                init: Expr::Value(crate::ir::Literal::Int(0)),
+                mutable: true,
+            });
+            self.scope.segment_sum = Some((walk.relation, sum.clone()));
+            sum
+        });
+        self.scope.coords.insert(walk.pos, Expr::Var(p.clone()));
+        self.scope
+            .coords
+            .insert(v, bin(BinOp::Sub, Expr::Var(p.clone()), walk.start.clone()));
+        let mut run = Vec::new();
+        let inner = walk.roots[walk.roots.len() - 1];
+        self.bind_bottom(
+            walk.access,
+            walk.level,
+            &Expr::Var(p.clone()),
+            inner,
+            &mut run,
+        );
+        self.recovered_body(body, &mut run)?;
+        turn.push(Stmt::For {
+            var: p.clone(),
+            lo: cursor.clone(),
+            hi: Expr::Var(run_end.clone()),
+            body: run,
+        });
+        if let Some(sum) = sum {
+            // Shared with the previous tile when it is the first, with the next when it ends
+            // past the tile.
+            let shared = bin(
+                BinOp::Or,
+                bin(BinOp::Eq, Expr::Var(q.clone()), Expr::Var(first)),
+                bin(BinOp::Lt, Expr::Var(stop.clone()), Expr::Var(end)),
+            );
+            turn.push(self.segment_store(walk.access, walk.level, &q, &sum, shared));
+        }
+        Ok(turn)
+    }
+
+    /// Writes segment `q`'s sum into the output: added when `shared` holds or the kernel adds
+    /// into the output (`+=`), stored otherwise (a plain move, where an atomic add is a locked
+    /// read-modify-write that stalls the loads in flight).
+    fn segment_store(&self, access: usize, level: usize, q: &Var, sum: &Var, shared: Expr) -> Stmt {
+        let upper = level - 1;
+        let env = self.level_env(access, upper);
+        let row =
+            level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
+        let store = |accumulate| Stmt::Store {
+            array: Array::Vals { param: 0 },
+            index: row.clone(),
+            value: Expr::Var(sum.clone()),
+            accumulate,
+        };
+        if self.program.op != AssignOp::Assign {
+            return store(true);
+        }
+        Stmt::If {
+            cond: shared,
+            then: vec![store(true)],
+            otherwise: vec![store(false)],
+        }
     }
 
     /// Every access's levels whose variable is bound must be resolved by now; a level that needs
@@ -749,6 +1003,40 @@ impl Lowerer<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// What [`Lowerer::segment_loop`] walks.
+#[derive(Clone)]
+struct SegmentWalk {
+    relation: usize,
+    tracker: Tracker,
+    access: usize,
+    level: usize,
+    /// The position variable.
+    pos: IndexVar,
+    /// The collapsed coordinates, outermost first.
+    roots: Vec<IndexVar>,
+    start: Expr,
+    stop: Expr,
+}
+
+/// Whether relation `r` derives a variable from `v`.
+fn derives_from(r: &Relation, v: IndexVar) -> bool {
+    match *r {
+        Relation::Split { parent, .. }
+        | Relation::Bound { parent, .. }
+        | Relation::Pos { parent, .. } => parent == v,
+        Relation::Collapse { outer, inner, .. } => outer == v || inner == v,
+    }
+}
+
+fn let_index(var: &Var, init: Expr, mutable: bool) -> Stmt {
+    Stmt::Let {
+        var: var.clone(),
+        ty: Type::Index,
+        init,
+        mutable,
     }
 }
 

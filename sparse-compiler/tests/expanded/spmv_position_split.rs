@@ -1,0 +1,96 @@
+// Expansion of: fn spmv_positions; y(i) = A(i,j) * x(j); formats<A: csr>; schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 2048).parallelize(p0, CpuThread, Atomics)>;
+#[allow(
+    non_snake_case,
+    unused_mut,
+    unused_variables,
+    unused_assignments,
+    unused_parens,
+    unused_qualifications,
+    clippy::all,
+    clippy::pedantic,
+    clippy::nursery
+)]
+fn spmv_positions<T: ::sparse::Scalar>(
+    y: &mut ::sparse::Tensor<T, ::sparse::Dense<1>>,
+    A: &::sparse::Tensor<T, ::sparse::Csr>,
+    x: &::sparse::Tensor<T, ::sparse::Dense<1>>,
+) -> ::core::result::Result<(), ::sparse::KernelError> {
+    let __y_shape0: usize = y.shape()[0];
+    let __A_shape0: usize = A.shape()[0];
+    let __A_shape1: usize = A.shape()[1];
+    let __x_shape0: usize = x.shape()[0];
+    if __A_shape0 != __y_shape0 {
+        return ::core::result::Result::Err(::sparse::KernelError::ShapeMismatch {
+            index: "i",
+            tensor: "A",
+            dim: 0,
+            expected: __y_shape0,
+            found: __A_shape0,
+        });
+    }
+    if __x_shape0 != __A_shape1 {
+        return ::core::result::Result::Err(::sparse::KernelError::ShapeMismatch {
+            index: "j",
+            tensor: "x",
+            dim: 0,
+            expected: __A_shape1,
+            found: __x_shape0,
+        });
+    }
+    let __A_l1_pos: &[::sparse::Idx] = A.level(1).pos();
+    let __A_l1_crd: &[::sparse::Idx] = A.level(1).crd();
+    let __A_vals: &[T] = A.values();
+    let __x_vals: &[T] = x.values();
+    let __y_vals: &mut [T] = y.values_mut();
+    __y_vals.fill(<T as ::sparse::Scalar>::ZERO);
+    {
+        let __out_cells = ::sparse::atomic::as_atomic(&mut *__y_vals);
+        ::sparse::__private::rayon::iter::ParallelIterator::for_each(
+            ::sparse::__private::rayon::iter::IntoParallelIterator::into_par_iter(
+                0..(__A_l1_crd.len() - 0 + 2047) / 2048,
+            ),
+            |__p0: usize| {
+                let mut __A_segment: usize = __A_l1_pos
+                    .partition_point(|&__x| (__x as usize) <= 0 + (__p0 * 2048 + 0)) - 1;
+                let mut __A_segment_end: usize = if __A_segment + 1 < __A_l1_pos.len() {
+                    __A_l1_pos[__A_segment + 1] as usize
+                } else {
+                    0
+                };
+                let __A_segment_first: usize = __A_segment;
+                let mut __p_cursor: usize = 0 + __p0 * 2048;
+                let __p_stop: usize = ::core::cmp::min(
+                    0 + __p0 * 2048 + 2048,
+                    __A_l1_crd.len(),
+                );
+                while __p_cursor < __p_stop {
+                    __A_segment_end = __A_l1_pos[__A_segment + 1] as usize;
+                    let __i: usize = __A_segment;
+                    let __p_run_end: usize = ::core::cmp::min(__A_segment_end, __p_stop);
+                    let mut __segment_sum: T = <T as ::sparse::Scalar>::ZERO;
+                    for __p in __p_cursor..__p_run_end
+                        .min(__A_l1_crd.len())
+                        .min(__A_vals.len())
+                    {
+                        let __j: usize = __A_l1_crd[__p] as usize;
+                        __segment_sum += __A_vals[__p] * __x_vals[__j];
+                    }
+                    if __A_segment == __A_segment_first || __p_stop < __A_segment_end {
+                        ::sparse::atomic::AtomicCell::add(
+                            &__out_cells[__A_segment],
+                            __segment_sum,
+                        );
+                    } else {
+                        ::sparse::atomic::AtomicCell::set(
+                            &__out_cells[__A_segment],
+                            __segment_sum,
+                        );
+                    }
+                    __p_cursor = __p_run_end;
+                    __A_segment += 1;
+                }
+            },
+        );
+    }
+    ::core::result::Result::Ok(())
+}
