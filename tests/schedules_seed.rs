@@ -18,6 +18,24 @@ tensor_kernel! {
     formats<A: csr>;
     schedule<fuse(i, j, f).pos(f, p, A(i,j)).split(p, p0, p1, Down, 16).parallelize(p0, CpuThread, Atomics)>;
 }
+tensor_kernel! {
+    /// The load-balanced SpMV of Fig. 22 on CPU threads: each tile's products are precomputed
+    /// into a register array by an unrolled loop, then summed into the rows (20 and 7: neither
+    /// divides the other nor the sizes).
+    fn spmv_precompute;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<fuse(i, j, f).pos(f, fpos, A(i,j)).split(fpos, chunk, fpos1, Down, 20)
+        .split(fpos1, group, nz, Down, 7).precompute(A(i,j) * x(j), nz, nz_pre, products)
+        .unroll(nz_pre, 7).parallelize(chunk, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    /// A precomputed innermost loop with no split: the workspace spans the row's columns.
+    fn spmv_precompute_row;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<pos(j, jpos, A(i,j)).precompute(A(i,j) * x(j), jpos, jw, products)>;
+}
 tensor_kernel! { fn spmspv; y(i) = A(i,j) * x(j); formats<A: csc, x: sparse>; }
 tensor_kernel! {
     fn spmspv_seed;
@@ -33,6 +51,13 @@ tensor_kernel! {
     schedule<split(i, i0, i1, Down, 16).pos(j, jpos, A(i,j)).split(jpos, jpos0, jpos1, Down, 4)
         .reorder(i0, i1, jpos0, k, jpos1)
         .parallelize(i0, CpuThread, NoRaces).parallelize(k, CpuVector, IgnoreRaces)>;
+}
+tensor_kernel! {
+    /// A row of products over the dense `k` loop, precomputed then added into the output row.
+    fn spmm_precompute;
+    C(i,k) = A(i,j) * B(j,k);
+    formats<A: csr>;
+    schedule<reorder(j, k).precompute(A(i,j) * B(j,k), k, kw, row).parallelize(kw, CpuVector, NoRaces)>;
 }
 tensor_kernel! {
     fn spmm_positions;
@@ -134,6 +159,12 @@ fn spmv_figure_schedules() {
             let mut y = garbage([m]);
             spmv_fig4b(&mut y, &at, &x).unwrap();
             close_to(y.values(), &want, 1e-10);
+            let mut y = garbage([m]);
+            spmv_precompute(&mut y, &at, &x).unwrap();
+            close_to(y.values(), &want, 1e-10);
+            let mut y = garbage([m]);
+            spmv_precompute_row(&mut y, &at, &x).unwrap();
+            close_to(y.values(), &want, 1e-12);
         }
     }
 }
@@ -181,6 +212,9 @@ fn spmm_and_sddmm_seed_schedules() {
             close_to(plain.values(), &want, 1e-12);
             let mut c = garbage([m, k]);
             spmm_seed(&mut c, &at, &b).unwrap();
+            close_to(c.values(), &want, 1e-12);
+            let mut c = garbage([m, k]);
+            spmm_precompute(&mut c, &at, &b).unwrap();
             close_to(c.values(), &want, 1e-12);
             let mut c = garbage([m, k]);
             spmm_positions(&mut c, &at, &b).unwrap();

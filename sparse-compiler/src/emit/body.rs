@@ -15,6 +15,10 @@ use crate::ir::{
     Type, Var,
 };
 
+/// The longest workspace of constant length declared as a stack array rather than a `Vec`
+/// (rayon's worker stacks are small; 256 values of 8 bytes stay far below them).
+const STACK_WORKSPACE_MAX: usize = 256;
+
 /// The output-structure copies at the start of `stmts`, which must run before the output's arrays
 /// are bound.
 pub(super) fn put_structure_copies(kernel: &Kernel, stmts: &[Stmt]) -> TokenStream {
@@ -202,6 +206,13 @@ impl Emitter<'_> {
                     TempType::Index => quote! { 0usize },
                     TempType::Bool => quote! { false },
                 };
+                // A short constant length (the inner loop of a split) is a stack array, which
+                // the compiler can keep in registers.
+                if let Expr::Index(n) = len
+                    && *n <= STACK_WORKSPACE_MAX
+                {
+                    return quote! { let mut #var = [#zero; #n]; };
+                }
                 let len = self.put_expr(len).tokens;
                 quote! { let mut #var = ::std::vec![#zero; #len]; }
             }

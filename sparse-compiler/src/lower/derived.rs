@@ -299,12 +299,13 @@ impl Lowerer<'_> {
                 bin(BinOp::Mul, self.extent(outer), self.extent(inner)),
             )),
             Some(Relation::Bound { value, .. }) => Ok((Expr::Index(0), Expr::Index(value))),
+            Some(Relation::Precompute { parent, .. }) => self.range_of(parent),
             None => Ok((Expr::Index(0), self.extent(v))),
         }
     }
 
     /// The values a variable takes: `[0, extent)` for a coordinate, a loop's bounds otherwise.
-    fn range_of(&self, v: IndexVar) -> Result<(Expr, Expr), Error> {
+    pub(super) fn range_of(&self, v: IndexVar) -> Result<(Expr, Expr), Error> {
         match self.scheduled.deriving(v) {
             None => Ok((Expr::Index(0), self.extent(v))),
             Some(_) => self.derived_bounds(v),
@@ -365,7 +366,9 @@ impl Lowerer<'_> {
                         .position(|r| matches!(r, Relation::Pos { pos, .. } if *pos == x))?;
                     return Some((index, access, level));
                 }
-                Relation::Split { parent, .. } | Relation::Bound { parent, .. } => x = parent,
+                Relation::Split { parent, .. }
+                | Relation::Bound { parent, .. }
+                | Relation::Precompute { parent, .. } => x = parent,
                 Relation::Collapse { .. } => return None,
             }
         }
@@ -621,6 +624,13 @@ impl Lowerer<'_> {
                 };
                 let p = self.bind(parent, c, out);
                 guards.push(bin(BinOp::Lt, p, self.extent(parent)));
+                Ok(true)
+            }
+            Relation::Precompute { parent, child } => {
+                let (None, Some(c)) = (self.bound(parent), self.bound(child)) else {
+                    return Ok(false);
+                };
+                self.scope.coords.insert(parent, c);
                 Ok(true)
             }
             Relation::Pos {
@@ -1026,7 +1036,8 @@ fn derives_from(r: &Relation, v: IndexVar) -> bool {
     match *r {
         Relation::Split { parent, .. }
         | Relation::Bound { parent, .. }
-        | Relation::Pos { parent, .. } => parent == v,
+        | Relation::Pos { parent, .. }
+        | Relation::Precompute { parent, .. } => parent == v,
         Relation::Collapse { outer, inner, .. } => outer == v || inner == v,
     }
 }

@@ -39,6 +39,10 @@ impl Lowerer<'_> {
                         .ok_or_else(|| self.internal("workspace read outside its loop"))?;
                     Expr::Load(Array::Temp(values.clone()), Box::new(coord))
                 }
+                Some(Temp::Precomputed { .. }) => {
+                    let (values, at) = self.precomputed_slot(*t)?;
+                    Expr::Load(Array::Temp(values), Box::new(at))
+                }
                 None => return Err(self.internal("an unknown temporary")),
             },
             NExpr::Literal(LiteralValue::Int(n)) => Expr::Value(ir::Literal::Int(*n)),

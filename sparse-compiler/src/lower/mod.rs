@@ -14,6 +14,7 @@ mod expr;
 mod forall;
 mod names;
 mod output;
+mod precompute;
 
 use std::collections::BTreeMap;
 
@@ -95,6 +96,12 @@ fn shape_checks(program: &Program, accesses: &[Access]) -> Vec<ir::ShapeCheck> {
 enum Temp {
     /// A scalar accumulator.
     Scalar(Var),
+    /// A `precompute` workspace over the values of the loop of `var`, from `lo`.
+    Precomputed {
+        values: Var,
+        var: IndexVar,
+        lo: Expr,
+    },
     /// A dense workspace over `var` with its touched-coordinate list.
     Workspace {
         var: IndexVar,
@@ -244,6 +251,7 @@ impl<'p> Lowerer<'p> {
                 self.stmt(producer, out)?;
                 self.workspace_consumer(temp, consumer, out)
             }
+            Lhs::Precomputed { var, .. } => self.precomputed(temp, var, consumer, producer, out),
             Lhs::Output => Err(self.internal("a `where` producing the output")),
         }
     }
@@ -421,7 +429,7 @@ fn produced_temp(cin: &Cin) -> Option<(usize, Lhs)> {
             ..
         } => Some((*t, lhs.clone())),
         Cin::Assign {
-            lhs: lhs @ Lhs::Workspace { temp, .. },
+            lhs: lhs @ (Lhs::Workspace { temp, .. } | Lhs::Precomputed { temp, .. }),
             ..
         } => Some((*temp, lhs.clone())),
         Cin::Assign {

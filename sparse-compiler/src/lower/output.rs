@@ -163,6 +163,11 @@ impl Lowerer<'_> {
                 _ => Err(self.internal("a scalar temporary without a variable")),
             },
             Lhs::Workspace { temp, var } => self.scatter(*temp, *var, value, out),
+            Lhs::Precomputed { temp, .. } => {
+                let (values, at) = self.precomputed_slot(*temp)?;
+                out.push(super::precompute::fill(values, at, value));
+                Ok(())
+            }
             Lhs::Output if self.collects_entries => {
                 if accumulate {
                     return Err(self.unsupported("accumulating into a sparse output"));

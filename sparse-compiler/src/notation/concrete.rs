@@ -49,6 +49,15 @@ pub enum Lhs {
     Output,
     /// Scalar temporary number `t` (read as `Expr::Temp(t)`).
     Scalar(usize),
+    /// The workspace of `precompute` number `temp`: a dense vector over the values the loop of
+    /// `var` takes (read as `Expr::Temp(temp)`), filled by a producer loop that iterates them
+    /// again.
+    Precomputed {
+        /// The temporary's number.
+        temp: usize,
+        /// The consumer's loop variable: the workspace is indexed by its value.
+        var: IndexVar,
+    },
     /// Dense workspace number `t`, a vector over index variable `var` (read as `Expr::Temp(t)`).
     Workspace {
         /// The temporary's number.
@@ -108,7 +117,9 @@ impl Cin {
             Cin::Where { consumer, producer } => consumer.next_temp().max(producer.next_temp()),
             Cin::Assign { lhs, rhs, .. } => {
                 let own = match lhs {
-                    Lhs::Scalar(t) | Lhs::Workspace { temp: t, .. } => t + 1,
+                    Lhs::Scalar(t)
+                    | Lhs::Workspace { temp: t, .. }
+                    | Lhs::Precomputed { temp: t, .. } => t + 1,
                     Lhs::Output => 0,
                 };
                 own.max(rhs.next_temp())

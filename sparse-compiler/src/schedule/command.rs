@@ -87,7 +87,12 @@ pub enum Command {
     /// `reorder(a, b, ...)`: the listed loops in this relative order.
     Reorder { vars: Vec<Ident> },
     /// `precompute(expr, i, iw, W)`.
-    Precompute { expr: ast::Expr },
+    Precompute {
+        expr: ast::Expr,
+        var: Ident,
+        workspace_var: Ident,
+        workspace: Ident,
+    },
     /// `bound(i, ib, n, kind)`.
     Bound {
         var: Ident,
@@ -208,10 +213,12 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
                 }),
                 CommandArg::Int(..) => return Err(wrong(E)),
             };
-            ident(1, E)?;
-            ident(2, E)?;
-            ident(3, E)?;
-            Ok(Command::Precompute { expr })
+            Ok(Command::Precompute {
+                expr,
+                var: ident(1, E)?,
+                workspace_var: ident(2, E)?,
+                workspace: ident(3, E)?,
+            })
         }
         "bound" => {
             const E: &str =

@@ -59,6 +59,13 @@ pub enum Relation {
         /// The collapsed variable.
         fused: IndexVar,
     },
+    /// `child` iterates the same values as `parent`, in the producer of a `precompute` workspace.
+    Precompute {
+        /// The consumer's variable.
+        parent: IndexVar,
+        /// The producer's variable.
+        child: IndexVar,
+    },
     /// `child` iterates the same coordinates as `parent`, with a constant bound.
     Bound {
         /// The variable bounded.
@@ -96,6 +103,8 @@ pub struct Scheduled {
     pub unroll: BTreeMap<IndexVar, usize>,
     /// The commands `schedule<auto>` chose, as text (empty otherwise).
     pub chosen: Vec<String>,
+    /// The name the user gave each `precompute` workspace, by temporary number.
+    pub workspaces: BTreeMap<usize, String>,
 }
 
 impl Scheduled {
@@ -105,7 +114,7 @@ impl Scheduled {
             Relation::Split { outer, inner, .. } => outer == v || inner == v,
             Relation::Pos { pos, .. } => pos == v,
             Relation::Collapse { fused, .. } => fused == v,
-            Relation::Bound { child, .. } => child == v,
+            Relation::Bound { child, .. } | Relation::Precompute { child, .. } => child == v,
         })
     }
 
@@ -116,7 +125,8 @@ impl Scheduled {
             Some(
                 Relation::Split { parent, .. }
                 | Relation::Pos { parent, .. }
-                | Relation::Bound { parent, .. },
+                | Relation::Bound { parent, .. }
+                | Relation::Precompute { parent, .. },
             ) => self.underived(parent),
             Some(Relation::Collapse { outer, inner, .. }) => {
                 let mut vars = self.underived(outer);
@@ -131,9 +141,11 @@ impl Scheduled {
         match self.deriving(v) {
             None => false,
             Some(Relation::Pos { .. }) => true,
-            Some(Relation::Split { parent, .. } | Relation::Bound { parent, .. }) => {
-                self.is_position(parent)
-            }
+            Some(
+                Relation::Split { parent, .. }
+                | Relation::Bound { parent, .. }
+                | Relation::Precompute { parent, .. },
+            ) => self.is_position(parent),
             Some(Relation::Collapse { outer, inner, .. }) => {
                 self.is_position(outer) || self.is_position(inner)
             }
@@ -424,15 +436,12 @@ impl State<'_> {
                 fused,
             } => self.collapse(&outer, &inner, &fused),
             Command::Reorder { vars } => self.reorder(&vars, span),
-            Command::Precompute { expr, .. } => {
-                if !self.statement_contains(&expr) {
-                    return Err(Error::new(span, ErrorKind::PrecomputeNotFound));
-                }
-                Err(Error::new(
-                    span,
-                    ErrorKind::Unsupported("`precompute` of a user expression".into()),
-                ))
-            }
+            Command::Precompute {
+                expr,
+                var,
+                workspace_var,
+                workspace,
+            } => self.precompute(&expr, &var, &workspace_var, &workspace, span),
             Command::Bound {
                 var,
                 bound,
@@ -513,6 +522,74 @@ impl State<'_> {
     /// Replaces the loop over `v` by nested loops over `with`.
     fn replace(&mut self, v: IndexVar, with: &[IndexVar]) {
         self.cin = replace_forall(&self.cin, v, with);
+    }
+
+    /// `precompute(expr, i, iw, W)` (seed-schedules.md A.3): the innermost loop `∀i out += rhs`
+    /// becomes `(∀i out += rhs[expr := W(i)]) where (∀iw W(iw) = expr)`, `iw` iterating what `i`
+    /// does. Only the innermost loop can be precomputed: a workspace over an outer loop would hold
+    /// the sums of the loops inside it, a placement this command does not choose.
+    fn precompute(
+        &mut self,
+        expr: &ast::Expr,
+        var: &Ident,
+        workspace_var: &Ident,
+        workspace: &Ident,
+        span: Span,
+    ) -> Result<(), Error> {
+        if !self.statement_contains(expr) {
+            return Err(Error::new(span, ErrorKind::PrecomputeNotFound));
+        }
+        let i = self.loop_var(var)?;
+        let named = |n: &str| {
+            self.program.tensors.iter().any(|t| t.name == n)
+                || self.program.vars.iter().any(|v| v == n)
+                || self.scheduled.workspaces.values().any(|w| w == n)
+        };
+        if named(&workspace.to_string()) {
+            return Err(Error::new(
+                workspace.span(),
+                ErrorKind::ReusedIndex(workspace.to_string()),
+            ));
+        }
+        let iw = self.fresh(workspace_var)?;
+        let target = expr_text(expr);
+        let t = self.cin.next_temp();
+        let program = &*self.program;
+        let substitute = |rhs: &Expr| replace_subexpr(program, rhs, &target, t);
+        if let Some(tensor) = self.sparse_level_of(i) {
+            let what = format!(
+                "`precompute` over `{var}`, which iterates a sparse level of `{tensor}` (the \
+                 producer would have to iterate it too); precompute over its position variable, \
+                 from `pos({var}, ..., {tensor})`"
+            );
+            return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
+        }
+        let Some(cin) = precompute_forall(&self.cin, i, iw, &substitute) else {
+            let what = "`precompute` over a loop that is not the innermost around the output's \
+                        assignment";
+            return Err(Error::new(var.span(), ErrorKind::Unsupported(what.into())));
+        };
+        self.cin = cin;
+        self.scheduled.relations.push(Relation::Precompute {
+            parent: i,
+            child: iw,
+        });
+        self.scheduled.workspaces.insert(t, workspace.to_string());
+        Ok(())
+    }
+
+    /// The name of an input that stores coordinate variable `v` in a level other than dense.
+    fn sparse_level_of(&self, v: IndexVar) -> Option<String> {
+        if self.scheduled.deriving(v).is_some() {
+            return None;
+        }
+        accesses_of(&self.program.rhs, usize::MAX)
+            .into_iter()
+            .find_map(|(id, level_vars)| {
+                let tensor = &self.program.tensors[access_tensor(&self.program.rhs, id)];
+                let k = level_vars.iter().position(|&x| x == v)?;
+                (tensor.levels[k].kind != LevelKind::Dense).then(|| tensor.name.clone())
+            })
     }
 
     fn pos(&mut self, var: &Ident, pos: &Ident, tensor: &Ident) -> Result<(), Error> {
@@ -822,6 +899,90 @@ fn replace_forall(cin: &Cin, v: IndexVar, with: &[IndexVar]) -> Cin {
             replace_forall(producer, v, with),
         ),
         Cin::Assign { .. } => cin.clone(),
+    }
+}
+
+/// `cin` with its loop `∀i out (+)= rhs` made `(∀i out (+)= rhs') where (∀iw W(iw) = expr)`,
+/// where `substitute` gives `rhs'` (with `expr` read as temporary `t`), `expr` and `t`. `None`
+/// when `i` is not such a loop or `rhs` does not contain the expression.
+fn precompute_forall(
+    cin: &Cin,
+    i: IndexVar,
+    iw: IndexVar,
+    substitute: &dyn Fn(&Expr) -> Option<(Expr, Expr, usize)>,
+) -> Option<Cin> {
+    match cin {
+        Cin::Forall { var, body } if *var == i => {
+            let Cin::Assign {
+                lhs: lhs @ crate::notation::Lhs::Output,
+                accumulate,
+                rhs,
+            } = &**body
+            else {
+                return None;
+            };
+            let (consumed, produced, t) = substitute(rhs)?;
+            let consumer = Cin::Forall {
+                var: i,
+                body: Box::new(Cin::Assign {
+                    lhs: lhs.clone(),
+                    accumulate: *accumulate,
+                    rhs: consumed,
+                }),
+            };
+            let producer = Cin::Forall {
+                var: iw,
+                body: Box::new(Cin::Assign {
+                    lhs: crate::notation::Lhs::Precomputed { temp: t, var: i },
+                    accumulate: false,
+                    rhs: produced,
+                }),
+            };
+            Some(Cin::where_of(consumer, producer))
+        }
+        Cin::Forall { var, body } => Some(Cin::Forall {
+            var: *var,
+            body: Box::new(precompute_forall(body, i, iw, substitute)?),
+        }),
+        Cin::Where { consumer, producer } => {
+            let (c, p) = (
+                precompute_forall(consumer, i, iw, substitute),
+                precompute_forall(producer, i, iw, substitute),
+            );
+            match (c, p) {
+                (Some(c), None) => Some(Cin::where_of(c, (**producer).clone())),
+                (None, Some(p)) => Some(Cin::where_of((**consumer).clone(), p)),
+                _ => None,
+            }
+        }
+        Cin::Assign { .. } => None,
+    }
+}
+
+/// `rhs` with its subexpression whose text is `target` read as temporary `t`; that
+/// subexpression; and `t`.
+fn replace_subexpr(
+    program: &Program,
+    rhs: &Expr,
+    target: &str,
+    t: usize,
+) -> Option<(Expr, Expr, usize)> {
+    if notation_text(program, rhs) == target {
+        return Some((Expr::Temp(t), rhs.clone(), t));
+    }
+    match rhs {
+        Expr::Neg(x) => {
+            let (x, e, t) = replace_subexpr(program, x, target, t)?;
+            Some((Expr::Neg(Box::new(x)), e, t))
+        }
+        Expr::Binary(op, a, b) => {
+            if let Some((a, e, t)) = replace_subexpr(program, a, target, t) {
+                return Some((Expr::Binary(*op, Box::new(a), b.clone()), e, t));
+            }
+            let (b, e, t) = replace_subexpr(program, b, target, t)?;
+            Some((Expr::Binary(*op, a.clone(), Box::new(b)), e, t))
+        }
+        Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => None,
     }
 }
 

@@ -1,0 +1,119 @@
+//! `precompute` workspaces (seed-schedules.md A.3, from Kjolstad et al. 2019): the producer loop
+//! fills a dense workspace over the values the consumer's loop takes, and the consumer reads it
+//! back. A workspace of constant length (the inner loop of a split) is a stack array the
+//! compiler can keep in registers when the producer is unrolled.
+
+use super::{Lowerer, Temp, Tracker};
+use crate::error::Error;
+use crate::format::bin;
+use crate::ir::{Array, BinOp, Expr, Stmt, TempType, Type};
+use crate::notation::{Cin, IndexVar};
+
+impl Lowerer<'_> {
+    /// `consumer where producer` for the workspace `temp` over the loop of `var`.
+    pub(super) fn precomputed(
+        &mut self,
+        temp: usize,
+        var: IndexVar,
+        consumer: &Cin,
+        producer: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let (lo, hi) = self.range_of(var)?;
+        let name = self
+            .scheduled
+            .workspaces
+            .get(&temp)
+            .cloned()
+            .unwrap_or_else(|| "workspace".into());
+        let values = self.names.fresh(&name);
+        let len = offset(hi, &lo);
+        // The producer writes every slot the consumer then reads, so the workspace needs no
+        // clearing between uses: one per kernel (or per parallel task) serves them all, unless
+        // its length depends on the enclosing loops.
+        let invariant = matches!(len, Expr::Index(_)) || self.scheduled.deriving(var).is_none();
+        let declaration = Stmt::Workspace {
+            var: values.clone(),
+            ty: TempType::Value,
+            len,
+        };
+        match (invariant, self.scope.in_parallel) {
+            (true, true) => self.parallel_locals.push(declaration),
+            (true, false) => self.hoisted.push(declaration),
+            (false, _) => out.push(declaration),
+        }
+        self.temps
+            .insert(temp, Temp::Precomputed { values, var, lo });
+        let trackers = self.scope.trackers.clone();
+        let segment_sum = self.scope.segment_sum.take();
+        self.copy_trackers(out);
+        let produced = self.stmt(producer, out);
+        self.scope.trackers = trackers;
+        self.scope.segment_sum = segment_sum;
+        produced?;
+        self.stmt(consumer, out)
+    }
+
+    /// The producer visits the positions the consumer visits next: it walks copies of the
+    /// trackers, so the consumer's walk starts where the producer's did.
+    fn copy_trackers(&mut self, out: &mut Vec<Stmt>) {
+        let relations: Vec<usize> = self.scope.trackers.keys().copied().collect();
+        for r in relations {
+            let Tracker {
+                segment,
+                end,
+                first,
+            } = self.scope.trackers[&r].clone();
+            let copy = |lowerer: &mut Self, of: &crate::ir::Var, out: &mut Vec<Stmt>| {
+                let var = lowerer
+                    .names
+                    .fresh(&format!("{}_produced", of.0.trim_start_matches("__")));
+                out.push(Stmt::Let {
+                    var: var.clone(),
+                    ty: Type::Index,
+                    init: Expr::Var(of.clone()),
+                    mutable: true,
+                });
+                var
+            };
+            let tracker = Tracker {
+                segment: copy(self, &segment, out),
+                end: copy(self, &end, out),
+                first,
+            };
+            self.scope.trackers.insert(r, tracker);
+        }
+    }
+
+    /// Where the workspace of `temp` holds the value for the current iteration.
+    pub(super) fn precomputed_slot(&self, temp: usize) -> Result<(crate::ir::Var, Expr), Error> {
+        let Some(Temp::Precomputed { values, var, lo }) = self.temps.get(&temp) else {
+            return Err(self.internal("a precomputed workspace without its array"));
+        };
+        let at = self
+            .scope
+            .coords
+            .get(var)
+            .cloned()
+            .ok_or_else(|| self.internal("a precomputed workspace read outside its loop"))?;
+        Ok((values.clone(), offset(at, lo)))
+    }
+}
+
+/// `at - lo`, as `at` when `lo` is 0 (so a constant length stays a constant).
+fn offset(at: Expr, lo: &Expr) -> Expr {
+    match lo {
+        Expr::Index(0) => at,
+        _ => bin(BinOp::Sub, at, lo.clone()),
+    }
+}
+
+/// The store of a producer's value into its workspace slot.
+pub(super) fn fill(values: crate::ir::Var, at: Expr, value: Expr) -> Stmt {
+    Stmt::Store {
+        array: Array::Temp(values),
+        index: at,
+        value,
+        accumulate: false,
+    }
+}

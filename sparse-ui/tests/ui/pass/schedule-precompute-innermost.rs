@@ -1,0 +1,17 @@
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn spmm;
+    C(i,k) = A(i,j) * B(j,k);
+    formats< A: csr >;
+    schedule< reorder(j, k).precompute(A(i,j) * B(j,k), k, kw, W) >;
+}
+
+tensor_kernel! {
+    pub fn spmv;
+    y(i) = A(i,j) * x(j);
+    formats< A: csr >;
+    schedule< pos(j, jpos, A(i,j)).precompute(A(i,j) * x(j), jpos, jw, W) >;
+}
+
+fn main() {}

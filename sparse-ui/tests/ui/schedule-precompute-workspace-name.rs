@@ -1,0 +1,10 @@
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn spmm;
+    C(i,k) = A(i,j) * B(j,k);
+    formats< A: csr >;
+    schedule< reorder(j, k).precompute(A(i,j) * B(j,k), k, kw, B) >;
+}
+
+fn main() {}
