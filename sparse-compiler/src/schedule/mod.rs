@@ -556,6 +556,7 @@ impl State<'_> {
         let t = self.cin.next_temp();
         let program = &*self.program;
         let substitute = |rhs: &Expr| replace_subexpr(program, rhs, &target, t);
+        let substitute: &Substitute<'_> = &substitute;
         if let Some(tensor) = self.sparse_level_of(i) {
             let what = format!(
                 "`precompute` over `{var}`, which iterates a sparse level of `{tensor}` (the \
@@ -564,7 +565,7 @@ impl State<'_> {
             );
             return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
         }
-        let Some(cin) = precompute_forall(&self.cin, i, iw, &substitute) else {
+        let Some(cin) = precompute_forall(&self.cin, i, iw, substitute) else {
             let what = "`precompute` over a loop that is not the innermost around the output's \
                         assignment";
             return Err(Error::new(var.span(), ErrorKind::Unsupported(what.into())));
@@ -902,6 +903,10 @@ fn replace_forall(cin: &Cin, v: IndexVar, with: &[IndexVar]) -> Cin {
     }
 }
 
+/// Splits a right-hand side into what the consumer reads (the precomputed expression replaced by a
+/// temporary), that expression, and the temporary's number.
+type Substitute<'a> = dyn Fn(&Expr) -> Option<(Expr, Expr, usize)> + 'a;
+
 /// `cin` with its loop `∀i out (+)= rhs` made `(∀i out (+)= rhs') where (∀iw W(iw) = expr)`,
 /// where `substitute` gives `rhs'` (with `expr` read as temporary `t`), `expr` and `t`. `None`
 /// when `i` is not such a loop or `rhs` does not contain the expression.
@@ -909,7 +914,7 @@ fn precompute_forall(
     cin: &Cin,
     i: IndexVar,
     iw: IndexVar,
-    substitute: &dyn Fn(&Expr) -> Option<(Expr, Expr, usize)>,
+    substitute: &Substitute<'_>,
 ) -> Option<Cin> {
     match cin {
         Cin::Forall { var, body } if *var == i => {
