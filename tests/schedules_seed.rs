@@ -43,6 +43,22 @@ tensor_kernel! {
     formats<A: csc, x: sparse>;
     schedule<reorder(j, i).pos(j, jpos, x(j)).split(jpos, jpos0, jpos1, Down, 8).parallelize(jpos0, CpuThread, Atomics)>;
 }
+tensor_kernel! {
+    /// The GPU SpMSpV schedule of A.11 on CPU threads, with its lower bound (the position loop
+    /// over `x` starts at 0).
+    fn spmspv_bounded;
+    y(i) = A(i,j) * x(j);
+    formats<A: csc, x: sparse>;
+    schedule<reorder(j, i).pos(j, jpos, x(j)).bound(jpos, jpos_bound, 0, MinExact)
+        .split(jpos_bound, block, thread, Down, 4).reorder(block, thread, i)
+        .parallelize(block, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    fn spmspv_constrained;
+    y(i) = A(i,j) * x(j);
+    formats<A: csc, x: sparse>;
+    schedule<reorder(j, i).pos(j, jpos, x(j)).bound(jpos, jb, 0, MinConstraint)>;
+}
 tensor_kernel! { fn spmm; C(i,k) = A(i,j) * B(j,k); formats<A: csr>; }
 tensor_kernel! {
     fn spmm_seed;
@@ -188,6 +204,12 @@ fn spmspv_seed_schedule() {
                 let mut y = garbage([m]);
                 spmspv_seed(&mut y, &at, &xt).unwrap();
                 close_to(y.values(), &want, 1e-10);
+                let mut y = garbage([m]);
+                spmspv_bounded(&mut y, &at, &xt).unwrap();
+                close_to(y.values(), &want, 1e-10);
+                let mut y = garbage([m]);
+                spmspv_constrained(&mut y, &at, &xt).unwrap();
+                close_to(y.values(), &want, 1e-12);
             }
         }
     }

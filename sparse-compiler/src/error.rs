@@ -125,6 +125,13 @@ pub enum ErrorKind {
     ReusedIndex(String),
     /// A split or unroll factor of zero.
     ZeroFactor(String),
+    /// A lower bound other than where a loop that starts at 0 starts.
+    LowerBound {
+        /// The bounded variable.
+        var: String,
+        /// The bound given.
+        value: usize,
+    },
     /// A command after `parallelize`.
     AfterParallelize(String),
     /// `pos` or `precompute` names a tensor the statement does not read.
@@ -281,6 +288,11 @@ impl Error {
                  need fresh names"
             ),
             ErrorKind::ZeroFactor(c) => format!("`{c}` needs a factor of at least 1"),
+            ErrorKind::LowerBound { var, value } => format!(
+                "the loop over `{var}` starts at 0, so a lower bound of {value} never holds \
+                 (`MinExact` and `MinConstraint` state where a loop starts; they do not skip \
+                 iterations)"
+            ),
             ErrorKind::AfterParallelize(c) => format!(
                 "`{c}` after `parallelize`: transformations assume serial loops, so `parallelize` \
                  must come last"

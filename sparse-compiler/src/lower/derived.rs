@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind};
 use crate::format::{LevelKind, bin, level_fns, load};
 use crate::ir::{Array, BinOp, Expr, ParallelWrites, Stmt, Type, Var};
 use crate::notation::{Cin, IndexVar};
-use crate::schedule::{Direction, Race, Relation, Unit};
+use crate::schedule::{BoundKind, Direction, Race, Relation, Unit};
 use crate::syntax::ast::AssignOp;
 
 impl Lowerer<'_> {
@@ -298,6 +298,11 @@ impl Lowerer<'_> {
                 Expr::Index(0),
                 bin(BinOp::Mul, self.extent(outer), self.extent(inner)),
             )),
+            Some(Relation::Bound {
+                parent,
+                kind: BoundKind::MinExact | BoundKind::MinConstraint,
+                ..
+            }) => self.range_of(parent),
             Some(Relation::Bound { value, .. }) => Ok((Expr::Index(0), Expr::Index(value))),
             Some(Relation::Precompute { parent, .. }) => self.range_of(parent),
             None => Ok((Expr::Index(0), self.extent(v))),
@@ -618,12 +623,20 @@ impl Lowerer<'_> {
                 self.bind(inner, rem(f, n), out);
                 Ok(true)
             }
-            Relation::Bound { parent, child, .. } => {
+            Relation::Bound {
+                parent,
+                child,
+                kind,
+                ..
+            } => {
                 let (None, Some(c)) = (self.bound(parent), self.bound(child)) else {
                     return Ok(false);
                 };
                 let p = self.bind(parent, c, out);
-                guards.push(bin(BinOp::Lt, p, self.extent(parent)));
+                // A lower bound keeps the parent's range; an upper one may pass its extent.
+                if matches!(kind, BoundKind::MaxExact | BoundKind::MaxConstraint) {
+                    guards.push(bin(BinOp::Lt, p, self.extent(parent)));
+                }
                 Ok(true)
             }
             Relation::Precompute { parent, child } => {

@@ -22,7 +22,7 @@ use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{LevelEnv, LevelRef, level_fns};
 use crate::ir::{self, Expr, Stmt, Type, Var};
 use crate::notation::{Access, Cin, IndexVar, Lhs, Program};
-use crate::schedule::Scheduled;
+use crate::schedule::{BoundKind, Scheduled};
 pub use compute::compute_only;
 use names::Namer;
 
@@ -198,7 +198,7 @@ impl<'p> Lowerer<'p> {
         for r in &self.scheduled.relations {
             if let crate::schedule::Relation::Bound {
                 parent,
-                kind,
+                kind: kind @ (BoundKind::MaxExact | BoundKind::MaxConstraint),
                 value,
                 ..
             } = *r
@@ -207,7 +207,7 @@ impl<'p> Lowerer<'p> {
                     index: self.program.vars[parent].clone(),
                     extent: self.extent(parent),
                     bound: value,
-                    exact: kind == crate::schedule::BoundKind::MaxExact,
+                    exact: kind == BoundKind::MaxExact,
                 });
             }
         }

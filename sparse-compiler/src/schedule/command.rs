@@ -97,7 +97,7 @@ pub enum Command {
     Bound {
         var: Ident,
         bound: Ident,
-        value: usize,
+        value: (usize, Span),
         kind: BoundKind,
     },
     /// `unroll(i, n)`.
@@ -234,7 +234,7 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
             Ok(Command::Bound {
                 var: ident(0, E)?,
                 bound: ident(1, E)?,
-                value: int(2, E)?.0,
+                value: int(2, E)?,
                 kind,
             })
         }

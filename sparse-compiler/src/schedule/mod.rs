@@ -449,19 +449,16 @@ impl State<'_> {
                 kind,
             } => {
                 let parent = self.loop_var(&var)?;
-                let child = self.fresh(&bound)?;
-                if !matches!(kind, BoundKind::MaxExact | BoundKind::MaxConstraint) {
-                    return Err(Error::new(
-                        span,
-                        ErrorKind::Unsupported("lower bounds (`MinExact`, `MinConstraint`)".into()),
-                    ));
+                if matches!(kind, BoundKind::MinExact | BoundKind::MinConstraint) {
+                    self.check_lower_bound(parent, &var, value)?;
                 }
+                let child = self.fresh(&bound)?;
                 self.replace(parent, &[child]);
                 self.scheduled.relations.push(Relation::Bound {
                     parent,
                     child,
                     kind,
-                    value,
+                    value: value.0,
                 });
                 Ok(())
             }
@@ -577,6 +574,52 @@ impl State<'_> {
         });
         self.scheduled.workspaces.insert(t, workspace.to_string());
         Ok(())
+    }
+
+    /// A lower bound (`MinExact`, `MinConstraint`) states where `v`'s loop starts; it cannot
+    /// skip iterations. Every loop starts at 0 except a position loop under a known parent
+    /// (which starts at that parent's first position, known only at run time), so the bound
+    /// must be 0 and the loop must be one of those.
+    fn check_lower_bound(
+        &self,
+        v: IndexVar,
+        var: &Ident,
+        value: (usize, Span),
+    ) -> Result<(), Error> {
+        if !self.starts_at_zero(v) {
+            let what = format!(
+                "a lower bound on `{var}`, whose loop starts at a position known only at run time"
+            );
+            return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
+        }
+        if value.0 != 0 {
+            return Err(Error::new(
+                value.1,
+                ErrorKind::LowerBound {
+                    var: var.to_string(),
+                    value: value.0,
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the loop over `v` starts at 0: a position loop only when it covers a root level
+    /// or a collapse of levels from the root.
+    fn starts_at_zero(&self, v: IndexVar) -> bool {
+        match self.scheduled.deriving(v) {
+            Some(Relation::Pos { parent, access, .. }) => {
+                let roots = self.scheduled.underived(parent);
+                let level_vars = accesses_of(&self.program.rhs, usize::MAX)
+                    .into_iter()
+                    .find(|(id, _)| *id == access)
+                    .map(|(_, vars)| vars)
+                    .unwrap_or_default();
+                roots.len() > 1 || level_vars.first() == Some(&roots[0])
+            }
+            Some(Relation::Precompute { parent, .. }) => self.starts_at_zero(parent),
+            _ => true,
+        }
     }
 
     /// The name of an input that stores coordinate variable `v` in a level other than dense.

@@ -1,0 +1,17 @@
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn spmspv;
+    y(i) = A(i,j) * x(j);
+    formats< A: csc, x: sparse >;
+    schedule< reorder(j, i).pos(j, jpos, x(j)).bound(jpos, jb, 0, MinExact) >;
+}
+
+tensor_kernel! {
+    pub fn spmv;
+    y(i) = A(i,j) * x(j);
+    formats< A: csr >;
+    schedule< bound(i, ib, 0, MinConstraint) >;
+}
+
+fn main() {}
