@@ -36,8 +36,13 @@ impl Lowerer<'_> {
             out.extend(flush_after);
             return Ok(());
         }
+        let tight = self.tight_inner_bound(v)?;
+        let hi = tight.clone().unwrap_or(hi);
         let mut inner = Vec::new();
         self.scope.coords.insert(v, Expr::Var(name.clone()));
+        if tight.is_some() {
+            self.scope.tight.insert(v);
+        }
         // Split, bound and collapse loops cover their parent's whole range (recovery guards only
         // drop the tail past it); a position loop covers only stored coordinates.
         self.scope.partial |= self.scheduled.is_position(v);
@@ -58,6 +63,31 @@ impl Lowerer<'_> {
         self.push_loop(v, name, lo, hi, inner, out)?;
         out.extend(flush_after);
         Ok(())
+    }
+
+    /// For the inner loop of a `Down` split whose outer loop encloses it: the bound that stops
+    /// the last tile at the parent's extent, `min(s, len - outer * s)` (seed-schedules.md A.6,
+    /// the relative bound of a split with its outer variable known). The recovered parent then
+    /// needs no guard. `outer * s < len` holds in every outer iteration, so it cannot underflow.
+    fn tight_inner_bound(&self, v: IndexVar) -> Result<Option<Expr>, Error> {
+        let Some(Relation::Split {
+            parent,
+            outer,
+            inner,
+            direction: Direction::Down,
+            factor,
+        }) = self.scheduled.deriving(v)
+        else {
+            return Ok(None);
+        };
+        let Some(o) = self.bound(outer).filter(|_| inner == v) else {
+            return Ok(None);
+        };
+        let (lo, hi) = self.range_of(parent)?;
+        let len = bin(BinOp::Sub, hi, lo);
+        let done = bin(BinOp::Mul, o, Expr::Index(factor));
+        let left = bin(BinOp::Sub, len, done);
+        Ok(Some(bin(BinOp::Min, Expr::Index(factor), left)))
     }
 
     /// Emits the loop over `v` as its tags say: parallel, vector, unrolled or plain.
@@ -604,7 +634,9 @@ impl Lowerer<'_> {
                 };
                 let value = bin(BinOp::Add, lo, bin(BinOp::Add, bin(BinOp::Mul, o, size), n));
                 let p = self.bind(parent, value, out);
-                guards.push(bin(BinOp::Lt, p, hi));
+                if !self.scope.tight.contains(&inner) {
+                    guards.push(bin(BinOp::Lt, p, hi));
+                }
                 Ok(true)
             }
             Relation::Collapse {

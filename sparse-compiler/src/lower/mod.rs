@@ -123,6 +123,8 @@ struct Scope {
     run_ends: BTreeMap<(usize, usize), Expr>,
     /// Levels iterated by value in the current loop, whose positions come from `coord_access`.
     value_iterated: Vec<(usize, usize)>,
+    /// Inner loops of splits bounded so that the recovered parent stays in its range (no guard).
+    tight: std::collections::BTreeSet<IndexVar>,
     /// The tracker of each position relation over a collapsed variable.
     trackers: BTreeMap<usize, Tracker>,
     /// A segment sum collecting the output's additions (the relation and its scalar).
