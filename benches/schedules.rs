@@ -64,6 +64,21 @@ tensor_kernel! {
     schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 16384).parallelize(p0, CpuThread, Atomics)>;
 }
 tensor_kernel! {
+    /// Position split with each tile cut into groups of 8 nonzeros (the shape of Fig. 22's GPU
+    /// schedule, without its workspace).
+    fn spmv_pos_groups; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 16384).split(p1, p2, p3, Down, 8)
+        .parallelize(p0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    /// The same groups with their products precomputed into an 8-value stack array by an
+    /// unrolled loop, then summed into the rows (Fig. 22's `precompute` + `unroll`).
+    fn spmv_pos_precompute; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 16384).split(p1, p2, p3, Down, 8)
+        .precompute(A(i,j) * x(j), p3, p3w, products).unroll(p3w, 8)
+        .parallelize(p0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
     /// The unscheduled SpMM: for each output entry, a dot product down a column of `C`.
     fn spmm_serial; A(i,j) = B(i,k) * C(k,j); formats<B: csr>;
 }
@@ -250,6 +265,18 @@ impl Matrix {
         })
     }
 
+    /// The power law's row lengths in decreasing order, as in a graph whose vertices are
+    /// numbered by degree: the heaviest rows share the first tiles of a row split.
+    fn power_law_sorted(n: usize) -> Self {
+        let mut rng = Rng(0x94D0_49BB_1331_11EB);
+        let mut lens: Vec<usize> = (0..n).map(|_| (1.0 / rng.unit()) as usize).collect();
+        lens.sort_unstable_by(|a, b| b.cmp(a));
+        let mut lens = lens.into_iter();
+        Self::random(n, 0xBF58_476D_1CE4_E5B9, "power_law_sorted", move |_| {
+            lens.next().unwrap_or(0)
+        })
+    }
+
     /// Eight hub rows first, each with `n` random draws of a column (about 0.63 `n` distinct),
     /// then rows of 1 to 7 nonzeros: the hubs hold most of the nonzeros and all fall in the first
     /// tile of any row split, as in a graph whose hub vertices are numbered first.
@@ -365,12 +392,14 @@ type Spmv = fn(
 ) -> Result<(), KernelError>;
 
 /// The scheduled SpMVs, with whether they add atomically (and so may round differently).
-const SCHEDULED_SPMV: [(&str, Spmv, bool); 5] = [
+const SCHEDULED_SPMV: [(&str, Spmv, bool); 7] = [
     ("rows_64", spmv_rows_64, false),
     ("rows_1024", spmv_rows_1024, false),
     ("rows_16384", spmv_rows_16384, false),
     ("pos_2048", spmv_pos_2048, true),
     ("pos_16384", spmv_pos_16384, true),
+    ("pos_groups_8", spmv_pos_groups, true),
+    ("pos_precompute_8", spmv_pos_precompute, true),
 ];
 
 fn spmv(c: &mut Criterion) {
@@ -379,6 +408,7 @@ fn spmv(c: &mut Criterion) {
     bench_spmv(c, &Matrix::uniform(sizes.uniform_rows, 10));
     bench_spmv(c, &Matrix::power_law(sizes.power_law_rows));
     bench_spmv(c, &Matrix::hubs(sizes.power_law_rows));
+    bench_spmv(c, &Matrix::power_law_sorted(sizes.power_law_rows));
 }
 
 fn bench_spmv(c: &mut Criterion, m: &Matrix) {
