@@ -30,6 +30,16 @@ tensor_kernel! {
         .unroll(nz_pre, 7).parallelize(chunk, CpuThread, Atomics)>;
 }
 tensor_kernel! {
+    /// A precomputed expression that reads the row coordinate (`d(i)`): the producer walks its
+    /// own copy of the row tracker.
+    fn spmv_scaled_precompute;
+    y(i) = A(i,j) * x(j) * d(i);
+    formats<A: csr>;
+    schedule<fuse(i, j, f).pos(f, fpos, A(i,j)).split(fpos, chunk, fpos1, Down, 20)
+        .split(fpos1, group, nz, Down, 7).precompute(A(i,j) * x(j) * d(i), nz, nz_pre, products)
+        .unroll(nz_pre, 7).parallelize(chunk, CpuThread, Atomics)>;
+}
+tensor_kernel! {
     /// A precomputed innermost loop with no split: the workspace spans the row's columns.
     fn spmv_precompute_row;
     y(i) = A(i,j) * x(j);
@@ -181,6 +191,11 @@ fn spmv_figure_schedules() {
             let mut y = garbage([m]);
             spmv_precompute_row(&mut y, &at, &x).unwrap();
             close_to(y.values(), &want, 1e-12);
+            let (ds, dv) = values(m, 9);
+            let mut y = garbage([m]);
+            spmv_scaled_precompute(&mut y, &at, &x, &dv).unwrap();
+            let scaled: Vec<f64> = want.iter().zip(&ds).map(|(w, d)| w * d).collect();
+            close_to(y.values(), &scaled, 1e-10);
         }
     }
 }

@@ -50,6 +50,7 @@ impl Lowerer<'_> {
         let mut flush_inside = None;
         if let Some((relation, access, level)) = self.tracked_pos(v)
             && !self.scope.trackers.contains_key(&relation)
+            && !self.scope.untracked.contains(&relation)
         {
             let first = self.first_position(relation);
             flush_inside = self.declare_tracker(relation, access, level, first, &mut inner);
@@ -691,7 +692,9 @@ impl Lowerer<'_> {
                 if self.scope.positions.contains_key(&(access, level)) {
                     return Ok(false);
                 }
-                if roots.len() > 1 {
+                if self.scope.untracked.contains(&index) {
+                    self.bind_bottom(access, level, &p, roots[roots.len() - 1], out);
+                } else if roots.len() > 1 {
                     self.track(index, access, level, &p, &roots, out)?;
                 } else {
                     let env = self.level_env(access, level);

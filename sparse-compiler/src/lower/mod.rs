@@ -125,6 +125,9 @@ struct Scope {
     value_iterated: Vec<(usize, usize)>,
     /// Inner loops of splits bounded so that the recovered parent stays in its range (no guard).
     tight: std::collections::BTreeSet<IndexVar>,
+    /// Position relations over a collapsed variable whose upper coordinate nothing here reads:
+    /// their positions bind the bottom coordinate only, with no tracker.
+    untracked: std::collections::BTreeSet<usize>,
     /// The tracker of each position relation over a collapsed variable.
     trackers: BTreeMap<usize, Tracker>,
     /// A segment sum collecting the output's additions (the relation and its scalar).

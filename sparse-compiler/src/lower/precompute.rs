@@ -7,7 +7,8 @@ use super::{Lowerer, Temp, Tracker};
 use crate::error::Error;
 use crate::format::bin;
 use crate::ir::{Array, BinOp, Expr, Stmt, TempType, Type};
-use crate::notation::{Cin, IndexVar};
+use crate::notation::{Cin, Expr as NExpr, IndexVar};
+use crate::schedule::Relation;
 
 impl Lowerer<'_> {
     /// `consumer where producer` for the workspace `temp` over the loop of `var`.
@@ -44,21 +45,37 @@ impl Lowerer<'_> {
         }
         self.temps
             .insert(temp, Temp::Precomputed { values, var, lo });
-        let trackers = self.scope.trackers.clone();
-        let segment_sum = self.scope.segment_sum.take();
-        self.copy_trackers(out);
+        let saved = self.scope.clone();
+        self.scope.segment_sum = None;
+        self.copy_trackers(producer, out);
         let produced = self.stmt(producer, out);
-        self.scope.trackers = trackers;
-        self.scope.segment_sum = segment_sum;
+        self.scope.trackers = saved.trackers;
+        self.scope.untracked = saved.untracked;
+        self.scope.segment_sum = saved.segment_sum;
         produced?;
         self.stmt(consumer, out)
     }
 
     /// The producer visits the positions the consumer visits next: it walks copies of the
-    /// trackers, so the consumer's walk starts where the producer's did.
-    fn copy_trackers(&mut self, out: &mut Vec<Stmt>) {
+    /// trackers, so the consumer's walk starts where the producer's did. A walk whose upper
+    /// coordinate the producer does not read (the products of an SpMV tile need only the
+    /// positions and the columns) is not walked at all.
+    fn copy_trackers(&mut self, producer: &Cin, out: &mut Vec<Stmt>) {
+        let mut ids = Vec::new();
+        access_ids(&self.effective(producer), &mut ids);
         let relations: Vec<usize> = self.scope.trackers.keys().copied().collect();
         for r in relations {
+            if let Relation::Pos { parent, access, .. } = self.scheduled.relations[r] {
+                let outer = self.scheduled.underived(parent)[0];
+                let reads_outer = ids
+                    .iter()
+                    .any(|&id| id != access && self.accesses[id].level_vars.contains(&outer));
+                if !reads_outer {
+                    self.scope.trackers.remove(&r);
+                    self.scope.untracked.insert(r);
+                    continue;
+                }
+            }
             let Tracker {
                 segment,
                 end,
@@ -97,6 +114,19 @@ impl Lowerer<'_> {
             .cloned()
             .ok_or_else(|| self.internal("a precomputed workspace read outside its loop"))?;
         Ok((values.clone(), offset(at, lo)))
+    }
+}
+
+/// The accesses an expression reads.
+fn access_ids(e: &NExpr, out: &mut Vec<usize>) {
+    match e {
+        NExpr::Access { id, .. } => out.push(*id),
+        NExpr::Neg(x) => access_ids(x, out),
+        NExpr::Binary(_, a, b) => {
+            access_ids(a, out);
+            access_ids(b, out);
+        }
+        NExpr::Temp(_) | NExpr::Literal(_) => {}
     }
 }
 
