@@ -112,6 +112,24 @@ tensor_kernel! {
     schedule<split(i, i1, i2, Down, 64).reorder(i1, i2, k, l, j).parallelize(i1, CpuThread, NoRaces)>;
 }
 tensor_kernel! {
+    /// The "workspace" MTTKRP of A.11 through `precompute`: for each (i, k), the sum over l of
+    /// B(i,k,l) * D(l,j) is gathered in a dense row over j, then scaled by C(k,j) into A's row.
+    fn mttkrp3_workspace;
+    A(i,j) = B(i,k,l) * D(l,j) * C(k,j);
+    formats<B: (dense, compressed, compressed)>;
+    schedule<reorder(i, k, l, j).precompute(B(i,k,l) * D(l,j), j, jw, row)
+        .split(i, i1, i2, Down, 16).parallelize(i1, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// The same with both dense row loops in `wide` lanes.
+    fn mttkrp3_workspace_lanes;
+    A(i,j) = B(i,k,l) * D(l,j) * C(k,j);
+    formats<B: (dense, compressed, compressed)>;
+    schedule<reorder(i, k, l, j).precompute(B(i,k,l) * D(l,j), j, jw, row)
+        .split(i, i1, i2, Down, 16).parallelize(jw, CpuVector, NoRaces)
+        .parallelize(j, CpuVector, NoRaces).parallelize(i1, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
     fn mttkrp4_seed;
     A(i,j) = B(i,k,l,m) * C(k,j) * D(l,j) * E(m,j);
     formats<B: (dense, compressed, compressed, compressed)>;
@@ -289,7 +307,7 @@ type Dcc = sparse::Custom<
 
 #[test]
 fn ttv_and_mttkrp_seed_schedules() {
-    let (m, p, q, r) = (70, 5, 6, 3);
+    let (m, p, q, r) = (70, 5, 6, 11);
     let (dc, c) = dense_matrix(p, r, 10);
     let (dd, d) = dense_matrix(q, r, 11);
     let (vs, v) = values(q, 12);
@@ -315,6 +333,12 @@ fn ttv_and_mttkrp_seed_schedules() {
                 }
             }
         }
+        close_to(a.values(), &want, 1e-12);
+        let mut a = garbage([m, r]);
+        mttkrp3_workspace(&mut a, &bt, &d, &c).unwrap();
+        close_to(a.values(), &want, 1e-12);
+        let mut a = garbage([m, r]);
+        mttkrp3_workspace_lanes(&mut a, &bt, &d, &c).unwrap();
         close_to(a.values(), &want, 1e-12);
     }
 }

@@ -165,7 +165,7 @@ impl Lowerer<'_> {
             Lhs::Workspace { temp, var } => self.scatter(*temp, *var, value, out),
             Lhs::Precomputed { temp, .. } => {
                 let (values, at) = self.precomputed_slot(*temp)?;
-                out.push(super::precompute::fill(values, at, value));
+                out.push(super::precompute::fill(values, at, value, accumulate));
                 Ok(())
             }
             Lhs::Output if self.collects_entries => {

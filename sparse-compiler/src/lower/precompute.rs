@@ -36,12 +36,15 @@ impl Lowerer<'_> {
         let declaration = Stmt::Workspace {
             var: values.clone(),
             ty: TempType::Value,
-            len,
+            len: len.clone(),
         };
         match (invariant, self.scope.in_parallel) {
             (true, true) => self.parallel_locals.push(declaration),
             (true, false) => self.hoisted.push(declaration),
             (false, _) => out.push(declaration),
+        }
+        if sums_into(producer) {
+            out.push(self.clear(&values, len));
         }
         self.temps
             .insert(temp, Temp::Precomputed { values, var, lo });
@@ -54,6 +57,25 @@ impl Lowerer<'_> {
         self.scope.segment_sum = saved.segment_sum;
         produced?;
         self.stmt(consumer, out)
+    }
+
+    /// `for k in 0..len { values[k] = 0 }`: a workspace the producer adds into starts from zero
+    /// at every use.
+    fn clear(&mut self, values: &crate::ir::Var, len: Expr) -> Stmt {
+        let k = self
+            .names
+            .fresh(&format!("{}_slot", values.0.trim_start_matches("__")));
+        Stmt::For {
+            var: k.clone(),
+            lo: Expr::Index(0),
+            hi: len,
+            body: vec![Stmt::Store {
+                array: Array::Temp(values.clone()),
+                index: Expr::Var(k),
+                value: Expr::Value(crate::ir::Literal::Int(0)),
+                accumulate: false,
+            }],
+        }
     }
 
     /// The producer visits the positions the consumer visits next: it walks copies of the
@@ -117,6 +139,15 @@ impl Lowerer<'_> {
     }
 }
 
+/// Whether the producer adds into the workspace (it holds a sum) rather than storing once.
+fn sums_into(producer: &Cin) -> bool {
+    match producer {
+        Cin::Forall { body, .. } => sums_into(body),
+        Cin::Where { consumer, .. } => sums_into(consumer),
+        Cin::Assign { accumulate, .. } => *accumulate,
+    }
+}
+
 /// The accesses an expression reads.
 fn access_ids(e: &NExpr, out: &mut Vec<usize>) {
     match e {
@@ -138,12 +169,12 @@ fn offset(at: Expr, lo: &Expr) -> Expr {
     }
 }
 
-/// The store of a producer's value into its workspace slot.
-pub(super) fn fill(values: crate::ir::Var, at: Expr, value: Expr) -> Stmt {
+/// The store (or addition, when it holds a sum) of a producer's value into its workspace slot.
+pub(super) fn fill(values: crate::ir::Var, at: Expr, value: Expr, accumulate: bool) -> Stmt {
     Stmt::Store {
         array: Array::Temp(values),
         index: at,
         value,
-        accumulate: false,
+        accumulate,
     }
 }

@@ -293,13 +293,7 @@ const AUTO_ROWS_PER_TASK: usize = 64;
 
 /// The loops of the perfect nest at the top of the statement, outermost first.
 fn top_nest(cin: &Cin) -> Vec<IndexVar> {
-    let mut nest = Vec::new();
-    let mut node = cin;
-    while let Cin::Forall { var, body } = node {
-        nest.push(*var);
-        node = body;
-    }
-    nest
+    split_nest(cin).0
 }
 
 /// Whether every access indexed by `v` stores it in its last level, densely: a loop over `v`
@@ -551,9 +545,6 @@ impl State<'_> {
         let iw = self.fresh(workspace_var)?;
         let target = expr_text(expr);
         let t = self.cin.next_temp();
-        let program = &*self.program;
-        let substitute = |rhs: &Expr| replace_subexpr(program, rhs, &target, t);
-        let substitute: &Substitute<'_> = &substitute;
         if let Some(tensor) = self.sparse_level_of(i) {
             let what = format!(
                 "`precompute` over `{var}`, which iterates a sparse level of `{tensor}` (the \
@@ -562,18 +553,107 @@ impl State<'_> {
             );
             return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
         }
-        let Some(cin) = precompute_forall(&self.cin, i, iw, substitute) else {
-            let what = "`precompute` over a loop that is not the innermost around the output's \
-                        assignment";
-            return Err(Error::new(var.span(), ErrorKind::Unsupported(what.into())));
-        };
-        self.cin = cin;
+        self.cin = self
+            .precompute_nest(i, iw, &target, t)
+            .map_err(|what| Error::new(var.span(), what))?;
         self.scheduled.relations.push(Relation::Precompute {
             parent: i,
             child: iw,
         });
         self.scheduled.workspaces.insert(t, workspace.to_string());
         Ok(())
+    }
+
+    /// The statement with `precompute`'s `where`: the loops from the first one that only the
+    /// precomputed expression reads (the sums it holds) or from `i`, down to the assignment, move
+    /// into the producer (`i` renamed `iw`, adding into `W` when it sums), and the consumer keeps
+    /// only `i`:
+    ///
+    /// `∀i ∀k ∀l ∀j A += B*D*C` with `precompute(B*D, j, jw, W)` becomes
+    /// `∀i ∀k ((∀j A += W(j)*C) where (∀l ∀jw W(jw) += B*D))`.
+    ///
+    /// A sum moves into the workspace only when the expression is a factor of the right-hand side
+    /// (the sum distributes over the product), and every loop below the `where` must be such a
+    /// sum or `i`.
+    fn precompute_nest(
+        &self,
+        i: IndexVar,
+        iw: IndexVar,
+        target: &str,
+        t: usize,
+    ) -> Result<Cin, ErrorKind> {
+        let (nest, body) = split_nest(&self.cin);
+        let Cin::Assign {
+            lhs: crate::notation::Lhs::Output,
+            accumulate,
+            rhs,
+        } = body
+        else {
+            let what = "`precompute` of a statement that already has a `where`";
+            return Err(ErrorKind::Unsupported(what.into()));
+        };
+        let (consumed, produced, _) =
+            replace_subexpr(self.program, rhs, target, t).ok_or(ErrorKind::PrecomputeNotFound)?;
+        let mut rest = self.program.loop_vars_of(&self.program.output.indices);
+        consumed.collect_loop_vars(&mut rest);
+        let summed = |v: IndexVar| {
+            v != i
+                && self
+                    .scheduled
+                    .underived(v)
+                    .iter()
+                    .all(|r| !rest.contains(r))
+        };
+        let cut = nest
+            .iter()
+            .position(|&v| v == i || summed(v))
+            .ok_or_else(|| {
+                ErrorKind::Unsupported(
+                    "`precompute` over a loop the statement does not have".into(),
+                )
+            })?;
+        let below = &nest[cut..];
+        if let Some(&v) = below.iter().find(|&&v| v != i && !summed(v)) {
+            let what = format!(
+                "`precompute` over `{}` with the loop over `{}` inside it, which the rest of the \
+                 statement reads (a workspace over `{}` cannot hold it); reorder so that `{}` is \
+                 inside every such loop",
+                self.program.vars[i],
+                self.program.vars[v],
+                self.program.vars[i],
+                self.program.vars[i]
+            );
+            return Err(ErrorKind::Unsupported(what));
+        }
+        let sums = below.len() > 1;
+        if sums && !is_factor(self.program, rhs, target) {
+            let what = "`precompute` that moves a sum into the workspace, of an expression that is \
+                        not a factor of the right-hand side (the sum would not distribute over \
+                        the rest)";
+            return Err(ErrorKind::Unsupported(what.into()));
+        }
+        let consumer = Cin::Forall {
+            var: i,
+            body: Box::new(Cin::Assign {
+                lhs: crate::notation::Lhs::Output,
+                accumulate: *accumulate,
+                rhs: consumed,
+            }),
+        };
+        let producer_loops: Vec<IndexVar> =
+            below.iter().map(|&v| if v == i { iw } else { v }).collect();
+        let producer = Cin::forall_over(
+            &producer_loops,
+            Cin::Assign {
+                lhs: crate::notation::Lhs::Precomputed { temp: t, var: i },
+                accumulate: sums,
+                rhs: produced,
+            },
+        );
+        Ok(Cin::forall_over(
+            &nest[..cut],
+            Cin::where_of(consumer, producer),
+        ))
     }
 
     /// A lower bound (`MinExact`, `MinConstraint`) states where `v`'s loop starts; it cannot
@@ -946,67 +1026,6 @@ fn replace_forall(cin: &Cin, v: IndexVar, with: &[IndexVar]) -> Cin {
     }
 }
 
-/// Splits a right-hand side into what the consumer reads (the precomputed expression replaced by a
-/// temporary), that expression, and the temporary's number.
-type Substitute<'a> = dyn Fn(&Expr) -> Option<(Expr, Expr, usize)> + 'a;
-
-/// `cin` with its loop `∀i out (+)= rhs` made `(∀i out (+)= rhs') where (∀iw W(iw) = expr)`,
-/// where `substitute` gives `rhs'` (with `expr` read as temporary `t`), `expr` and `t`. `None`
-/// when `i` is not such a loop or `rhs` does not contain the expression.
-fn precompute_forall(
-    cin: &Cin,
-    i: IndexVar,
-    iw: IndexVar,
-    substitute: &Substitute<'_>,
-) -> Option<Cin> {
-    match cin {
-        Cin::Forall { var, body } if *var == i => {
-            let Cin::Assign {
-                lhs: lhs @ crate::notation::Lhs::Output,
-                accumulate,
-                rhs,
-            } = &**body
-            else {
-                return None;
-            };
-            let (consumed, produced, t) = substitute(rhs)?;
-            let consumer = Cin::Forall {
-                var: i,
-                body: Box::new(Cin::Assign {
-                    lhs: lhs.clone(),
-                    accumulate: *accumulate,
-                    rhs: consumed,
-                }),
-            };
-            let producer = Cin::Forall {
-                var: iw,
-                body: Box::new(Cin::Assign {
-                    lhs: crate::notation::Lhs::Precomputed { temp: t, var: i },
-                    accumulate: false,
-                    rhs: produced,
-                }),
-            };
-            Some(Cin::where_of(consumer, producer))
-        }
-        Cin::Forall { var, body } => Some(Cin::Forall {
-            var: *var,
-            body: Box::new(precompute_forall(body, i, iw, substitute)?),
-        }),
-        Cin::Where { consumer, producer } => {
-            let (c, p) = (
-                precompute_forall(consumer, i, iw, substitute),
-                precompute_forall(producer, i, iw, substitute),
-            );
-            match (c, p) {
-                (Some(c), None) => Some(Cin::where_of(c, (**producer).clone())),
-                (None, Some(p)) => Some(Cin::where_of((**consumer).clone(), p)),
-                _ => None,
-            }
-        }
-        Cin::Assign { .. } => None,
-    }
-}
-
 /// `rhs` with its subexpression whose text is `target` read as temporary `t`; that
 /// subexpression; and `t`.
 fn replace_subexpr(
@@ -1031,6 +1050,34 @@ fn replace_subexpr(
             Some((Expr::Binary(*op, a.clone(), Box::new(b)), e, t))
         }
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => None,
+    }
+}
+
+/// The loops of the perfect nest at the top of `cin`, outermost first, and what they enclose.
+fn split_nest(cin: &Cin) -> (Vec<IndexVar>, &Cin) {
+    let mut nest = Vec::new();
+    let mut node = cin;
+    while let Cin::Forall { var, body } = node {
+        nest.push(*var);
+        node = body;
+    }
+    (nest, node)
+}
+
+/// Whether the subexpression with text `target` is a factor of `rhs`: `rhs` itself, or a factor
+/// of a product, of a quotient's numerator or of a negation. (Concretization already places a
+/// sum only where it distributes, so this guards the rewrite rather than the user.)
+fn is_factor(program: &Program, rhs: &Expr, target: &str) -> bool {
+    if notation_text(program, rhs) == target {
+        return true;
+    }
+    match rhs {
+        Expr::Binary(ast::BinOp::Mul, a, b) => {
+            is_factor(program, a, target) || is_factor(program, b, target)
+        }
+        Expr::Binary(ast::BinOp::Div, a, _) => is_factor(program, a, target),
+        Expr::Neg(a) => is_factor(program, a, target),
+        _ => false,
     }
 }
 

@@ -1,10 +1,10 @@
 use sparse::prelude::*;
 
 tensor_kernel! {
-    pub fn spmm;
-    C(i,k) = A(i,j) * B(j,k);
-    formats< A: csr >;
-    schedule< reorder(j, k).precompute(A(i,j) * B(j,k), j, jw, W) >;
+    pub fn scale;
+    A(i,j) = B(i,j) * c(j) * d(i);
+    formats< B: dense >;
+    schedule< precompute(B(i,j) * c(j), i, iw, W) >;
 }
 
 fn main() {}

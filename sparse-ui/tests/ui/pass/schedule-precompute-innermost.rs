@@ -15,3 +15,10 @@ tensor_kernel! {
 }
 
 fn main() {}
+
+tensor_kernel! {
+    pub fn mttkrp;
+    A(i,j) = B(i,k,l) * D(l,j) * C(k,j);
+    formats< B: csf >;
+    schedule< reorder(i, k, l, j).precompute(B(i,k,l) * D(l,j), j, jw, W) >;
+}
