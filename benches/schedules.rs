@@ -114,6 +114,25 @@ tensor_kernel! {
     fn mttkrp_threads; A(i,j) = B(i,k,l) * C(k,j) * D(l,j); formats<B: csf>;
     schedule<parallelize(i, CpuThread, NoRaces)>;
 }
+tensor_kernel! {
+    /// MTTKRP in the order that walks each slice once (i, k, l, j), slices across threads.
+    fn mttkrp_ordered; A(i,j) = B(i,k,l) * D(l,j) * C(k,j); formats<B: csf>;
+    schedule<reorder(i, k, l, j).parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// A.11's workspace MTTKRP: per (i, k), the sum over l of B * D gathered in a row, then
+    /// scaled by a row of C.
+    fn mttkrp_workspace; A(i,j) = B(i,k,l) * D(l,j) * C(k,j); formats<B: csf>;
+    schedule<reorder(i, k, l, j).precompute(B(i,k,l) * D(l,j), j, jw, row)
+        .parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// The workspace MTTKRP with both row loops in `wide` lanes.
+    fn mttkrp_workspace_lanes; A(i,j) = B(i,k,l) * D(l,j) * C(k,j); formats<B: csf>;
+    schedule<reorder(i, k, l, j).precompute(B(i,k,l) * D(l,j), j, jw, row)
+        .parallelize(jw, CpuVector, NoRaces).parallelize(j, CpuVector, NoRaces)
+        .parallelize(i, CpuThread, NoRaces)>;
+}
 
 /// The input sizes of one run: far larger than the cache when measuring, tiny when criterion only
 /// checks that each benchmark runs.
@@ -653,6 +672,19 @@ fn bench_mttkrp(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
     out.values_mut().fill(f64::NAN);
     mttkrp_threads(&mut out, b, &cm, &dm).expect("shapes agree");
     assert_eq!(out.values(), &want[..], "parallel MTTKRP differs");
+    let reordered: [(&str, fn(&mut _, &_, &_, &_) -> _); 3] = [
+        ("ordered_threads", mttkrp_ordered),
+        ("workspace_threads", mttkrp_workspace),
+        ("workspace_lanes_threads", mttkrp_workspace_lanes),
+    ];
+    for (name, kernel) in reordered {
+        out.values_mut().fill(f64::NAN);
+        kernel(&mut out, b, &dm, &cm).expect("shapes agree");
+        for (g, w) in out.values().iter().zip(&want) {
+            // Another loop order sums in another order.
+            assert!((g - w).abs() <= 1e-12 * w.abs().max(1.0), "{name} differs");
+        }
+    }
     let mut group = c.benchmark_group("mttkrp");
     configure(&mut group, Throughput::Elements((nnz * RANK) as u64));
     group.bench_function("serial_macro", |bench| {
@@ -661,6 +693,11 @@ fn bench_mttkrp(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
     group.bench_function("threads", |bench| {
         bench.iter(|| mttkrp_threads(black_box(&mut out), black_box(b), &cm, &dm))
     });
+    for (name, kernel) in reordered {
+        group.bench_function(name, |bench| {
+            bench.iter(|| kernel(black_box(&mut out), black_box(b), &dm, &cm))
+        });
+    }
     group.finish();
 }
 
