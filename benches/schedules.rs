@@ -215,11 +215,17 @@ struct Matrix {
 }
 
 impl Matrix {
-    fn from_arrays(n: usize, pos: Vec<Idx>, crd: Vec<Idx>, seed: u64, label: &str) -> Self {
+    fn from_arrays(
+        [rows, cols]: [usize; 2],
+        pos: Vec<Idx>,
+        crd: Vec<Idx>,
+        seed: u64,
+        label: &str,
+    ) -> Self {
         let mut rng = Rng(seed);
         let vals = (0..crd.len()).map(|_| rng.value()).collect();
-        let levels = vec![Level::Dense { size: n }, Level::Compressed { pos, crd }];
-        let a = Tensor::from_raw_parts(vec![n, n], levels, vals)
+        let levels = vec![Level::Dense { size: rows }, Level::Compressed { pos, crd }];
+        let a = Tensor::from_raw_parts(vec![rows, cols], levels, vals)
             .expect("generated CSR arrays are valid");
         Matrix {
             a,
@@ -227,22 +233,27 @@ impl Matrix {
         }
     }
 
+    /// `n` square rows of `row_len(rng)` uniformly random columns.
+    fn random(n: usize, seed: u64, label: &str, row_len: impl FnMut(&mut Rng) -> usize) -> Self {
+        Self::random_rect([n, n], seed, label, row_len)
+    }
+
     /// Rows of `row_len(rng)` uniformly random columns.
-    fn random(
-        n: usize,
+    fn random_rect(
+        [rows, cols]: [usize; 2],
         seed: u64,
         label: &str,
         mut row_len: impl FnMut(&mut Rng) -> usize,
     ) -> Self {
         let mut rng = Rng(seed);
-        let (mut pos, mut crd) = (Vec::with_capacity(n + 1), Vec::new());
+        let (mut pos, mut crd) = (Vec::with_capacity(rows + 1), Vec::new());
         pos.push(0);
-        for _ in 0..n {
-            let len = row_len(&mut rng).min(n);
-            push_sorted_segment(&mut crd, &mut rng, len, n);
+        for _ in 0..rows {
+            let len = row_len(&mut rng).min(cols);
+            push_sorted_segment(&mut crd, &mut rng, len, cols);
             pos.push(idx(crd.len()));
         }
-        Self::from_arrays(n, pos, crd, seed ^ 0xA5A5, label)
+        Self::from_arrays([rows, cols], pos, crd, seed ^ 0xA5A5, label)
     }
 
     /// The 7-point stencil of a `side^3` grid: a band of seven diagonals, three of them far from
@@ -266,7 +277,7 @@ impl Matrix {
             crd.extend(neighbours.into_iter().flatten().map(idx));
             pos.push(idx(crd.len()));
         }
-        Self::from_arrays(n, pos, crd, 0x5851_F42D_4C95_7F2D, "stencil")
+        Self::from_arrays([n, n], pos, crd, 0x5851_F42D_4C95_7F2D, "stencil")
     }
 
     /// `mean / 2` to `3 mean / 2` nonzeros per row at uniformly random columns.
@@ -331,9 +342,10 @@ impl Matrix {
         let n = self.rows();
         let top: usize = lens.iter().take(n.div_ceil(100)).sum();
         format!(
-            "{}: {n} x {n}, {} nonzeros, {:.0} MB to move, longest row {}, longest 1% of rows \
+            "{}: {n} x {}, {} nonzeros, {:.0} MB to move, longest row {}, longest 1% of rows \
              hold {:.0}% of the nonzeros",
             self.label,
+            self.a.shape()[1],
             self.nnz(),
             self.spmv_bytes() as f64 / 1e6,
             lens.first().copied().unwrap_or(0),
@@ -345,7 +357,7 @@ impl Matrix {
     fn to_sprs(&self) -> CsMatI<f64, u32, u32> {
         let level = self.a.level(1);
         CsMatI::new(
-            (self.rows(), self.rows()),
+            (self.rows(), self.a.shape()[1]),
             level.pos().to_vec(),
             level.crd().to_vec(),
             self.a.values().to_vec(),
@@ -536,17 +548,28 @@ const SPMM: [(&str, Spmm); 4] = [
 
 fn spmm(c: &mut Criterion) {
     let n = Sizes::from_args().spmm_rows;
-    let b = Matrix::random(n, 0x94D0_49BB_1331_11EB, "spmm_b", |rng| 4 + rng.below(9));
-    let cm = dense([n, DENSE_COLS], 0xBF58_476D_1CE4_E5B9);
+    let square = Matrix::random(n, 0x94D0_49BB_1331_11EB, "spmm", |rng| 4 + rng.below(9));
+    bench_spmm(c, &square);
+    let narrow = Matrix::random_rect([n, n / 32], 0x9E37_79B9_7F4A_7C15, "spmm_narrow", |rng| {
+        4 + rng.below(9)
+    });
+    bench_spmm(c, &narrow);
+}
+
+/// `A = B * C` for a CSR `B` and a dense `C` of `DENSE_COLS` columns: the square `B` gathers rows
+/// of a `C` far larger than the cache, the narrow one rows of a `C` that stays in it.
+fn bench_spmm(c: &mut Criterion, b: &Matrix) {
+    let (n, inner) = (b.rows(), b.a.shape()[1]);
+    let cm = dense([inner, DENSE_COLS], 0xBF58_476D_1CE4_E5B9);
     println!(
-        "{}; C dense {n} x {DENSE_COLS} ({:.0} MB)",
+        "{}; C dense {inner} x {DENSE_COLS} ({:.1} MB)",
         b.describe(),
-        (n * DENSE_COLS * 8) as f64 / 1e6
+        (inner * DENSE_COLS * 8) as f64 / 1e6
     );
     let theirs = b.to_sprs();
     // sprs multiplies into ndarray arrays; ndarray is not a dependency of ours, so both arrays
     // come from sprs's own `to_dense` and are then overwritten in place.
-    let mut theirs_c = CsMatI::<f64, u32, u32>::zero((n, DENSE_COLS)).to_dense();
+    let mut theirs_c = CsMatI::<f64, u32, u32>::zero((inner, DENSE_COLS)).to_dense();
     theirs_c
         .as_slice_mut()
         .expect("a fresh array is contiguous")
@@ -564,7 +587,7 @@ fn spmm(c: &mut Criterion) {
     let sprs_out = theirs_out.as_slice().expect("a fresh array is contiguous");
     assert!(close(sprs_out, &want), "sprs differs");
 
-    let mut group = c.benchmark_group("spmm");
+    let mut group = c.benchmark_group(&b.label);
     configure(
         &mut group,
         Throughput::Elements((b.nnz() * DENSE_COLS) as u64),
