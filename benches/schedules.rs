@@ -64,6 +64,12 @@ tensor_kernel! {
     schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 16384).parallelize(p0, CpuThread, Atomics)>;
 }
 tensor_kernel! {
+    /// Row split with each row's nonzeros in `wide` lanes (`x` gathered, a partial sum per lane).
+    fn spmv_rows_lanes; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<split(i, i0, i1, Down, 1024).pos(j, jpos, A(i,j))
+        .parallelize(jpos, CpuVector, ParallelReduction).parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
     /// Position split with each tile cut into groups of 8 nonzeros (the shape of Fig. 22's GPU
     /// schedule, without its workspace).
     fn spmv_pos_groups; y(i) = A(i,j) * x(j); formats<A: csr>;
@@ -422,11 +428,13 @@ type Spmv = fn(
     &Tensor<f64, Dense<1>>,
 ) -> Result<(), KernelError>;
 
-/// The scheduled SpMVs, with whether they add atomically (and so may round differently).
-const SCHEDULED_SPMV: [(&str, Spmv, bool); 7] = [
+/// The scheduled SpMVs, with whether they sum a row in another order than the unscheduled kernel
+/// (atomic adds of partial rows, lanes), and so may round differently.
+const SCHEDULED_SPMV: [(&str, Spmv, bool); 8] = [
     ("rows_64", spmv_rows_64, false),
     ("rows_1024", spmv_rows_1024, false),
     ("rows_16384", spmv_rows_16384, false),
+    ("rows_1024_lanes", spmv_rows_lanes, true),
     ("pos_2048", spmv_pos_2048, true),
     ("pos_16384", spmv_pos_16384, true),
     ("pos_groups_8", spmv_pos_groups, true),
@@ -501,8 +509,8 @@ fn spmv_rayon(y: &mut [f64], a: &Tensor<f64, Csr>, x: &[f64]) {
 }
 
 /// The unscheduled kernel and sprs sum each row in the same order, as do the row splits: their
-/// outputs must be bit-identical. Atomic adds may split a row's sum, so those only agree to
-/// rounding.
+/// outputs must be bit-identical. Atomic adds may split a row's sum and lanes keep a partial sum
+/// each, so those only agree to rounding.
 fn check_spmv(
     m: &Matrix,
     theirs: &CsMatI<f64, u32, u32>,
@@ -522,10 +530,10 @@ fn check_spmv(
         "hand-written rayon SpMV differs on {}",
         m.label
     );
-    for (name, kernel, atomic) in SCHEDULED_SPMV {
+    for (name, kernel, reordered) in SCHEDULED_SPMV {
         y.values_mut().fill(f64::NAN);
         kernel(y, &m.a, x).expect("shapes agree");
-        let tolerance = if atomic { 1e-12 } else { 0.0 };
+        let tolerance = if reordered { 1e-12 } else { 0.0 };
         let close = (y.values().iter().zip(&want))
             .all(|(g, w)| (g - w).abs() <= tolerance * w.abs().max(1.0));
         assert!(close, "{name} differs on {}", m.label);

@@ -55,6 +55,21 @@ tensor_kernel! {
     formats<A: csr>;
     schedule<pos(j, jp, A).split(jp, j0, j1, Down, 3).unroll(j1, 3)>;
 }
+tensor_kernel! {
+    /// Each row's nonzeros in `wide` lanes: values loaded, `x` gathered at the column indices,
+    /// one partial sum per lane.
+    fn spmv_lanes;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<pos(j, jpos, A(i,j)).parallelize(jpos, CpuVector, ParallelReduction)>;
+}
+tensor_kernel! {
+    fn spmv_lanes_rows;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<split(i, i0, i1, Down, 4).pos(j, jpos, A(i,j))
+        .parallelize(jpos, CpuVector, ParallelReduction).parallelize(i0, CpuThread, NoRaces)>;
+}
 tensor_kernel! { fn spmm; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; }
 tensor_kernel! {
     fn spmm_vector;
@@ -169,6 +184,13 @@ fn spmv_position_split_adds_into_the_output() {
             }
         }
     }
+}
+
+#[test]
+fn spmv_rows_in_lanes() {
+    // Lanes sum a row in another order: allow rounding.
+    check_spmv(spmv_lanes, 1e-12);
+    check_spmv(spmv_lanes_rows, 1e-12);
 }
 
 #[test]

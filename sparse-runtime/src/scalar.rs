@@ -57,6 +57,14 @@ pub trait Scalar:
     fn load(chunk: &[Self]) -> Self::Lanes;
     /// Writes the lanes to the first [`Scalar::LANES`] slots of `out` (fewer if `out` is shorter).
     fn store(lanes: Self::Lanes, out: &mut [Self]);
+    /// The values of `src` at the first [`Scalar::LANES`] indices of `at` (missing lanes are
+    /// zero): the lanes of a gather, as an SpMV reads `x` at a row's column indices.
+    ///
+    /// # Panics
+    ///
+    /// If an index is out of range of `src`. Kernels pass the coordinates of validated tensors,
+    /// which are in range of the dimension they index.
+    fn gather(src: &[Self], at: &[crate::Idx]) -> Self::Lanes;
     /// The sum of the lanes.
     fn reduce_add(lanes: Self::Lanes) -> Self;
 
@@ -120,6 +128,15 @@ macro_rules! impl_scalar {
             fn store(lanes: $lanes, out: &mut [Self]) {
                 let n = out.len().min($n);
                 out[..n].copy_from_slice(&lanes.to_array()[..n]);
+            }
+
+            #[inline]
+            fn gather(src: &[Self], at: &[crate::Idx]) -> $lanes {
+                let mut lanes = [Self::ZERO; $n];
+                for (lane, &k) in lanes.iter_mut().zip(at) {
+                    *lane = src[k as usize];
+                }
+                <$lanes>::new(lanes)
             }
 
             #[inline]
@@ -200,6 +217,27 @@ mod tests {
         lanes_round_trip::<f32>(&[0.5; 9]);
         lanes_round_trip::<i32>(&[1, -2, 3, 4, 5, 6, 7, 8]);
         lanes_round_trip::<i64>(&[7]);
+    }
+
+    fn gathers<T: Scalar>(src: &[T], at: &[crate::Idx]) {
+        let mut out = vec![T::ZERO; T::LANES];
+        T::store(T::gather(src, at), &mut out);
+        let n = at.len().min(T::LANES);
+        for (lane, &k) in out[..n].iter().zip(at) {
+            assert_eq!(*lane, src[k as usize]);
+        }
+        assert!(out[n..].iter().all(|v| *v == T::ZERO));
+    }
+
+    #[test]
+    fn lanes_gather_at_indices() {
+        let src: Vec<f64> = (0..10).map(|v| v as f64 + 0.5).collect();
+        gathers::<f64>(&src, &[9, 0, 4, 4]);
+        gathers::<f64>(&src, &[3]);
+        gathers::<f64>(&src, &[1, 2, 3, 4, 5, 6]);
+        gathers::<f32>(&[1.0, 2.0, 3.0], &[2, 1, 0, 2, 1, 0, 2, 1]);
+        gathers::<i32>(&[5, -6], &[1, 1, 0]);
+        gathers::<i64>(&[5, -6, 7], &[2, 0, 1, 2]);
     }
 
     #[test]

@@ -776,11 +776,23 @@ impl Emitter<'_> {
             return Some(quote! { #splat });
         }
         match value {
+            // A gather at the coordinates of a position loop (`x[crd[p]]`): the coordinates are a
+            // row like any operand, and each chunk of them picks the lanes.
+            Expr::Load(array @ (Array::Vals { .. } | Array::Temp(_)), index)
+                if let Expr::Load(crd @ Array::Crd { .. }, at) = &**index =>
+            {
+                let base = lane_base(var, at)?;
+                let (crd, base) = (self.put_array(crd), self.put_expr(&base).at(Prec::Sum));
+                let chunk = ident(&format!("__chunk_{}", rows.loads.len()));
+                rows.loads.push((crd, base, quote! { ::sparse::Idx }));
+                let array = self.put_array(array);
+                Some(quote! { <T as ::sparse::Scalar>::gather(#array, #chunk) })
+            }
             Expr::Load(array @ (Array::Vals { .. } | Array::Temp(_)), index) => {
                 let base = lane_base(var, index)?;
                 let (array, base) = (self.put_array(array), self.put_expr(&base).at(Prec::Sum));
                 let chunk = ident(&format!("__chunk_{}", rows.loads.len()));
-                rows.loads.push((array, base));
+                rows.loads.push((array, base, quote! { T }));
                 Some(quote! { <T as ::sparse::Scalar>::load(#chunk) })
             }
             Expr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
@@ -1093,8 +1105,9 @@ fn output_cells() -> proc_macro2::Ident {
 /// What a lane loop reads, gathered by [`Emitter::put_lanes`].
 #[derive(Default)]
 struct LaneRows {
-    /// `(array, base)` per lane load.
-    loads: Vec<(TokenStream, TokenStream)>,
+    /// `(array, base, element type)` per lane load: values (`T`) or the coordinates of a
+    /// gather (`Idx`).
+    loads: Vec<(TokenStream, TokenStream, TokenStream)>,
     /// The scalar of each splat.
     splats: Vec<TokenStream>,
 }
@@ -1108,9 +1121,9 @@ impl LaneRows {
         &self,
         first: Option<(TokenStream, TokenStream)>,
     ) -> Option<(TokenStream, TokenStream, TokenStream)> {
-        let loads = self.loads.iter().enumerate().map(|(k, (array, base))| {
+        let loads = self.loads.iter().enumerate().map(|(k, (array, base, ty))| {
             let row = ident(&format!("__row_{k}"));
-            quote! { let #row: &[T] = &#array[#base + __lo..][..__n]; }
+            quote! { let #row: &[#ty] = &#array[#base + __lo..][..__n]; }
         });
         let splats = self.splats.iter().enumerate().map(|(k, scalar)| {
             let splat = ident(&format!("__splat_{k}"));
