@@ -1,7 +1,8 @@
-//! `precompute` workspaces (seed-schedules.md A.3, from Kjolstad et al. 2019): the producer loop
-//! fills a dense workspace over the values the consumer's loop takes, and the consumer reads it
-//! back. A workspace of constant length (the inner loop of a split) is a stack array the
-//! compiler can keep in registers when the producer is unrolled.
+//! `precompute` workspaces (seed-schedules.md A.3, from Kjolstad et al. 2019): the producer loops
+//! fill a dense workspace over the values the consumer's loop takes (storing once, or adding up
+//! the sums the schedule moved into the producer), and the consumer reads it back. A workspace of
+//! constant length (the inner loop of a split) is a stack array the compiler can keep in
+//! registers when the producer is unrolled.
 
 use super::{Lowerer, Temp, Tracker};
 use crate::error::Error;
@@ -29,9 +30,9 @@ impl Lowerer<'_> {
             .unwrap_or_else(|| "workspace".into());
         let values = self.names.fresh(&name);
         let len = offset(hi, &lo);
-        // The producer writes every slot the consumer then reads, so the workspace needs no
-        // clearing between uses: one per kernel (or per parallel task) serves them all, unless
-        // its length depends on the enclosing loops.
+        // A storing producer writes every slot the consumer then reads, and a summing one is
+        // cleared first, so one workspace per kernel (or per parallel task) serves every use,
+        // unless its length depends on the enclosing loops.
         let invariant = matches!(len, Expr::Index(_)) || self.scheduled.deriving(var).is_none();
         let declaration = Stmt::Workspace {
             var: values.clone(),
