@@ -783,17 +783,28 @@ impl Lowerer<'_> {
             cond: bin(BinOp::Le, Expr::Var(end), p.clone()),
             body: advance,
         });
-        let upper = level - 1;
-        self.scope
-            .positions
-            .insert((access, upper), Expr::Var(q.clone()));
-        let upper_env = self.level_env(access, upper);
-        let upper_coord = level_fns(self.levels(access)[upper].kind)
-            .pos_access(&upper_env, &Expr::Var(q.clone()));
-        if self.bound(outer).is_none() {
-            self.bind(outer, upper_coord, out);
-        }
+        self.bind_upper(access, level, &q, outer, out);
         Ok(())
+    }
+
+    /// Segment `q` as the position of the level above the tracked one, and its coordinate as
+    /// `outer`.
+    fn bind_upper(
+        &mut self,
+        access: usize,
+        level: usize,
+        q: &Var,
+        outer: IndexVar,
+        out: &mut Vec<Stmt>,
+    ) {
+        let upper = level - 1;
+        let q = Expr::Var(q.clone());
+        self.scope.positions.insert((access, upper), q.clone());
+        let env = self.level_env(access, upper);
+        let coord = level_fns(self.levels(access)[upper].kind).pos_access(&env, &q);
+        if self.bound(outer).is_none() {
+            self.bind(outer, coord, out);
+        }
     }
 
     /// Position `p` of the bottom level of a tracked walk, and its coordinate as `inner`.
@@ -900,18 +911,26 @@ impl Lowerer<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
         let base = self.program.vars[walk.pos].clone();
-        let cursor = self.names.fresh(&format!("{base}_cursor"));
-        let stop = self.names.fresh(&format!("{base}_stop"));
-        let run_end = self.names.fresh(&format!("{base}_run_end"));
-        let p = self.names.fresh(&base);
-        let cursor_at = Expr::Var(cursor.clone());
-        out.push(let_index(&cursor, walk.start.clone(), true));
-        out.push(let_index(&stop, walk.stop.clone(), false));
+        let names = TurnNames {
+            cursor: self.names.fresh(&format!("{base}_cursor")),
+            stop: self.names.fresh(&format!("{base}_stop")),
+            run_end: self.names.fresh(&format!("{base}_run_end")),
+            p: self.names.fresh(&base),
+        };
+        out.push(let_index(&names.cursor, walk.start.clone(), true));
+        out.push(let_index(&names.stop, walk.stop.clone(), false));
         let saved = self.scope.clone();
         self.scope.partial = true;
-        let result = self.segment_turn(v, &walk, &cursor_at, &stop, &run_end, &p, body);
+        let result = self.segment_turn(v, &walk, &names, body);
         self.scope = saved;
         let mut turn = result?;
+        let TurnNames {
+            cursor,
+            stop,
+            run_end,
+            ..
+        } = names;
+        let cursor_at = Expr::Var(cursor.clone());
         turn.push(Stmt::Assign {
             var: cursor,
             value: Expr::Var(run_end),
@@ -930,17 +949,19 @@ impl Lowerer<'_> {
     }
 
     /// One turn of [`Lowerer::segment_loop`], up to the segment's write.
-    #[allow(clippy::too_many_arguments)]
     fn segment_turn(
         &mut self,
         v: IndexVar,
         walk: &SegmentWalk,
-        cursor: &Expr,
-        stop: &Var,
-        run_end: &Var,
-        p: &Var,
+        names: &TurnNames,
         body: &Cin,
     ) -> Result<Vec<Stmt>, Error> {
+        let TurnNames {
+            cursor,
+            stop,
+            run_end,
+            p,
+        } = names;
         let Tracker {
             segment: q,
             end,
@@ -955,16 +976,7 @@ impl Lowerer<'_> {
             value: load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1))),
             accumulate: false,
         }];
-        let upper = walk.level - 1;
-        self.scope
-            .positions
-            .insert((walk.access, upper), Expr::Var(q.clone()));
-        let upper_env = self.level_env(walk.access, upper);
-        let row = level_fns(self.levels(walk.access)[upper].kind)
-            .pos_access(&upper_env, &Expr::Var(q.clone()));
-        if self.bound(walk.roots[0]).is_none() {
-            self.bind(walk.roots[0], row, &mut turn);
-        }
+        self.bind_upper(walk.access, walk.level, &q, walk.roots[0], &mut turn);
         let run_stop = bin(BinOp::Min, Expr::Var(end.clone()), Expr::Var(stop.clone()));
         turn.push(let_index(run_end, run_stop, false));
         let sum = self.segment_sum_applies(walk.relation).then(|| {
@@ -994,7 +1006,7 @@ impl Lowerer<'_> {
         self.recovered_body(body, &mut run)?;
         turn.push(Stmt::For {
             var: p.clone(),
-            lo: cursor.clone(),
+            lo: Expr::Var(cursor.clone()),
             hi: Expr::Var(run_end.clone()),
             body: run,
         });
@@ -1077,6 +1089,15 @@ struct SegmentWalk {
     roots: Vec<IndexVar>,
     start: Expr,
     stop: Expr,
+}
+
+/// The locals of a segment walk: where the next turn starts, where the tile stops, where the
+/// current turn ends, and the position.
+struct TurnNames {
+    cursor: Var,
+    stop: Var,
+    run_end: Var,
+    p: Var,
 }
 
 /// Whether relation `r` derives a variable from `v`.
