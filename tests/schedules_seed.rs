@@ -149,6 +149,28 @@ tensor_kernel! {
     schedule<pos(i, ipos, a(i)).split(ipos, outer, inner, Down, 2)>;
 }
 tensor_kernel! {
+    /// `coord`: tiles of 3 of `a`'s nonzeros, each iterating the coordinates from its first
+    /// nonzero to the next tile's, across threads (the tiles' coordinates are disjoint).
+    fn vadd_coord;
+    c(i) = a(i) + b(i);
+    formats<a: sparse>;
+    schedule<pos(i, ipos, a(i)).split(ipos, tile, inner, Down, 3).coord(inner, ic)
+        .parallelize(tile, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    fn vmul_coord;
+    c(i) = a(i) * b(i);
+    formats<a: sparse>;
+    schedule<pos(i, ipos, a(i)).split(ipos, tile, inner, Up, 2).coord(inner, ic)>;
+}
+tensor_kernel! {
+    /// `coord` inside a row: tiles of 2 of the row's nonzeros over the columns.
+    fn spmv_coord;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<pos(j, jpos, A(i,j)).split(jpos, j0, j1, Down, 2).coord(j1, jc)>;
+}
+tensor_kernel! {
     fn dot_atomics;
     s = a(i) * b(i);
     schedule<split(i, i0, i1, Down, 2).parallelize(i0, CpuThread, Atomics)>;
@@ -208,6 +230,9 @@ fn spmv_figure_schedules() {
             close_to(y.values(), &want, 1e-10);
             let mut y = garbage([m]);
             spmv_precompute_row(&mut y, &at, &x).unwrap();
+            close_to(y.values(), &want, 1e-12);
+            let mut y = garbage([m]);
+            spmv_coord(&mut y, &at, &x).unwrap();
             close_to(y.values(), &want, 1e-12);
             let (ds, dv) = values(m, 9);
             let mut y = garbage([m]);
@@ -435,11 +460,15 @@ fn small_cases_of_the_seed() {
             let at = tensor::<SparseVec, 1>([n], &a);
             let da = dense([n], &a);
             let want: Vec<f64> = da.iter().zip(&bs).map(|(x, y)| x * y).collect();
-            for kernel in [vmul_pos, vmul_pos_split] {
+            for kernel in [vmul_pos, vmul_pos_split, vmul_coord] {
                 let mut c = garbage([n]);
                 kernel(&mut c, &at, &b).unwrap();
                 close_to(c.values(), &want, 1e-12);
             }
+            let sum: Vec<f64> = da.iter().zip(&bs).map(|(x, y)| x + y).collect();
+            let mut c = garbage([n]);
+            vadd_coord(&mut c, &at, &b).unwrap();
+            close_to(c.values(), &sum, 1e-12);
         }
         let (cs, c) = values(n, 32);
         let want: f64 = bs.iter().zip(&cs).map(|(x, y)| x * y).sum();

@@ -302,17 +302,20 @@ impl Lowerer<'_> {
             Some(Relation::Split {
                 parent,
                 outer,
+                inner,
                 direction,
                 factor,
-                ..
             }) => {
                 let (lo, hi) = self.range_of(parent)?;
                 let len = bin(BinOp::Sub, hi, lo);
                 let blocks = ceil_div(len, factor);
-                let outer_count = if direction == Direction::Down {
-                    blocks.clone()
-                } else {
-                    Expr::Index(factor)
+                let outer_count = match direction {
+                    // Coordinate tiles cover every coordinate, so even no positions make a tile.
+                    Direction::Down if self.has_coord_tiles(inner) => {
+                        bin(BinOp::Max, Expr::Index(1), blocks.clone())
+                    }
+                    Direction::Down => blocks.clone(),
+                    Direction::Up => Expr::Index(factor),
                 };
                 let inner_count = if direction == Direction::Down {
                     Expr::Index(factor)
@@ -336,8 +339,20 @@ impl Lowerer<'_> {
             }) => self.range_of(parent),
             Some(Relation::Bound { value, .. }) => Ok((Expr::Index(0), Expr::Index(value))),
             Some(Relation::Precompute { parent, .. }) => self.range_of(parent),
+            Some(Relation::Coord { coord, .. }) => {
+                let i = self.scheduled.underived(coord)[0];
+                Ok((Expr::Index(0), self.extent(i)))
+            }
             None => Ok((Expr::Index(0), self.extent(v))),
         }
+    }
+
+    /// Whether `coord` turned the tile loop `v` into a coordinate loop.
+    fn has_coord_tiles(&self, v: IndexVar) -> bool {
+        self.scheduled
+            .relations
+            .iter()
+            .any(|r| matches!(r, Relation::Coord { pos, .. } if *pos == v))
     }
 
     /// The values a variable takes: `[0, extent)` for a coordinate, a loop's bounds otherwise.
@@ -350,7 +365,11 @@ impl Lowerer<'_> {
 
     /// The positions `pos` iterates: the segment of the access's level under its (known) parent,
     /// or the whole bottom level for a collapsed variable.
-    fn position_range(&self, parent: IndexVar, access: usize) -> Result<(Expr, Expr), Error> {
+    pub(super) fn position_range(
+        &self,
+        parent: IndexVar,
+        access: usize,
+    ) -> Result<(Expr, Expr), Error> {
         let roots = self.scheduled.underived(parent);
         let level = self.access_level(access, &roots)?;
         if roots.len() > 1 {
@@ -375,7 +394,7 @@ impl Lowerer<'_> {
     }
 
     /// The deepest level of `access` storing one of `roots`.
-    fn access_level(&self, access: usize, roots: &[IndexVar]) -> Result<usize, Error> {
+    pub(super) fn access_level(&self, access: usize, roots: &[IndexVar]) -> Result<usize, Error> {
         self.accesses[access]
             .level_vars
             .iter()
@@ -405,7 +424,7 @@ impl Lowerer<'_> {
                 Relation::Split { parent, .. }
                 | Relation::Bound { parent, .. }
                 | Relation::Precompute { parent, .. } => x = parent,
-                Relation::Collapse { .. } => return None,
+                Relation::Collapse { .. } | Relation::Coord { .. } => return None,
             }
         }
     }
@@ -679,6 +698,8 @@ impl Lowerer<'_> {
                 self.scope.coords.insert(parent, c);
                 Ok(true)
             }
+            // A coordinate loop binds its coordinate itself (`lower/coord.rs`).
+            Relation::Coord { .. } => Ok(false),
             Relation::Pos {
                 parent,
                 pos,
@@ -1106,7 +1127,8 @@ fn derives_from(r: &Relation, v: IndexVar) -> bool {
         Relation::Split { parent, .. }
         | Relation::Bound { parent, .. }
         | Relation::Pos { parent, .. }
-        | Relation::Precompute { parent, .. } => parent == v,
+        | Relation::Precompute { parent, .. }
+        | Relation::Coord { pos: parent, .. } => parent == v,
         Relation::Collapse { outer, inner, .. } => outer == v || inner == v,
     }
 }

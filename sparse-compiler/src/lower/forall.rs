@@ -9,6 +9,7 @@ use crate::format::{LevelKind, bin, level_fns, load};
 use crate::ir::{BinOp, Expr, Stmt, Type, Var};
 use crate::lattice::{IterKind, Iterator, Lattice, Point};
 use crate::notation::{Cin, IndexVar};
+use crate::schedule::Relation;
 
 /// A position iterator's loop state: its current position and the end of its range.
 #[derive(Clone, Debug)]
@@ -41,6 +42,9 @@ impl Lowerer<'_> {
         body: &Cin,
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
+        if let Some(Relation::Coord { pos, .. }) = self.scheduled.deriving(v) {
+            return self.coord_loop(pos, body, out);
+        }
         if self.scheduled.deriving(v).is_some() {
             return self.derived_loop(v, body, out);
         }
@@ -146,7 +150,10 @@ impl Lowerer<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
         let (lo, hi) = match bounded {
-            [] => (Expr::Index(0), self.extent(v)),
+            [] => match self.scope.coord_ranges.get(&v) {
+                Some(range) => range.clone(),
+                None => (Expr::Index(0), self.extent(v)),
+            },
             [it] => {
                 let env = self.level_env(it.access, it.level);
                 let fns = level_fns(self.levels(it.access)[it.level].kind);
@@ -395,6 +402,9 @@ impl Lowerer<'_> {
     /// `pos_bounds` of an iterator's level under its parent; a parent that is a run of duplicates
     /// (a non-unique level) spans the children of every position of the run.
     fn pos_bounds(&self, it: Iterator) -> Result<(Expr, Expr), Error> {
+        if let Some(tile) = self.scope.tiles.get(&(it.access, it.level)) {
+            return Ok(tile.clone());
+        }
         let fns = level_fns(self.levels(it.access)[it.level].kind);
         let env = self.level_env(it.access, it.level);
         let parent = self

@@ -9,6 +9,7 @@
 //! Outputs are assembled as they are computed: dense levels by insert, compressed levels by append.
 
 mod compute;
+mod coord;
 mod derived;
 mod expr;
 mod forall;
@@ -123,6 +124,11 @@ struct Scope {
     run_ends: BTreeMap<(usize, usize), Expr>,
     /// Levels iterated by value in the current loop, whose positions come from `coord_access`.
     value_iterated: Vec<(usize, usize)>,
+    /// The positions a `coord` tile iterates, by (access, level), in place of the level's
+    /// `pos_bounds`.
+    tiles: BTreeMap<(usize, usize), (Expr, Expr)>,
+    /// The coordinates a `coord` tile covers, by variable, in place of its extent.
+    coord_ranges: BTreeMap<IndexVar, (Expr, Expr)>,
     /// Inner loops of splits bounded so that the recovered parent stays in its range (no guard).
     tight: std::collections::BTreeSet<IndexVar>,
     /// Position relations over a collapsed variable whose upper coordinate nothing here reads:

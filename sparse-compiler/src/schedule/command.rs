@@ -69,7 +69,7 @@ pub enum Command {
         tensor: Ident,
     },
     /// `coord(p, i)`.
-    Coord { pos: Ident },
+    Coord { pos: Ident, coord: Ident },
     /// `collapse(i, j, f)` or `fuse(i, j, f)`.
     Collapse {
         outer: Ident,
@@ -154,8 +154,10 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
         "coord" => {
             const E: &str = "a position variable and a new coordinate variable: `coord(p, i)`";
             count(2, E)?;
-            ident(1, E)?;
-            Ok(Command::Coord { pos: ident(0, E)? })
+            Ok(Command::Coord {
+                pos: ident(0, E)?,
+                coord: ident(1, E)?,
+            })
         }
         "collapse" | "fuse" => {
             const E: &str = "two nested variables and a new one: `collapse(i, j, f)`";

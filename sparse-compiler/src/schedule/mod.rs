@@ -59,6 +59,15 @@ pub enum Relation {
         /// The collapsed variable.
         fused: IndexVar,
     },
+    /// `coord` iterates, in coordinate space, the coordinates the tile of position variable `pos`
+    /// covers (the inner part of a split position variable): from the tile's first coordinate to
+    /// the next tile's.
+    Coord {
+        /// The position variable replaced.
+        pos: IndexVar,
+        /// The coordinate variable.
+        coord: IndexVar,
+    },
     /// `child` iterates the same values as `parent`, in the producer of a `precompute` workspace.
     Precompute {
         /// The consumer's variable.
@@ -115,6 +124,7 @@ impl Scheduled {
             Relation::Pos { pos, .. } => pos == v,
             Relation::Collapse { fused, .. } => fused == v,
             Relation::Bound { child, .. } | Relation::Precompute { child, .. } => child == v,
+            Relation::Coord { coord, .. } => coord == v,
         })
     }
 
@@ -126,7 +136,8 @@ impl Scheduled {
                 Relation::Split { parent, .. }
                 | Relation::Pos { parent, .. }
                 | Relation::Bound { parent, .. }
-                | Relation::Precompute { parent, .. },
+                | Relation::Precompute { parent, .. }
+                | Relation::Coord { pos: parent, .. },
             ) => self.underived(parent),
             Some(Relation::Collapse { outer, inner, .. }) => {
                 let mut vars = self.underived(outer);
@@ -141,6 +152,7 @@ impl Scheduled {
         match self.deriving(v) {
             None => false,
             Some(Relation::Pos { .. }) => true,
+            Some(Relation::Coord { .. }) => false,
             Some(
                 Relation::Split { parent, .. }
                 | Relation::Bound { parent, .. }
@@ -409,21 +421,7 @@ impl State<'_> {
                 Ok(())
             }
             Command::Pos { var, pos, tensor } => self.pos(&var, &pos, &tensor),
-            Command::Coord { pos, .. } => {
-                let p = self.loop_var(&pos)?;
-                if !self.scheduled.is_position(p) {
-                    return Err(Error::new(
-                        pos.span(),
-                        ErrorKind::CoordOfCoordinate(pos.to_string()),
-                    ));
-                }
-                Err(Error::new(
-                    span,
-                    ErrorKind::Unsupported(
-                        "`coord` (iterate the coordinates of a position range)".into(),
-                    ),
-                ))
-            }
+            Command::Coord { pos, coord } => self.coord(&pos, &coord),
             Command::Collapse {
                 outer,
                 inner,
@@ -656,6 +654,73 @@ impl State<'_> {
         ))
     }
 
+    /// `coord(p1, ic)`: the tile loop `p1` of a split position variable `p` over `A(.., i, ..)`
+    /// becomes a loop over the coordinates of `i` the tile covers, co-iterating `A` from the
+    /// tile's first position. Tiles partition the coordinates (the first from 0, the last to the
+    /// extent), so a union with dense operands visits every coordinate once.
+    fn coord(&mut self, pos: &Ident, coord: &Ident) -> Result<(), Error> {
+        let p1 = self.loop_var(pos)?;
+        if !self.scheduled.is_position(p1) {
+            return Err(Error::new(
+                pos.span(),
+                ErrorKind::CoordOfCoordinate(pos.to_string()),
+            ));
+        }
+        let unsupported = |what: String| Error::new(pos.span(), ErrorKind::Unsupported(what));
+        let tile_of = match self.scheduled.deriving(p1) {
+            Some(Relation::Split { parent, inner, .. }) if inner == p1 => {
+                self.scheduled.deriving(parent)
+            }
+            _ => None,
+        };
+        let Some(Relation::Pos {
+            parent: i, access, ..
+        }) = tile_of
+        else {
+            return Err(unsupported(format!(
+                "`coord` of `{pos}`, which is not the inner loop of a split `pos` variable"
+            )));
+        };
+        if self.scheduled.deriving(i).is_some() {
+            return Err(unsupported(format!(
+                "`coord` of `{pos}`, whose `pos` is over a derived (split or collapsed) variable"
+            )));
+        }
+        let other_sparse = accesses_of(&self.program.rhs, usize::MAX)
+            .into_iter()
+            .filter(|(id, _)| *id != access)
+            .find_map(|(id, level_vars)| {
+                let tensor = &self.program.tensors[access_tensor(&self.program.rhs, id)];
+                let k = level_vars.iter().position(|&x| x == i)?;
+                (tensor.levels[k].kind != LevelKind::Dense).then(|| tensor.name.clone())
+            });
+        if let Some(tensor) = other_sparse {
+            return Err(unsupported(format!(
+                "`coord` of `{pos}` while `{tensor}` also iterates a sparse level of `{}`",
+                self.program.vars[i]
+            )));
+        }
+        let ic = self.fresh(coord)?;
+        self.replace(p1, &[ic]);
+        self.scheduled
+            .relations
+            .push(Relation::Coord { pos: p1, coord: ic });
+        Ok(())
+    }
+
+    /// Whether `v` is the loop over tiles whose inner loop `coord` iterates in coordinate space:
+    /// the tiles then cover disjoint coordinate ranges.
+    fn tiles_coordinates(&self, v: IndexVar) -> bool {
+        self.scheduled.relations.iter().any(|r| match *r {
+            Relation::Split { outer, inner, .. } if outer == v => self
+                .scheduled
+                .relations
+                .iter()
+                .any(|c| matches!(c, Relation::Coord { pos, .. } if *pos == inner)),
+            _ => false,
+        })
+    }
+
     /// A lower bound (`MinExact`, `MinConstraint`) states where `v`'s loop starts; it cannot
     /// skip iterations. Every loop starts at 0 except a position loop under a known parent
     /// (which starts at that parent's first position, known only at run time), so the bound
@@ -879,7 +944,9 @@ impl State<'_> {
         // without races like an output coordinate does.
         let positions_own_entries = self.program.pattern_source().is_some();
         let output_like = roots.iter().all(|r| outputs.contains(r))
-            && (!self.scheduled.is_position(v) || positions_own_entries);
+            && (!self.scheduled.is_position(v)
+                || positions_own_entries
+                || self.tiles_coordinates(v));
         let sparse_output = self.program.tensors[0]
             .levels
             .iter()
