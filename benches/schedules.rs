@@ -3,15 +3,23 @@
 //!
 //! - `triad`: `a[i] = b[i] + s * c[i]` on one thread and on rayon's pool (24 bytes per element);
 //!   every SpMV's bytes per second is divided by the parallel triad's.
-//! - `spmv_stencil`, `spmv_uniform`, `spmv_power_law`, `spmv_hubs`: `y = A x` on a 3-D 7-point
-//!   stencil, on uniformly random columns, on power-law row lengths and on a matrix whose first
-//!   eight rows hold most nonzeros: the unscheduled kernel and sprs (both on
-//!   one thread), a hand-written rayon SpMV, row-split kernels with three split factors and
-//!   position-split kernels (atomic adds at row boundaries) with two, all on the same matrix.
+//! - `spmv_stencil`, `spmv_uniform`, `spmv_power_law`, `spmv_hubs`, `spmv_power_law_sorted`:
+//!   `y = A x` on a 3-D 7-point stencil, on uniformly random columns, on power-law row lengths (in
+//!   random order, and sorted by decreasing length) and on a matrix whose first eight rows hold
+//!   most nonzeros: the unscheduled kernel and sprs (both on one thread), a hand-written rayon
+//!   SpMV, row-split kernels with three split factors and one in lanes, and position-split kernels
+//!   (atomic adds at row boundaries) with two factors, in groups of 8, and precomputed.
 //! - `spmm`: `A = B C` with `B` CSR and `C` dense with 64 columns: the unscheduled kernel, the
 //!   `reorder(k, j)` kernel with and without `CpuVector` lanes (one thread), lanes plus row threads,
 //!   and sprs.
-//! - `ttv`, `mttkrp`: order-3 CSF kernels, unscheduled against `parallelize(i, CpuThread, NoRaces)`.
+//! - `spmm_narrow`: the same with a `C` of 4096 rows that stays in cache.
+//! - `sddmm`: `A = B .* (C Dᵀ)` over the square `B`'s pattern: unscheduled, the seed's row split,
+//!   and the row split with the dot products in lanes.
+//! - `spmspv`: CSC matrix times a sparse vector (10% dense): unscheduled, the seed's schedule
+//!   (positions of `x` across threads, atomic adds), and sprs.
+//! - `ttv`, `mttkrp`: order-3 CSF kernels, unscheduled against `parallelize(i, CpuThread, NoRaces)`,
+//!   MTTKRP also in loop order i, k, l, j and with the seed's precomputed row workspace;
+//!   `mttkrp4`: order 4, unscheduled, the seed's schedule, threads, and the workspace in lanes.
 //!
 //! Every input exceeds the last-level cache (32 MiB on the machine of BENCHMARKS.md). Under
 //! `cargo test --benches` criterion runs each benchmark once as a smoke test on tiny inputs. Inputs
@@ -101,6 +109,57 @@ tensor_kernel! {
     /// Lanes inside, rows of `A` across threads.
     fn spmm_lanes_threads; A(i,j) = B(i,k) * C(k,j); formats<B: csr>;
     schedule<reorder(k, j).parallelize(j, CpuVector, NoRaces).parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// The unscheduled SDDMM (`C · Dᵀ` sampled at `B`'s pattern, `D` stored by rows of `k`).
+    fn sddmm_serial; A(i,k) = B(i,k) * C(i,j) * D(k,j); formats<A: csr, B: csr>;
+}
+tensor_kernel! {
+    /// SDDMM with the seed's row split across threads.
+    fn sddmm_threads; A(i,k) = B(i,k) * C(i,j) * D(k,j); formats<A: csr, B: csr>;
+    schedule<split(i, i0, i1, Down, 8).parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// The same with each dot product over `j` in `wide` lanes.
+    fn sddmm_lanes_threads; A(i,k) = B(i,k) * C(i,j) * D(k,j); formats<A: csr, B: csr>;
+    schedule<split(i, i0, i1, Down, 8).parallelize(j, CpuVector, ParallelReduction)
+        .parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// The unscheduled sparse matrix times sparse vector.
+    fn spmspv_serial; y(i) = A(i,j) * x(j); formats<A: csc, x: sparse>;
+}
+tensor_kernel! {
+    /// SpMSpV with the seed's schedule: positions of `x` split across threads, atomic adds into `y`.
+    fn spmspv_threads; y(i) = A(i,j) * x(j); formats<A: csc, x: sparse>;
+    schedule<reorder(j, i).pos(j, jpos, x(j)).split(jpos, jpos0, jpos1, Down, 64)
+        .parallelize(jpos0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    /// The unscheduled order-4 MTTKRP.
+    fn mttkrp4_serial; A(i,j) = B(i,k,l,m) * C(k,j) * D(l,j) * E(m,j);
+    formats<B: (dense, compressed, compressed, compressed)>;
+}
+tensor_kernel! {
+    /// The seed's order-4 MTTKRP schedule.
+    fn mttkrp4_seed; A(i,j) = B(i,k,l,m) * C(k,j) * D(l,j) * E(m,j);
+    formats<B: (dense, compressed, compressed, compressed)>;
+    schedule<split(i, i1, i2, Down, 64).reorder(i1, i2, k, l, m, j)
+        .parallelize(i1, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// Order-4 MTTKRP with slices across threads, default loop order.
+    fn mttkrp4_threads; A(i,j) = B(i,k,l,m) * C(k,j) * D(l,j) * E(m,j);
+    formats<B: (dense, compressed, compressed, compressed)>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// Order-4 MTTKRP with the sum over `m` in a precomputed row, rows in lanes.
+    fn mttkrp4_workspace_lanes; A(i,j) = B(i,k,l,m) * E(m,j) * C(k,j) * D(l,j);
+    formats<B: (dense, compressed, compressed, compressed)>;
+    schedule<reorder(i, k, l, m, j).precompute(B(i,k,l,m) * E(m,j), j, jw, row)
+        .parallelize(jw, CpuVector, NoRaces).parallelize(j, CpuVector, NoRaces)
+        .parallelize(i, CpuThread, NoRaces)>;
 }
 tensor_kernel! {
     /// The unscheduled tensor-times-vector.
@@ -562,6 +621,107 @@ fn spmm(c: &mut Criterion) {
         4 + rng.below(9)
     });
     bench_spmm(c, &narrow);
+    bench_sddmm(c, &square);
+}
+
+/// SDDMM over `B`'s pattern with `C` and `D` dense of `DENSE_COLS` columns: each nonzero is a dot
+/// product of a row of `C` and a row of `D` (512 bytes each, `D`'s at random rows).
+fn bench_sddmm(c: &mut Criterion, b: &Matrix) {
+    let n = b.rows();
+    let cm = dense([n, DENSE_COLS], 0x1F83_D9AB_FB41_BD6B);
+    let dm = dense([n, DENSE_COLS], 0x5BE0_CD19_137E_2179);
+    let mut out = Tensor::<f64, Csr>::zeros([n, n]);
+    sddmm_serial(&mut out, &b.a, &cm, &dm).expect("shapes agree");
+    let want = out.values().to_vec();
+    for (name, kernel) in [
+        ("threads", sddmm_threads as Sddmm),
+        ("lanes_threads", sddmm_lanes_threads),
+    ] {
+        kernel(&mut out, &b.a, &cm, &dm).expect("shapes agree");
+        assert!(close(out.values(), &want), "SDDMM {name} differs");
+    }
+    let mut group = c.benchmark_group("sddmm");
+    configure(
+        &mut group,
+        Throughput::Elements((b.nnz() * DENSE_COLS) as u64),
+    );
+    for (name, kernel) in [
+        ("serial_macro", sddmm_serial as Sddmm),
+        ("threads", sddmm_threads),
+        ("lanes_threads", sddmm_lanes_threads),
+    ] {
+        group.bench_function(name, |bench| {
+            bench.iter(|| kernel(black_box(&mut out), black_box(&b.a), &cm, &dm))
+        });
+    }
+    group.finish();
+}
+
+type Sddmm = fn(
+    &mut Tensor<f64, Csr>,
+    &Tensor<f64, Csr>,
+    &Tensor<f64, Dense<2>>,
+    &Tensor<f64, Dense<2>>,
+) -> Result<(), KernelError>;
+
+/// SpMSpV: the uniform matrix's arrays read as CSC (the transpose of a random matrix is one), times
+/// a sparse vector holding 10% of the coordinates.
+fn spmspv(c: &mut Criterion) {
+    let m = Matrix::uniform(Sizes::from_args().uniform_rows, 10);
+    let n = m.rows();
+    let level = m.a.level(1);
+    let levels = vec![
+        Level::Dense { size: n },
+        Level::Compressed {
+            pos: level.pos().to_vec(),
+            crd: level.crd().to_vec(),
+        },
+    ];
+    let a = Tensor::<f64, Csc>::from_raw_parts(vec![n, n], levels, m.a.values().to_vec())
+        .expect("CSR arrays of a square matrix are a valid CSC");
+    let mut rng = Rng(0x428A_2F98_D728_AE22);
+    let x_entries: Vec<([usize; 1], f64)> = (0..n)
+        .filter(|_| rng.below(10) == 0)
+        .map(|j| ([j], 1.0 + j as f64 / n as f64))
+        .collect();
+    let x = Tensor::<f64, SparseVec>::from_entries([n], x_entries.clone())
+        .expect("coordinates in range");
+    println!(
+        "spmspv: A {n} x {n} CSC, {} nonzeros; x {} nonzeros",
+        m.nnz(),
+        x.nnz()
+    );
+    let mut y = Tensor::<f64, Dense<1>>::zeros([n]);
+    spmspv_serial(&mut y, &a, &x).expect("shapes agree");
+    let want = y.values().to_vec();
+    spmspv_threads(&mut y, &a, &x).expect("shapes agree");
+    assert!(close(y.values(), &want), "parallel SpMSpV differs");
+    let theirs: CsMatI<f64, u32, u32> = CsMatI::new_csc(
+        (n, n),
+        a.level(1).pos().to_vec(),
+        a.level(1).crd().to_vec(),
+        a.values().to_vec(),
+    );
+    let (xi, xv): (Vec<u32>, Vec<f64>) = x_entries.iter().map(|([j], v)| (idx(*j), *v)).unzip();
+    let theirs_x = sprs::CsVecI::<f64, u32>::new(n, xi, xv);
+    let product = &theirs * &theirs_x;
+    let mut dense_product = vec![0.0; n];
+    for (i, v) in product.iter() {
+        dense_product[i] = *v;
+    }
+    assert!(close(&dense_product, &want), "sprs SpMSpV differs");
+    let mut group = c.benchmark_group("spmspv");
+    configure(&mut group, Throughput::Elements(x.nnz() as u64 * 10));
+    group.bench_function("serial_macro", |bench| {
+        bench.iter(|| spmspv_serial(black_box(&mut y), black_box(&a), black_box(&x)))
+    });
+    group.bench_function("threads", |bench| {
+        bench.iter(|| spmspv_threads(black_box(&mut y), black_box(&a), black_box(&x)))
+    });
+    group.bench_function("sprs_serial", |bench| {
+        bench.iter(|| black_box(&theirs * black_box(&theirs_x)))
+    });
+    group.finish();
 }
 
 /// `A = B * C` for a CSR `B` and a dense `C` of `DENSE_COLS` columns: the square `B` gathers rows
@@ -659,6 +819,100 @@ fn csf_tensor(slices: usize, depth: usize) -> Tensor<f64, Csf<3>> {
         .expect("generated CSF arrays are valid")
 }
 
+/// The order-4 tensor format of the seed's MTTKRP: dense slices, then compressed levels.
+type Dccc = sparse::Custom<
+    {
+        sparse::encode_levels(&[
+            sparse::LevelSpec::dense(0),
+            sparse::LevelSpec::compressed(1),
+            sparse::LevelSpec::compressed(2),
+            sparse::LevelSpec::compressed(3),
+        ])
+    },
+>;
+
+/// An order-4 tensor of shape `slices x slices x mid x depth` (dense slices, compressed below):
+/// every `(i, j)` holds 0 to 4 random coordinates of the third mode, each of those 1 to 8 of the
+/// last.
+fn csf4_tensor(slices: usize, mid: usize, depth: usize) -> Tensor<f64, Dccc> {
+    let mut rng = Rng(0xBB67_AE85_84CA_A73B);
+    let (mut pos1, mut crd1) = (vec![0], Vec::new());
+    let (mut pos2, mut crd2) = (vec![0], Vec::new());
+    let (mut pos3, mut crd3) = (vec![0], Vec::new());
+    for _ in 0..slices {
+        for j in 0..slices {
+            let start = crd2.len();
+            let len = rng.below(5);
+            push_sorted_segment(&mut crd2, &mut rng, len, mid);
+            if crd2.len() == start {
+                continue;
+            }
+            for _ in start..crd2.len() {
+                let len = 1 + rng.below(8);
+                push_sorted_segment(&mut crd3, &mut rng, len, depth);
+                pos3.push(idx(crd3.len()));
+            }
+            pos2.push(idx(crd2.len()));
+            crd1.push(idx(j));
+        }
+        pos1.push(idx(crd1.len()));
+    }
+    let vals = (0..crd3.len()).map(|_| rng.value()).collect();
+    let levels = vec![
+        Level::Dense { size: slices },
+        Level::Compressed {
+            pos: pos1,
+            crd: crd1,
+        },
+        Level::Compressed {
+            pos: pos2,
+            crd: crd2,
+        },
+        Level::Compressed {
+            pos: pos3,
+            crd: crd3,
+        },
+    ];
+    Tensor::from_raw_parts(vec![slices, slices, mid, depth], levels, vals)
+        .expect("generated CSF arrays are valid")
+}
+
+/// Order-4 MTTKRP, rank `RANK`: the unscheduled kernel, the seed's schedule, slices across threads
+/// in the default order, and the workspace over `m` with lanes.
+fn bench_mttkrp4(c: &mut Criterion, slices: usize, depth: usize) {
+    let b = csf4_tensor(slices, 64, depth);
+    let nnz = b.level(3).crd().len();
+    let shape = b.shape().to_vec();
+    println!("csf4: {slices} x {slices} x 64 x {depth}, {nnz} nonzeros");
+    let cm = dense([shape[1], RANK], 0x3C6E_F372_FE94_F82B);
+    let dm = dense([shape[2], RANK], 0xA54F_F53A_5F1D_36F1);
+    let em = dense([shape[3], RANK], 0x9B05_688C_2B3E_6C1F);
+    let mut out = Tensor::<f64, Dense<2>>::zeros([shape[0], RANK]);
+    mttkrp4_serial(&mut out, &b, &cm, &dm, &em).expect("shapes agree");
+    let want = out.values().to_vec();
+    mttkrp4_seed(&mut out, &b, &cm, &dm, &em).expect("shapes agree");
+    assert!(close(out.values(), &want), "seed MTTKRP-4 differs");
+    mttkrp4_threads(&mut out, &b, &cm, &dm, &em).expect("shapes agree");
+    assert!(close(out.values(), &want), "parallel MTTKRP-4 differs");
+    mttkrp4_workspace_lanes(&mut out, &b, &em, &cm, &dm).expect("shapes agree");
+    assert!(close(out.values(), &want), "workspace MTTKRP-4 differs");
+    let mut group = c.benchmark_group("mttkrp4");
+    configure(&mut group, Throughput::Elements((nnz * RANK) as u64));
+    group.bench_function("serial_macro", |bench| {
+        bench.iter(|| mttkrp4_serial(black_box(&mut out), black_box(&b), &cm, &dm, &em))
+    });
+    group.bench_function("seed_schedule", |bench| {
+        bench.iter(|| mttkrp4_seed(black_box(&mut out), black_box(&b), &cm, &dm, &em))
+    });
+    group.bench_function("threads", |bench| {
+        bench.iter(|| mttkrp4_threads(black_box(&mut out), black_box(&b), &cm, &dm, &em))
+    });
+    group.bench_function("workspace_lanes_threads", |bench| {
+        bench.iter(|| mttkrp4_workspace_lanes(black_box(&mut out), black_box(&b), &em, &cm, &dm))
+    });
+    group.finish();
+}
+
 fn tensor_kernels(c: &mut Criterion) {
     let sizes = Sizes::from_args();
     let (s, d) = (sizes.tensor_slices, sizes.tensor_depth);
@@ -671,6 +925,7 @@ fn tensor_kernels(c: &mut Criterion) {
     );
     bench_ttv(c, &b, nnz);
     bench_mttkrp(c, &b, nnz);
+    bench_mttkrp4(c, s / 2, d / 16);
 }
 
 fn bench_ttv(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
@@ -735,6 +990,6 @@ fn bench_mttkrp(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
 criterion_group! {
     name = schedules;
     config = Criterion::default().sample_size(10);
-    targets = stream_triad, spmv, spmm, tensor_kernels
+    targets = stream_triad, spmv, spmm, spmspv, tensor_kernels
 }
 criterion_main!(schedules);
