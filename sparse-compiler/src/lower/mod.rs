@@ -16,6 +16,7 @@ mod forall;
 mod names;
 mod output;
 mod precompute;
+mod tracking;
 
 use std::collections::BTreeMap;
 

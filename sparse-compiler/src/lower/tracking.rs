@@ -1,0 +1,591 @@
+//! Coordinate recovery by tracking (seed-schedules.md A.5, seed 004's "search once, then
+//! advance"): a position loop over a collapsed variable recovers the upper coordinate by walking
+//! the segments of the upper level, from a binary search at the walk's first position. A plain
+//! loop over a tile of positions is walked segment by segment, as a row loop
+//! ([`Lowerer::segment_loop`]); any other position loop advances the walk at every position.
+//! When the output is a vector over the upper coordinate, additions collect in a segment sum
+//! written once per segment.
+
+use super::{Lowerer, Tracker};
+use crate::error::Error;
+use crate::format::{LevelKind, bin, level_fns, load};
+use crate::ir::{Array, BinOp, Expr, Stmt, Type, Var};
+use crate::notation::{Cin, IndexVar};
+use crate::schedule::{Direction, Relation};
+use crate::syntax::ast::AssignOp;
+
+use super::derived::{ceil_div, derives_from};
+
+impl Lowerer<'_> {
+    /// For a loop variable in the family of a position variable over a collapsed variable: the
+    /// relation's number, the access and the collapsed (bottom) level.
+    pub(super) fn tracked_pos(&self, v: IndexVar) -> Option<(usize, usize, usize)> {
+        let mut x = v;
+        loop {
+            match self.scheduled.deriving(x)? {
+                Relation::Pos { parent, access, .. } => {
+                    let roots = self.scheduled.underived(parent);
+                    if roots.len() < 2 {
+                        return None;
+                    }
+                    let level = self.access_level(access, &roots).ok()?;
+                    let index = self
+                        .scheduled
+                        .relations
+                        .iter()
+                        .position(|r| matches!(r, Relation::Pos { pos, .. } if *pos == x))?;
+                    return Some((index, access, level));
+                }
+                Relation::Split { parent, .. }
+                | Relation::Bound { parent, .. }
+                | Relation::Precompute { parent, .. } => x = parent,
+                Relation::Collapse { .. } | Relation::Coord { .. } => return None,
+            }
+        }
+    }
+
+    /// The first position a loop over part of a tracked position variable visits: the position
+    /// with every loop not yet bound at its start (0).
+    pub(super) fn first_position(&self, relation: usize) -> Expr {
+        let Relation::Pos { pos, .. } = self.scheduled.relations[relation] else {
+            return Expr::Index(0);
+        };
+        self.lowest(pos)
+    }
+
+    fn lowest(&self, v: IndexVar) -> Expr {
+        if let Some(c) = self.scope.coords.get(&v) {
+            return c.clone();
+        }
+        for r in &self.scheduled.relations {
+            if let Relation::Split {
+                parent,
+                outer,
+                inner,
+                direction,
+                factor,
+            } = *r
+                && parent == v
+            {
+                let Ok((lo, hi)) = self.range_of(parent) else {
+                    return Expr::Index(0);
+                };
+                let size = match direction {
+                    Direction::Down => Expr::Index(factor),
+                    Direction::Up => ceil_div(bin(BinOp::Sub, hi, lo.clone()), factor),
+                };
+                let offset = bin(
+                    BinOp::Add,
+                    bin(BinOp::Mul, self.lowest(outer), size),
+                    self.lowest(inner),
+                );
+                return bin(BinOp::Add, lo, offset);
+            }
+        }
+        Expr::Index(0)
+    }
+
+    /// `let mut q = (the segment of the upper level holding position `first`)` and `let mut
+    /// q_end = pos[q + 1]` (0 when `first` is past the last position, which no guarded iteration
+    /// then reaches). When the output is
+    /// a vector over the upper coordinate, also a segment sum: additions into the output collect in
+    /// a scalar that is flushed once per segment (one atomic add per row boundary instead of one
+    /// per nonzero, as in seed 004's Fig. 4b); the statement that flushes the last segment is
+    /// returned, for the caller to place after the tracker's last use.
+    pub(super) fn declare_tracker(
+        &mut self,
+        relation: usize,
+        access: usize,
+        level: usize,
+        first: Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Stmt> {
+        let tensor = &self.program.tensors[self.accesses[access].tensor].name;
+        let base = format!("{tensor}_segment");
+        let var = self.names.fresh(&base);
+        let pos = Array::Pos {
+            param: self.accesses[access].tensor,
+            level,
+        };
+        let count = Expr::CountUpTo {
+            array: pos.clone(),
+            target: Box::new(first),
+        };
+        let init = bin(BinOp::Sub, count, Expr::Index(1));
+        out.push(Stmt::Let {
+            var: var.clone(),
+            ty: Type::Index,
+            init,
+            mutable: true,
+        });
+        let end = self.names.fresh(&format!("{base}_end"));
+        let next = bin(BinOp::Add, Expr::Var(var.clone()), Expr::Index(1));
+        let in_range = bin(BinOp::Lt, next.clone(), Expr::Len(pos.clone()));
+        let init = Expr::Select(
+            Box::new(in_range),
+            Box::new(load(pos, next)),
+            Box::new(Expr::Index(0)),
+        );
+        out.push(Stmt::Let {
+            var: end.clone(),
+            ty: Type::Index,
+            init,
+            mutable: true,
+        });
+        let first = self.names.fresh(&format!("{base}_first"));
+        out.push(Stmt::Let {
+            var: first.clone(),
+            ty: Type::Index,
+            init: Expr::Var(var.clone()),
+            mutable: false,
+        });
+        let tracker = Tracker {
+            segment: var.clone(),
+            end,
+            first,
+        };
+        self.scope.trackers.insert(relation, tracker);
+        // A segment walk keeps its own sum per segment.
+        if !self.segment_sum_applies(relation) || self.segment_walk_var(relation).is_some() {
+            return None;
+        }
+        let sum = self.names.fresh("segment_sum");
+        let zero = Expr::Value(crate::ir::Literal::Int(0));
+        out.push(Stmt::Let {
+            var: sum.clone(),
+            ty: Type::Value,
+            init: zero,
+            mutable: true,
+        });
+        self.scope.segment_sum = Some((relation, sum.clone()));
+        Some(self.flush(access, level, &var, &sum, None))
+    }
+
+    /// Whether the output is a dense vector indexed by the upper coordinate of the collapse.
+    fn segment_sum_applies(&self, relation: usize) -> bool {
+        let Relation::Pos { parent, .. } = self.scheduled.relations[relation] else {
+            return false;
+        };
+        let roots = self.scheduled.underived(parent);
+        let output = &self.accesses[0];
+        let dense = self.levels(0).iter().all(|l| l.kind == LevelKind::Dense);
+        dense && output.level_vars.len() == 1 && output.level_vars[0] == roots[0]
+    }
+
+    /// `if sum != 0 { out[coordinate of segment q] += sum; sum = 0; }`. With `first` (the walk's
+    /// first segment) and an output zeroed before the walk, a later segment is stored instead of
+    /// added: nothing else writes it, and under `Atomics` a store is a plain move where an add is
+    /// a locked read-modify-write that stalls the loads in flight.
+    fn flush(&self, access: usize, level: usize, q: &Var, sum: &Var, first: Option<&Var>) -> Stmt {
+        let upper = level - 1;
+        let env = self.level_env(access, upper);
+        let row =
+            level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
+        let zero = Expr::Value(crate::ir::Literal::Int(0));
+        let store = |accumulate| Stmt::Store {
+            array: Array::Vals { param: 0 },
+            index: row.clone(),
+            value: Expr::Var(sum.clone()),
+            accumulate,
+        };
+        let store = match first {
+            Some(first) if self.program.op == AssignOp::Assign => Stmt::If {
+                cond: bin(BinOp::Ne, Expr::Var(q.clone()), Expr::Var(first.clone())),
+                then: vec![store(false)],
+                otherwise: vec![store(true)],
+            },
+            _ => store(true),
+        };
+        let reset = Stmt::Assign {
+            var: sum.clone(),
+            value: zero.clone(),
+            accumulate: false,
+        };
+        Stmt::If {
+            cond: bin(BinOp::Ne, Expr::Var(sum.clone()), zero),
+            then: vec![store, reset],
+            otherwise: Vec::new(),
+        }
+    }
+
+    /// Position `p` of a collapsed (upper, bottom) pair of levels: the bottom coordinate is read at
+    /// `p`; the upper segment is tracked forward from where it was (skipping empty segments).
+    pub(super) fn track(
+        &mut self,
+        relation: usize,
+        access: usize,
+        level: usize,
+        p: &Expr,
+        roots: &[IndexVar],
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        self.advance_segment(relation, access, level, p, roots[0], out)?;
+        self.bind_bottom(access, level, p, roots[roots.len() - 1], out);
+        Ok(())
+    }
+
+    /// `while q_end <= p { (flush the segment sum); q += 1; q_end = pos[q + 1]; }`, then binds the
+    /// upper coordinate `outer` to segment `q`'s.
+    fn advance_segment(
+        &mut self,
+        relation: usize,
+        access: usize,
+        level: usize,
+        p: &Expr,
+        outer: IndexVar,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let Tracker {
+            segment: q,
+            end,
+            first,
+        } = self
+            .scope
+            .trackers
+            .get(&relation)
+            .cloned()
+            .ok_or_else(|| self.internal("a tracked position without its tracker"))?;
+        let tensor = self.accesses[access].tensor;
+        let pos = Array::Pos {
+            param: tensor,
+            level,
+        };
+        let step = Stmt::Assign {
+            var: q.clone(),
+            value: Expr::Index(1),
+            accumulate: true,
+        };
+        // `p` is a stored position, so `pos` ends past it and the walk stops inside `pos`.
+        let reload = Stmt::Assign {
+            var: end.clone(),
+            value: load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1))),
+            accumulate: false,
+        };
+        let mut advance = Vec::new();
+        if let Some((_, sum)) = self
+            .scope
+            .segment_sum
+            .clone()
+            .filter(|(r, _)| *r == relation)
+        {
+            advance.push(self.flush(access, level, &q, &sum, Some(&first)));
+        }
+        advance.extend([step, reload]);
+        out.push(Stmt::While {
+            cond: bin(BinOp::Le, Expr::Var(end), p.clone()),
+            body: advance,
+        });
+        self.bind_upper(access, level, &q, outer, out);
+        Ok(())
+    }
+
+    /// Segment `q` as the position of the level above the tracked one, and its coordinate as
+    /// `outer`.
+    fn bind_upper(
+        &mut self,
+        access: usize,
+        level: usize,
+        q: &Var,
+        outer: IndexVar,
+        out: &mut Vec<Stmt>,
+    ) {
+        let upper = level - 1;
+        let q = Expr::Var(q.clone());
+        self.scope.positions.insert((access, upper), q.clone());
+        let env = self.level_env(access, upper);
+        let coord = level_fns(self.levels(access)[upper].kind).pos_access(&env, &q);
+        if self.bound(outer).is_none() {
+            self.bind(outer, coord, out);
+        }
+    }
+
+    /// Position `p` of the bottom level of a tracked walk, and its coordinate as `inner`.
+    pub(super) fn bind_bottom(
+        &mut self,
+        access: usize,
+        level: usize,
+        p: &Expr,
+        inner: IndexVar,
+        out: &mut Vec<Stmt>,
+    ) {
+        self.scope.positions.insert((access, level), p.clone());
+        let env = self.level_env(access, level);
+        let coord = level_fns(self.levels(access)[level].kind).pos_access(&env, p);
+        if self.bound(inner).is_none() {
+            self.bind(inner, coord, out);
+        }
+    }
+
+    /// Lowers the loop over `v` (running `0..hi` when it is a split's inner part) as a segment
+    /// walk when it is one ([`Lowerer::segment_walk`]); `false` when it is not, with nothing
+    /// emitted.
+    pub(super) fn walked_by_segments(
+        &mut self,
+        v: IndexVar,
+        hi: &Expr,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<bool, Error> {
+        let Some(walk) = self.segment_walk(v, hi)? else {
+            return Ok(false);
+        };
+        self.segment_loop(v, walk, body, out)?;
+        Ok(true)
+    }
+
+    /// The loop of a tracked position relation that walks its tiles segment by segment: the
+    /// position variable itself, or the inner part of its one split, when that loop is plain (not
+    /// parallel, vector or unrolled) and nothing is derived from it.
+    fn segment_walk_var(&self, relation: usize) -> Option<IndexVar> {
+        let Relation::Pos { pos, .. } = self.scheduled.relations[relation] else {
+            return None;
+        };
+        let children: Vec<Relation> = self
+            .scheduled
+            .relations
+            .iter()
+            .copied()
+            .filter(|r| derives_from(r, pos))
+            .collect();
+        let v = match children.as_slice() {
+            [] => pos,
+            [Relation::Split { inner, .. }] => *inner,
+            _ => return None,
+        };
+        let unrolled = self.scheduled.unroll.get(&v).is_some_and(|&n| n > 1);
+        let derived = self.scheduled.relations.iter().any(|r| derives_from(r, v));
+        (!self.parallel_at(v) && !unrolled && !derived).then_some(v)
+    }
+
+    /// For the loop over `v` (whose loop runs `0..hi` when it is a split's inner part): the walk
+    /// of [`Lowerer::segment_loop`], when `v` is its relation's segment-walk variable and the
+    /// tracker is declared.
+    fn segment_walk(&self, v: IndexVar, hi: &Expr) -> Result<Option<SegmentWalk>, Error> {
+        let Some((relation, access, level)) = self.tracked_pos(v) else {
+            return Ok(None);
+        };
+        if self.segment_walk_var(relation) != Some(v) {
+            return Ok(None);
+        }
+        let Some(tracker) = self.scope.trackers.get(&relation).cloned() else {
+            return Ok(None);
+        };
+        let Relation::Pos { pos, parent, .. } = self.scheduled.relations[relation] else {
+            return Ok(None);
+        };
+        let (lo, top) = self.range_of(pos)?;
+        let (start, stop) = match self.scheduled.deriving(v) {
+            Some(Relation::Split { outer, .. }) => {
+                let Some(o) = self.bound(outer) else {
+                    return Ok(None);
+                };
+                let start = bin(BinOp::Add, lo, bin(BinOp::Mul, o, hi.clone()));
+                let stop = bin(BinOp::Min, bin(BinOp::Add, start.clone(), hi.clone()), top);
+                (start, stop)
+            }
+            _ => (lo, top),
+        };
+        Ok(Some(SegmentWalk {
+            relation,
+            tracker,
+            access,
+            level,
+            pos,
+            roots: self.scheduled.underived(parent),
+            start,
+            stop,
+        }))
+    }
+
+    /// A tile of positions walked segment by segment, as a row loop: the tracked segment `q`
+    /// starts where the tile does, and each turn covers the part of one segment inside the tile,
+    /// so the loop over its positions is as tight as an unscheduled row's. A segment sum is kept
+    /// per turn and written once; a segment the tile holds whole is stored (nothing else writes
+    /// it), the two it may share with its neighbours are added.
+    ///
+    /// ```text
+    /// let mut cursor = start; let stop = ..;
+    /// while cursor < stop {
+    ///     q_end = pos[q + 1]; let i = (coordinate of q); let run_end = min(q_end, stop);
+    ///     for p in cursor..run_end { let j = crd[p]; body }
+    ///     (write the segment sum to out[i])
+    ///     cursor = run_end; q += 1;
+    /// }
+    /// ```
+    fn segment_loop(
+        &mut self,
+        v: IndexVar,
+        walk: SegmentWalk,
+        body: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let base = self.program.vars[walk.pos].clone();
+        let names = TurnNames {
+            cursor: self.names.fresh(&format!("{base}_cursor")),
+            stop: self.names.fresh(&format!("{base}_stop")),
+            run_end: self.names.fresh(&format!("{base}_run_end")),
+            p: self.names.fresh(&base),
+        };
+        out.push(let_index(&names.cursor, walk.start.clone(), true));
+        out.push(let_index(&names.stop, walk.stop.clone(), false));
+        let saved = self.scope.clone();
+        self.scope.partial = true;
+        let result = self.segment_turn(v, &walk, &names, body);
+        self.scope = saved;
+        let mut turn = result?;
+        let TurnNames {
+            cursor,
+            stop,
+            run_end,
+            ..
+        } = names;
+        let cursor_at = Expr::Var(cursor.clone());
+        turn.push(Stmt::Assign {
+            var: cursor,
+            value: Expr::Var(run_end),
+            accumulate: false,
+        });
+        turn.push(Stmt::Assign {
+            var: walk.tracker.segment,
+            value: Expr::Index(1),
+            accumulate: true,
+        });
+        out.push(Stmt::While {
+            cond: bin(BinOp::Lt, cursor_at, Expr::Var(stop)),
+            body: turn,
+        });
+        Ok(())
+    }
+
+    /// One turn of [`Lowerer::segment_loop`], up to the segment's write.
+    fn segment_turn(
+        &mut self,
+        v: IndexVar,
+        walk: &SegmentWalk,
+        names: &TurnNames,
+        body: &Cin,
+    ) -> Result<Vec<Stmt>, Error> {
+        let TurnNames {
+            cursor,
+            stop,
+            run_end,
+            p,
+        } = names;
+        let Tracker {
+            segment: q,
+            end,
+            first,
+        } = walk.tracker.clone();
+        let pos = Array::Pos {
+            param: self.accesses[walk.access].tensor,
+            level: walk.level,
+        };
+        let mut turn = vec![Stmt::Assign {
+            var: end.clone(),
+            value: load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1))),
+            accumulate: false,
+        }];
+        self.bind_upper(walk.access, walk.level, &q, walk.roots[0], &mut turn);
+        let run_stop = bin(BinOp::Min, Expr::Var(end.clone()), Expr::Var(stop.clone()));
+        turn.push(let_index(run_end, run_stop, false));
+        let sum = self.segment_sum_applies(walk.relation).then(|| {
+            let sum = self.names.fresh("segment_sum");
+            turn.push(Stmt::Let {
+                var: sum.clone(),
+                ty: Type::Value,
+                init: Expr::Value(crate::ir::Literal::Int(0)),
+                mutable: true,
+            });
+            self.scope.segment_sum = Some((walk.relation, sum.clone()));
+            sum
+        });
+        self.scope.coords.insert(walk.pos, Expr::Var(p.clone()));
+        self.scope
+            .coords
+            .insert(v, bin(BinOp::Sub, Expr::Var(p.clone()), walk.start.clone()));
+        let mut run = Vec::new();
+        let inner = walk.roots[walk.roots.len() - 1];
+        self.bind_bottom(
+            walk.access,
+            walk.level,
+            &Expr::Var(p.clone()),
+            inner,
+            &mut run,
+        );
+        self.recovered_body(body, &mut run)?;
+        turn.push(Stmt::For {
+            var: p.clone(),
+            lo: Expr::Var(cursor.clone()),
+            hi: Expr::Var(run_end.clone()),
+            body: run,
+        });
+        if let Some(sum) = sum {
+            // Shared with the previous tile when it is the first, with the next when it ends
+            // past the tile.
+            let shared = bin(
+                BinOp::Or,
+                bin(BinOp::Eq, Expr::Var(q.clone()), Expr::Var(first)),
+                bin(BinOp::Lt, Expr::Var(stop.clone()), Expr::Var(end)),
+            );
+            turn.push(self.segment_store(walk.access, walk.level, &q, &sum, shared));
+        }
+        Ok(turn)
+    }
+
+    /// Writes segment `q`'s sum into the output: added when `shared` holds or the kernel adds
+    /// into the output (`+=`), stored otherwise (a plain move, where an atomic add is a locked
+    /// read-modify-write that stalls the loads in flight).
+    fn segment_store(&self, access: usize, level: usize, q: &Var, sum: &Var, shared: Expr) -> Stmt {
+        let upper = level - 1;
+        let env = self.level_env(access, upper);
+        let row =
+            level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
+        let store = |accumulate| Stmt::Store {
+            array: Array::Vals { param: 0 },
+            index: row.clone(),
+            value: Expr::Var(sum.clone()),
+            accumulate,
+        };
+        if self.program.op != AssignOp::Assign {
+            return store(true);
+        }
+        Stmt::If {
+            cond: shared,
+            then: vec![store(true)],
+            otherwise: vec![store(false)],
+        }
+    }
+}
+
+/// What [`Lowerer::segment_loop`] walks.
+#[derive(Clone)]
+struct SegmentWalk {
+    relation: usize,
+    tracker: Tracker,
+    access: usize,
+    level: usize,
+    /// The position variable.
+    pos: IndexVar,
+    /// The collapsed coordinates, outermost first.
+    roots: Vec<IndexVar>,
+    start: Expr,
+    stop: Expr,
+}
+
+/// The locals of a segment walk: where the next turn starts, where the tile stops, where the
+/// current turn ends, and the position.
+struct TurnNames {
+    cursor: Var,
+    stop: Var,
+    run_end: Var,
+    p: Var,
+}
+
+fn let_index(var: &Var, init: Expr, mutable: bool) -> Stmt {
+    Stmt::Let {
+        var: var.clone(),
+        ty: Type::Index,
+        init,
+        mutable,
+    }
+}
