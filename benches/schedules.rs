@@ -19,7 +19,8 @@
 //!   (positions of `x` across threads, atomic adds), and sprs.
 //! - `ttv`, `mttkrp`: order-3 CSF kernels, unscheduled against `parallelize(i, CpuThread, NoRaces)`,
 //!   MTTKRP also in loop order i, k, l, j and with the seed's precomputed row workspace;
-//!   `mttkrp4`: order 4, unscheduled, the seed's schedule, threads, and the workspace in lanes.
+//!   `mttkrp4`, `mttkrp5`: orders 4 and 5, unscheduled, the seed's schedule, threads, and the
+//!   workspace in lanes.
 //!
 //! Every input exceeds the last-level cache (32 MiB on the machine of BENCHMARKS.md). Under
 //! `cargo test --benches` criterion runs each benchmark once as a smoke test on tiny inputs. Inputs
@@ -158,6 +159,32 @@ tensor_kernel! {
     fn mttkrp4_workspace_lanes; A(i,j) = B(i,k,l,m) * E(m,j) * C(k,j) * D(l,j);
     formats<B: (dense, compressed, compressed, compressed)>;
     schedule<reorder(i, k, l, m, j).precompute(B(i,k,l,m) * E(m,j), j, jw, row)
+        .parallelize(jw, CpuVector, NoRaces).parallelize(j, CpuVector, NoRaces)
+        .parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// The unscheduled order-5 MTTKRP.
+    fn mttkrp5_serial; A(i,j) = B(i,k,l,m,n) * C(k,j) * D(l,j) * E(m,j) * F(n,j);
+    formats<B: (dense, compressed, compressed, compressed, compressed)>;
+}
+tensor_kernel! {
+    /// The seed's order-5 MTTKRP schedule.
+    fn mttkrp5_seed; A(i,j) = B(i,k,l,m,n) * C(k,j) * D(l,j) * E(m,j) * F(n,j);
+    formats<B: (dense, compressed, compressed, compressed, compressed)>;
+    schedule<split(i, i1, i2, Down, 64).reorder(i1, i2, k, l, m, n, j)
+        .parallelize(i1, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// Order-5 MTTKRP with slices across threads, default loop order.
+    fn mttkrp5_threads; A(i,j) = B(i,k,l,m,n) * C(k,j) * D(l,j) * E(m,j) * F(n,j);
+    formats<B: (dense, compressed, compressed, compressed, compressed)>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// Order-5 MTTKRP with the sum over `n` in a precomputed row, rows in lanes.
+    fn mttkrp5_workspace_lanes; A(i,j) = B(i,k,l,m,n) * F(n,j) * C(k,j) * D(l,j) * E(m,j);
+    formats<B: (dense, compressed, compressed, compressed, compressed)>;
+    schedule<reorder(i, k, l, m, n, j).precompute(B(i,k,l,m,n) * F(n,j), j, jw, row)
         .parallelize(jw, CpuVector, NoRaces).parallelize(j, CpuVector, NoRaces)
         .parallelize(i, CpuThread, NoRaces)>;
 }
@@ -831,56 +858,73 @@ type Dccc = sparse::Custom<
     },
 >;
 
-/// An order-4 tensor of shape `slices x slices x mid x depth` (dense slices, compressed below):
-/// every `(i, j)` holds 0 to 4 random coordinates of the third mode, each of those 1 to 8 of the
-/// last.
-fn csf4_tensor(slices: usize, mid: usize, depth: usize) -> Tensor<f64, Dccc> {
+/// The order-5 tensor format of the seed's MTTKRP.
+type Dcccc = sparse::Custom<
+    {
+        sparse::encode_levels(&[
+            sparse::LevelSpec::dense(0),
+            sparse::LevelSpec::compressed(1),
+            sparse::LevelSpec::compressed(2),
+            sparse::LevelSpec::compressed(3),
+            sparse::LevelSpec::compressed(4),
+        ])
+    },
+>;
+
+/// A tensor of shape `slices x slices x dims...` with dense slices and compressed levels below:
+/// every `(i, j)` holds 0 to 4 random coordinates of the third mode (`j` is stored only when it
+/// holds any), each of those 1 to 3 of every further middle mode and 1 to 8 of the last.
+fn dense_slices_tensor<F: Format>(slices: usize, dims: &[usize]) -> Tensor<f64, F> {
     let mut rng = Rng(0xBB67_AE85_84CA_A73B);
-    let (mut pos1, mut crd1) = (vec![0], Vec::new());
-    let (mut pos2, mut crd2) = (vec![0], Vec::new());
-    let (mut pos3, mut crd3) = (vec![0], Vec::new());
+    let mut levels: Vec<(Vec<Idx>, Vec<Idx>)> = vec![(vec![0], Vec::new()); dims.len() + 1];
     for _ in 0..slices {
         for j in 0..slices {
-            let start = crd2.len();
             let len = rng.below(5);
-            push_sorted_segment(&mut crd2, &mut rng, len, mid);
-            if crd2.len() == start {
-                continue;
+            if len > 0 {
+                levels[0].1.push(idx(j));
+                push_subtree(&mut rng, len, dims, &mut levels[1..]);
             }
-            for _ in start..crd2.len() {
-                let len = 1 + rng.below(8);
-                push_sorted_segment(&mut crd3, &mut rng, len, depth);
-                pos3.push(idx(crd3.len()));
-            }
-            pos2.push(idx(crd2.len()));
-            crd1.push(idx(j));
         }
-        pos1.push(idx(crd1.len()));
+        let stored = levels[0].1.len();
+        levels[0].0.push(idx(stored));
     }
-    let vals = (0..crd3.len()).map(|_| rng.value()).collect();
-    let levels = vec![
-        Level::Dense { size: slices },
-        Level::Compressed {
-            pos: pos1,
-            crd: crd1,
-        },
-        Level::Compressed {
-            pos: pos2,
-            crd: crd2,
-        },
-        Level::Compressed {
-            pos: pos3,
-            crd: crd3,
-        },
-    ];
-    Tensor::from_raw_parts(vec![slices, slices, mid, depth], levels, vals)
-        .expect("generated CSF arrays are valid")
+    let nnz = levels.last().map_or(0, |(_, crd)| crd.len());
+    let vals = (0..nnz).map(|_| rng.value()).collect();
+    let mut stored = vec![Level::Dense { size: slices }];
+    stored.extend(
+        levels
+            .into_iter()
+            .map(|(pos, crd)| Level::Compressed { pos, crd }),
+    );
+    let mut shape = vec![slices, slices];
+    shape.extend_from_slice(dims);
+    Tensor::from_raw_parts(shape, stored, vals).expect("generated CSF arrays are valid")
+}
+
+/// Appends a segment of `len` random coordinates below `dims[0]` to `levels[0]`, then a segment
+/// below each of them in the levels under it.
+fn push_subtree(rng: &mut Rng, len: usize, dims: &[usize], levels: &mut [(Vec<Idx>, Vec<Idx>)]) {
+    let (Some((&dim, below)), Some((level, rest))) = (dims.split_first(), levels.split_first_mut())
+    else {
+        return;
+    };
+    let start = level.1.len();
+    push_sorted_segment(&mut level.1, rng, len, dim);
+    level.0.push(idx(level.1.len()));
+    for _ in start..level.1.len() {
+        let len = if below.len() == 1 {
+            1 + rng.below(8)
+        } else {
+            1 + rng.below(3)
+        };
+        push_subtree(rng, len, below, rest);
+    }
 }
 
 /// Order-4 MTTKRP, rank `RANK`: the unscheduled kernel, the seed's schedule, slices across threads
 /// in the default order, and the workspace over `m` with lanes.
 fn bench_mttkrp4(c: &mut Criterion, slices: usize, depth: usize) {
-    let b = csf4_tensor(slices, 64, depth);
+    let b: Tensor<f64, Dccc> = dense_slices_tensor(slices, &[64, depth]);
     let nnz = b.level(3).crd().len();
     let shape = b.shape().to_vec();
     println!("csf4: {slices} x {slices} x 64 x {depth}, {nnz} nonzeros");
@@ -913,6 +957,44 @@ fn bench_mttkrp4(c: &mut Criterion, slices: usize, depth: usize) {
     group.finish();
 }
 
+/// Order-5 MTTKRP, rank `RANK`, with the same four schedules as order 4.
+fn bench_mttkrp5(c: &mut Criterion, slices: usize, depth: usize) {
+    let b: Tensor<f64, Dcccc> = dense_slices_tensor(slices, &[32, 32, depth]);
+    let nnz = b.level(4).crd().len();
+    let shape = b.shape().to_vec();
+    println!("csf5: {slices} x {slices} x 32 x 32 x {depth}, {nnz} nonzeros");
+    let cm = dense([shape[1], RANK], 0x3C6E_F372_FE94_F82B);
+    let dm = dense([shape[2], RANK], 0xA54F_F53A_5F1D_36F1);
+    let em = dense([shape[3], RANK], 0x9B05_688C_2B3E_6C1F);
+    let fm = dense([shape[4], RANK], 0x1F83_D9AB_FB41_BD6B);
+    let mut out = Tensor::<f64, Dense<2>>::zeros([shape[0], RANK]);
+    mttkrp5_serial(&mut out, &b, &cm, &dm, &em, &fm).expect("shapes agree");
+    let want = out.values().to_vec();
+    mttkrp5_seed(&mut out, &b, &cm, &dm, &em, &fm).expect("shapes agree");
+    assert!(close(out.values(), &want), "seed MTTKRP-5 differs");
+    mttkrp5_threads(&mut out, &b, &cm, &dm, &em, &fm).expect("shapes agree");
+    assert!(close(out.values(), &want), "parallel MTTKRP-5 differs");
+    mttkrp5_workspace_lanes(&mut out, &b, &fm, &cm, &dm, &em).expect("shapes agree");
+    assert!(close(out.values(), &want), "workspace MTTKRP-5 differs");
+    let mut group = c.benchmark_group("mttkrp5");
+    configure(&mut group, Throughput::Elements((nnz * RANK) as u64));
+    group.bench_function("serial_macro", |bench| {
+        bench.iter(|| mttkrp5_serial(black_box(&mut out), black_box(&b), &cm, &dm, &em, &fm))
+    });
+    group.bench_function("seed_schedule", |bench| {
+        bench.iter(|| mttkrp5_seed(black_box(&mut out), black_box(&b), &cm, &dm, &em, &fm))
+    });
+    group.bench_function("threads", |bench| {
+        bench.iter(|| mttkrp5_threads(black_box(&mut out), black_box(&b), &cm, &dm, &em, &fm))
+    });
+    group.bench_function("workspace_lanes_threads", |bench| {
+        bench.iter(|| {
+            mttkrp5_workspace_lanes(black_box(&mut out), black_box(&b), &fm, &cm, &dm, &em)
+        })
+    });
+    group.finish();
+}
+
 fn tensor_kernels(c: &mut Criterion) {
     let sizes = Sizes::from_args();
     let (s, d) = (sizes.tensor_slices, sizes.tensor_depth);
@@ -926,6 +1008,7 @@ fn tensor_kernels(c: &mut Criterion) {
     bench_ttv(c, &b, nnz);
     bench_mttkrp(c, &b, nnz);
     bench_mttkrp4(c, s / 2, d / 16);
+    bench_mttkrp5(c, s / 4, d / 16);
 }
 
 fn bench_ttv(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {

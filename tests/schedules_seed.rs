@@ -141,6 +141,21 @@ tensor_kernel! {
     formats<B: (dense, compressed, compressed, compressed, compressed)>;
     schedule<split(i, i1, i2, Down, 64).reorder(i1, i2, k, l, m, n, j).parallelize(i1, CpuThread, NoRaces)>;
 }
+tensor_kernel! {
+    /// The order-5 workspace MTTKRP: the sum over n in a row, per (i, k, l, m).
+    fn mttkrp5_workspace;
+    A(i,j) = B(i,k,l,m,n) * F(n,j) * C(k,j) * D(l,j) * E(m,j);
+    formats<B: (dense, compressed, compressed, compressed, compressed)>;
+    schedule<reorder(i, k, l, m, n, j).precompute(B(i,k,l,m,n) * F(n,j), j, jw, row)>;
+}
+tensor_kernel! {
+    fn mttkrp5_workspace_lanes;
+    A(i,j) = B(i,k,l,m,n) * F(n,j) * C(k,j) * D(l,j) * E(m,j);
+    formats<B: (dense, compressed, compressed, compressed, compressed)>;
+    schedule<reorder(i, k, l, m, n, j).precompute(B(i,k,l,m,n) * F(n,j), j, jw, row)
+        .parallelize(jw, CpuVector, NoRaces).parallelize(j, CpuVector, NoRaces)
+        .parallelize(i, CpuThread, NoRaces)>;
+}
 tensor_kernel! { fn vmul_pos; c(i) = a(i) * b(i); formats<a: sparse>; schedule<pos(i, ipos, a(i))>; }
 tensor_kernel! {
     fn vmul_pos_split;
@@ -392,7 +407,8 @@ type Dcccc = sparse::Custom<
 
 #[test]
 fn mttkrp_orders_4_and_5() {
-    let (m, s, r) = (67, 3, 2);
+    // Rank 6: one chunk of f64 lanes and a tail.
+    let (m, s, r) = (67, 3, 6);
     let factors: Vec<(Vec<f64>, Tensor<f64, Dense<2>>)> =
         (0..4).map(|k| dense_matrix(s, r, 20 + k)).collect();
     for b in cases([m, s, s, s], 14) {
@@ -448,6 +464,13 @@ fn mttkrp_orders_4_and_5() {
                 }
             }
         }
+        close_to(a.values(), &want, 1e-12);
+        let bt = tensor::<Dcccc, 5>([m, s, s, s, s], &b);
+        let mut a = garbage([m, r]);
+        mttkrp5_workspace(&mut a, &bt, f(3), f(0), f(1), f(2)).unwrap();
+        close_to(a.values(), &want, 1e-12);
+        let mut a = garbage([m, r]);
+        mttkrp5_workspace_lanes(&mut a, &bt, f(3), f(0), f(1), f(2)).unwrap();
         close_to(a.values(), &want, 1e-12);
     }
 }

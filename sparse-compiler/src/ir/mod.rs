@@ -26,23 +26,51 @@ pub const RESERVED_LOCALS: &[&str] = &[
     "__acc",
     "__add",
     "__at",
+    "__chunk",
+    "__counts",
+    "__crd_part",
+    "__cursor",
     "__from",
     "__hi",
     "__lanes",
     "__lanes_end",
     "__len",
     "__lo",
+    "__n",
     "__out",
     "__out_cells",
+    "__out_chunk",
+    "__out_offset",
+    "__out_row",
+    "__out_rows",
+    "__part",
     "__partial",
     "__partials",
+    "__parts",
     "__piece",
     "__pieces",
+    "__row",
+    "__segments",
     "__span",
     "__to",
+    "__vals_part",
     "__width",
     "__x",
 ];
+
+/// Families of backend locals numbered per operand (`__row_0`, `__row_1`, ...): a name that is one
+/// of these prefixes followed by digits only is reserved too.
+pub const RESERVED_FAMILIES: &[&str] = &["__chunk_", "__row_", "__splat_"];
+
+/// Whether `name` is a backend's local: listed in [`RESERVED_LOCALS`] or numbered in one of the
+/// [`RESERVED_FAMILIES`].
+pub fn is_reserved_local(name: &str) -> bool {
+    RESERVED_LOCALS.contains(&name)
+        || RESERVED_FAMILIES.iter().any(|family| {
+            name.strip_prefix(family)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
 
 use crate::format::FormatType;
 
