@@ -911,6 +911,9 @@ fn push_subtree(rng: &mut Rng, len: usize, dims: &[usize], levels: &mut [(Vec<Id
     let start = level.1.len();
     push_sorted_segment(&mut level.1, rng, len, dim);
     level.0.push(idx(level.1.len()));
+    if below.is_empty() {
+        return;
+    }
     for _ in start..level.1.len() {
         let len = if below.len() == 1 {
             1 + rng.below(8)
