@@ -27,6 +27,7 @@ pub const RESERVED_LOCALS: &[&str] = &[
     "__add",
     "__at",
     "__chunk",
+    "__compute_cursor",
     "__counts",
     "__crd_part",
     "__cursor",

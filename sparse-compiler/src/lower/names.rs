@@ -54,6 +54,7 @@ mod tests {
         assert_eq!(namer.fresh("x").0, "__x_1");
         // So are the lane loop's count and numbered rows, and the row counter of parallel assembly.
         assert_eq!(namer.fresh("n").0, "__n_1");
+        assert_eq!(namer.fresh("compute_cursor").0, "__compute_cursor_1");
         assert_eq!(namer.fresh("row").0, "__row_v");
         assert_eq!(namer.fresh("row").0, "__row_v_1");
         assert_eq!(namer.fresh("row_0").0, "__row_0_1");
