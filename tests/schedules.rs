@@ -96,6 +96,15 @@ tensor_kernel! {
     schedule<parallelize(i, CpuThread, NoRaces)>;
 }
 tensor_kernel! { fn spmv_auto; y(i) = A(i,j) * x(j); formats<A: csr>; schedule<auto>; }
+tensor_kernel! {
+    /// SpMM with index names that are the emitter's own locals without their `__` (the lane
+    /// loop's count `n`, rows `row_0`, bounds `lo`/`hi`): the names the kernel gets must not be
+    /// captured by them.
+    fn spmm_hygiene;
+    A(row_0,n) = B(row_0,lo) * C(lo,n);
+    formats<B: csr>;
+    schedule<reorder(lo, n).parallelize(n, CpuVector, NoRaces).parallelize(row_0, CpuThread, NoRaces)>;
+}
 
 /// Matrices with empty rows at the start, the end and in runs, and one huge row.
 fn matrices(m: usize, n: usize) -> Vec<Vec<([usize; 2], f64)>> {
@@ -220,6 +229,9 @@ fn spmm_vectorized() {
             assert_close(a.values(), plain.values());
             let mut a = garbage([m, n]);
             spmm_lanes(&mut a, &bt, &c).unwrap();
+            assert_close(a.values(), plain.values());
+            let mut a = garbage([m, n]);
+            spmm_hygiene(&mut a, &bt, &c).unwrap();
             assert_close(a.values(), plain.values());
             let db = dense([m, k], &b);
             let dc = c.to_dense();
