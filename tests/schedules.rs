@@ -50,6 +50,13 @@ tensor_kernel! {
     schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 4).parallelize(p0, CpuThread, Atomics)>;
 }
 tensor_kernel! {
+    /// `+=` through a precomputed row of products.
+    fn spmv_precompute_accumulate;
+    y(i) += A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<pos(j, jpos, A(i,j)).precompute(A(i,j) * x(j), jpos, jw, products)>;
+}
+tensor_kernel! {
     fn spmv_row_positions;
     y(i) = A(i,j) * x(j);
     formats<A: csr>;
@@ -179,17 +186,19 @@ fn spmv_position_split_adds_into_the_output() {
             let xs: Vec<f64> = (0..n).map(|j| 1.0 + j as f64 / 8.0).collect();
             let x = Tensor::from_dense([n], &xs).unwrap();
             let start: Vec<f64> = (0..m).map(|i| 0.5 + i as f64).collect();
-            let mut y = Tensor::from_dense([m], &start).unwrap();
-            spmv_positions_accumulate(&mut y, &a, &x).unwrap();
             let d = dense([m, n], &entries);
             let want: Vec<f64> = (0..m)
                 .map(|i| start[i] + (0..n).map(|j| d[i * n + j] * xs[j]).sum::<f64>())
                 .collect();
-            for (g, w) in y.values().iter().zip(&want) {
-                assert!(
-                    (g - w).abs() <= 1e-10 * w.abs().max(1.0),
-                    "got {g}, want {w}"
-                );
+            for kernel in [spmv_positions_accumulate, spmv_precompute_accumulate] {
+                let mut y = Tensor::from_dense([m], &start).unwrap();
+                kernel(&mut y, &a, &x).unwrap();
+                for (g, w) in y.values().iter().zip(&want) {
+                    assert!(
+                        (g - w).abs() <= 1e-10 * w.abs().max(1.0),
+                        "got {g}, want {w}"
+                    );
+                }
             }
         }
     }
