@@ -44,6 +44,21 @@ tensor_kernel! {
     schedule<collapse(i, j, f).pos(f, p, A)>;
 }
 tensor_kernel! {
+    /// Tiles of 10 positions in groups of 4 (neither divides the other): the walk continues
+    /// across the groups of a tile.
+    fn spmv_positions_groups;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 10).split(p1, p2, p3, Down, 4)
+        .parallelize(p0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    fn spmv_positions_groups_up;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Up, 3).split(p1, p2, p3, Down, 2)>;
+}
+tensor_kernel! {
     fn spmv_positions_accumulate;
     y(i) += A(i,j) * x(j);
     formats<A: csr>;
@@ -174,6 +189,8 @@ fn spmv_position_split_with_atomics() {
     check_spmv(spmv_positions_serial, 1e-12);
     check_spmv(spmv_positions_up, 1e-10);
     check_spmv(spmv_positions_whole, 1e-12);
+    check_spmv(spmv_positions_groups, 1e-10);
+    check_spmv(spmv_positions_groups_up, 1e-12);
 }
 
 #[test]
