@@ -189,6 +189,22 @@ tensor_kernel! {
         .parallelize(i, CpuThread, NoRaces)>;
 }
 tensor_kernel! {
+    /// The seed's SpMM CPU schedule: row tiles across threads, each row's nonzeros in groups of 4
+    /// outside the dense loop over `j`, which runs in lanes.
+    fn spmm_seed; A(i,j) = B(i,k) * C(k,j); formats<B: csr>;
+    schedule<split(i, i0, i1, Down, 16).pos(k, kpos, B(i,k)).split(kpos, kpos0, kpos1, Down, 4)
+        .reorder(i0, i1, kpos0, j, kpos1)
+        .parallelize(i0, CpuThread, NoRaces).parallelize(j, CpuVector, IgnoreRaces)>;
+}
+tensor_kernel! {
+    /// The seed's TTV CPU schedule: the (i, j) fibers collapsed and split by position across
+    /// threads, into a sparse output with `B`'s fiber pattern.
+    fn ttv_seed; A(i,j) = B(i,j,k) * c(k);
+    formats<A: csr, B: (dense, compressed, compressed)>;
+    schedule<fuse(i, j, f).pos(f, fpos, B(i,j,k)).split(fpos, chunk, fpos2, Down, 32)
+        .reorder(chunk, fpos2, k).parallelize(chunk, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
     /// The unscheduled tensor-times-vector.
     fn ttv_serial; A(i,j) = B(i,j,k) * c(k); formats<B: csf>;
 }
@@ -633,11 +649,12 @@ type Spmm = fn(
 ) -> Result<(), KernelError>;
 
 /// The SpMM kernels: all add each output entry's products in the order of `k`.
-const SPMM: [(&str, Spmm); 4] = [
+const SPMM: [(&str, Spmm); 5] = [
     ("serial_macro", spmm_serial),
     ("reorder_plain", spmm_plain),
     ("reorder_lanes", spmm_lanes),
     ("reorder_lanes_threads", spmm_lanes_threads),
+    ("seed_schedule", spmm_seed),
 ];
 
 fn spmm(c: &mut Criterion) {
@@ -846,6 +863,17 @@ fn csf_tensor(slices: usize, depth: usize) -> Tensor<f64, Csf<3>> {
         .expect("generated CSF arrays are valid")
 }
 
+/// The order-3 tensor format of the seed's TTV: dense slices, then compressed levels.
+type DenseSlices3 = sparse::Custom<
+    {
+        sparse::encode_levels(&[
+            sparse::LevelSpec::dense(0),
+            sparse::LevelSpec::compressed(1),
+            sparse::LevelSpec::compressed(2),
+        ])
+    },
+>;
+
 /// The order-4 tensor format of the seed's MTTKRP: dense slices, then compressed levels.
 type Dccc = sparse::Custom<
     {
@@ -1023,6 +1051,27 @@ fn bench_ttv(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
     out.values_mut().fill(f64::NAN);
     ttv_threads(&mut out, b, &v).expect("shapes agree");
     assert_eq!(out.values(), &want[..], "parallel TTV differs");
+    // The seed's schedule needs dense slices: the same arrays, with the first level (every slice
+    // present) stored densely.
+    let dense_slices = Tensor::<f64, DenseSlices3>::from_raw_parts(
+        shape.to_vec(),
+        vec![
+            Level::Dense { size: shape[0] },
+            Level::Compressed {
+                pos: b.level(1).pos().to_vec(),
+                crd: b.level(1).crd().to_vec(),
+            },
+            Level::Compressed {
+                pos: b.level(2).pos().to_vec(),
+                crd: b.level(2).crd().to_vec(),
+            },
+        ],
+        b.values().to_vec(),
+    )
+    .expect("a CSF tensor with every slice present has dense slices");
+    let mut sparse_out = Tensor::<f64, Csr>::zeros([shape[0], shape[1]]);
+    ttv_seed(&mut sparse_out, &dense_slices, &v).expect("shapes agree");
+    assert!(close(&sparse_out.to_dense(), &want), "seed TTV differs");
     let mut group = c.benchmark_group("ttv");
     configure(&mut group, Throughput::Elements(nnz as u64));
     group.bench_function("serial_macro", |bench| {
@@ -1030,6 +1079,9 @@ fn bench_ttv(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
     });
     group.bench_function("threads", |bench| {
         bench.iter(|| ttv_threads(black_box(&mut out), black_box(b), black_box(&v)))
+    });
+    group.bench_function("seed_schedule_sparse_out", |bench| {
+        bench.iter(|| ttv_seed(black_box(&mut sparse_out), black_box(&dense_slices), &v))
     });
     group.finish();
 }
