@@ -636,6 +636,9 @@ impl Emitter<'_> {
     fn put_vector_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt]) -> TokenStream {
         // Index `let`s before the store (positions the lowerer bound) are inlined into it.
         let (lets, rest) = body.split_at(body.iter().take_while(|s| is_index_let(s)).count());
+        if let Some(swapped) = swap_inner_loop(var, lo, hi, lets, rest) {
+            return self.put_stmt(&swapped);
+        }
         if let [
             Stmt::Assign {
                 var: sum,
@@ -1040,6 +1043,55 @@ fn note_use<'b>(var: &Var, array: &'b Array, index: &Expr, found: &mut Vec<&'b A
     if indexed_by_var && !matches!(array, Array::Temp(_)) && !found.contains(&array) {
         found.push(array);
     }
+}
+
+/// A lane loop whose body is a loop that does not depend on the lane variable (the seed's SpMM
+/// schedule: lanes over `j` around a loop over a few nonzeros of the row), with that loop moved
+/// outside: `for k { (its lets that do not read var) vector for var { lets; rest of k's body } }`.
+/// Each lane still sees the inner iterations in the same order, so the sums are unchanged; the
+/// lane loop then holds a store the lanes can run.
+fn swap_inner_loop(var: &Var, lo: &Expr, hi: &Expr, lets: &[Stmt], rest: &[Stmt]) -> Option<Stmt> {
+    let [
+        Stmt::For {
+            var: k,
+            lo: k_lo,
+            hi: k_hi,
+            body: inner,
+        },
+    ] = rest
+    else {
+        return None;
+    };
+    let defined: Vec<&Var> = lets
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Let { var, .. } => Some(var),
+            _ => None,
+        })
+        .collect();
+    let independent = |e: &Expr| !mentions(var, e) && defined.iter().all(|d| !mentions(d, e));
+    if !independent(k_lo) || !independent(k_hi) || mentions(k, lo) || mentions(k, hi) {
+        return None;
+    }
+    let hoisted = inner
+        .iter()
+        .take_while(|s| matches!(s, Stmt::Let { init, .. } if is_index_let(s) && independent(init)))
+        .count();
+    let mut lane_body = lets.to_vec();
+    lane_body.extend_from_slice(&inner[hoisted..]);
+    let mut k_body = inner[..hoisted].to_vec();
+    k_body.push(Stmt::VectorFor {
+        var: var.clone(),
+        lo: lo.clone(),
+        hi: hi.clone(),
+        body: lane_body,
+    });
+    Some(Stmt::For {
+        var: k.clone(),
+        lo: k_lo.clone(),
+        hi: k_hi.clone(),
+        body: k_body,
+    })
 }
 
 fn is_index_let(stmt: &Stmt) -> bool {
