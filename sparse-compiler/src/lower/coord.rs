@@ -47,9 +47,9 @@ impl Lowerer<'_> {
         // start (and end) at the extent.
         let start = bin(BinOp::Add, first, bin(BinOp::Mul, o.clone(), size.clone()));
         let start = bin(BinOp::Min, start, last.clone());
-        let lo = self.let_index(&format!("{name}_tile_lo"), start, out);
+        let lo = self.let_fresh(&format!("{name}_tile_lo"), start, out);
         let stop = bin(BinOp::Min, bin(BinOp::Add, lo.clone(), size), last.clone());
-        let hi = self.let_index(&format!("{name}_tile_hi"), stop, out);
+        let hi = self.let_fresh(&format!("{name}_tile_hi"), stop, out);
         let env = self.level_env(access, level);
         let fns = level_fns(spec.kind);
         let from = Expr::Select(
@@ -66,8 +66,8 @@ impl Lowerer<'_> {
             Box::new(fns.pos_access(&env, &hi)),
             Box::new(self.extent(i)),
         );
-        let from = self.let_index(&format!("{name}_from"), from, out);
-        let to = self.let_index(&format!("{name}_to"), to, out);
+        let from = self.let_fresh(&format!("{name}_from"), from, out);
+        let to = self.let_fresh(&format!("{name}_to"), to, out);
         let saved = self.scope.clone();
         self.scope.tiles.insert((access, level), (lo, hi));
         self.scope.coord_ranges.insert(i, (from, to));
@@ -77,7 +77,8 @@ impl Lowerer<'_> {
         result
     }
 
-    fn let_index(&mut self, hint: &str, init: Expr, out: &mut Vec<Stmt>) -> Expr {
+    /// `let __hint = init;` under a fresh name, which is returned.
+    fn let_fresh(&mut self, hint: &str, init: Expr, out: &mut Vec<Stmt>) -> Expr {
         let var = self.names.fresh(hint);
         out.push(Stmt::Let {
             var: var.clone(),

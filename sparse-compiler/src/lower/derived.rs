@@ -309,7 +309,7 @@ impl Lowerer<'_> {
                 let blocks = ceil_div(len, factor);
                 let outer_count = match direction {
                     // Coordinate tiles cover every coordinate, so even no positions make a tile.
-                    Direction::Down if self.has_coord_tiles(inner) => {
+                    Direction::Down if self.scheduled.coord_tiles(inner) => {
                         bin(BinOp::Max, Expr::Index(1), blocks.clone())
                     }
                     Direction::Down => blocks.clone(),
@@ -343,14 +343,6 @@ impl Lowerer<'_> {
             }
             None => Ok((Expr::Index(0), self.extent(v))),
         }
-    }
-
-    /// Whether `coord` turned the tile loop `v` into a coordinate loop.
-    fn has_coord_tiles(&self, v: IndexVar) -> bool {
-        self.scheduled
-            .relations
-            .iter()
-            .any(|r| matches!(r, Relation::Coord { pos, .. } if *pos == v))
     }
 
     /// The values a variable takes: `[0, extent)` for a coordinate, a loop's bounds otherwise.

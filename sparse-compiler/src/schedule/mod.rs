@@ -128,6 +128,21 @@ impl Scheduled {
         })
     }
 
+    /// Whether `coord` turned tile loop `v` (a split's inner part) into a coordinate loop.
+    pub fn coord_tiles(&self, v: IndexVar) -> bool {
+        self.relations
+            .iter()
+            .any(|r| matches!(r, Relation::Coord { pos, .. } if *pos == v))
+    }
+
+    /// Whether `v` is the loop over tiles whose inner loop `coord` iterates in coordinate space:
+    /// the tiles then cover disjoint coordinate ranges.
+    pub fn tiles_coordinates(&self, v: IndexVar) -> bool {
+        self.relations.iter().any(|r| {
+            matches!(*r, Relation::Split { outer, inner, .. } if outer == v && self.coord_tiles(inner))
+        })
+    }
+
     /// The variables `v` was derived from, transitively, that the statement itself defines.
     pub fn underived(&self, v: IndexVar) -> Vec<IndexVar> {
         match self.deriving(v) {
@@ -708,19 +723,6 @@ impl State<'_> {
         Ok(())
     }
 
-    /// Whether `v` is the loop over tiles whose inner loop `coord` iterates in coordinate space:
-    /// the tiles then cover disjoint coordinate ranges.
-    fn tiles_coordinates(&self, v: IndexVar) -> bool {
-        self.scheduled.relations.iter().any(|r| match *r {
-            Relation::Split { outer, inner, .. } if outer == v => self
-                .scheduled
-                .relations
-                .iter()
-                .any(|c| matches!(c, Relation::Coord { pos, .. } if *pos == inner)),
-            _ => false,
-        })
-    }
-
     /// A lower bound (`MinExact`, `MinConstraint`) states where `v`'s loop starts; it cannot
     /// skip iterations. Every loop starts at 0 except a position loop under a known parent
     /// (which starts at that parent's first position, known only at run time), so the bound
@@ -946,7 +948,7 @@ impl State<'_> {
         let output_like = roots.iter().all(|r| outputs.contains(r))
             && (!self.scheduled.is_position(v)
                 || positions_own_entries
-                || self.tiles_coordinates(v));
+                || self.scheduled.tiles_coordinates(v));
         let sparse_output = self.program.tensors[0]
             .levels
             .iter()
