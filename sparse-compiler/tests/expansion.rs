@@ -131,3 +131,54 @@ fn golden_spmv_position_split() {
          schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 2048).parallelize(p0, CpuThread, Atomics)>;",
     );
 }
+
+/// The kernel's IR, printed.
+fn ir(kernel: &str) -> String {
+    let kernel = sparse_compiler::lower_to_ir(kernel.parse().unwrap())
+        .map_err(|e| e[0].message())
+        .unwrap();
+    sparse_compiler::ir::print_kernel(&kernel)
+}
+
+/// A prefetch precedes a loop over a compressed level's positions when the rows it reads follow
+/// each other from one run of the enclosing loop to the next (a row loop, a `Down` split of it,
+/// a position loop of the level above), and not when they do not: rows of `C(k,j)` found
+/// through `B`'s coordinates, an `Up` split's rows, a row re-read under an inner dense loop.
+#[test]
+fn prefetches_precede_rows_read_in_order() {
+    let row = "prefetch(A.l1.crd, A.l1.pos[__i]);\n";
+    let row_vals = "prefetch(A.vals, A.l1.pos[__i]);";
+    let spmv = "fn k; y(i) = A(i,j) * x(j); formats<A: csr>;";
+    let text = ir(spmv);
+    assert!(text.contains(row) && text.contains(row_vals), "{text}");
+    let down = ir(&format!(
+        "{spmv} schedule<split(i, i0, i1, Down, 64).split(i1, i2, i3, Down, 8)>;"
+    ));
+    assert!(down.contains(row) && down.contains(row_vals), "{down}");
+    let up = ir(&format!("{spmv} schedule<split(i, i0, i1, Up, 64)>;"));
+    assert!(!up.contains("prefetch"), "{up}");
+
+    let spgemm = ir("fn k; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>;");
+    assert!(
+        spgemm.contains("prefetch(B.l1.crd, B.l1.pos[__i]);"),
+        "{spgemm}"
+    );
+    assert!(!spgemm.contains("prefetch(C."), "{spgemm}");
+
+    let mttkrp = "fn k; A(i,j) = B(i,k,l) * C(k,j) * D(l,j); formats<B: csf>;";
+    let under_j = ir(mttkrp);
+    assert!(!under_j.contains("prefetch(B.l1"), "{under_j}");
+    assert!(
+        under_j.contains("prefetch(B.l2.crd, B.l2.pos[__pB1]);"),
+        "{under_j}"
+    );
+    let ordered = ir(&format!("{mttkrp} schedule<reorder(i, k, l, j)>;"));
+    assert!(
+        ordered.contains("prefetch(B.l1.crd, B.l1.pos[__pB0]);"),
+        "{ordered}"
+    );
+    assert!(
+        ordered.contains("prefetch(B.vals, B.l2.pos[__pB1]);"),
+        "{ordered}"
+    );
+}

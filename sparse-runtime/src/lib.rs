@@ -16,6 +16,7 @@ mod entries;
 mod error;
 pub mod io;
 mod pack;
+mod prefetch;
 mod scalar;
 mod storage;
 mod tensor;
@@ -35,8 +36,10 @@ pub use sparse_format::{
 pub use storage::{EMPTY, Idx, Level};
 pub use tensor::Tensor;
 
-/// What generated kernels use and users do not: rayon for `CpuThread` loops.
+/// What generated kernels use and users do not: rayon for `CpuThread` loops, prefetch hints for
+/// loops over a level's positions.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::prefetch::prefetch_ahead;
     pub use rayon;
 }

@@ -416,6 +416,10 @@ impl Walk<'_> {
             | Stmt::EndEntries
             | Stmt::FailStructureMismatch => Ok(()),
             Stmt::CheckBound { extent, .. } => self.expr(extent),
+            Stmt::Prefetch { array, from } => {
+                self.array(array)?;
+                self.expr(from)
+            }
         }
     }
 

@@ -342,6 +342,10 @@ impl Emitter<'_> {
                     }
                 }
             }
+            Stmt::Prefetch { array, from } => {
+                let (array, from) = (self.put_array(array), self.put_expr(from).tokens);
+                quote! { ::sparse::__private::prefetch_ahead(#array, #from); }
+            }
             Stmt::FailStructureMismatch => {
                 let tensor = &self.kernel.params[0].name;
                 quote! {
@@ -1000,6 +1004,7 @@ fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'
             | Stmt::BeginEntries => {}
             // `end_assembly(..)?` can return: nothing after it runs on every iteration.
             Stmt::CheckBound { extent, .. } => find_uses_in(var, extent, found),
+            Stmt::Prefetch { from, .. } => find_uses_in(var, from, found),
             Stmt::EndAssembly | Stmt::EndEntries | Stmt::FailStructureMismatch => return,
         }
     }

@@ -474,6 +474,16 @@ pub enum Stmt {
     /// Returns from the kernel with an error: the output's existing structure is not the one the
     /// kernel computes (compute-only kernels).
     FailStructureMismatch,
+    /// A hint: the loop that follows reads `array` in order from `from`, and the next run of the
+    /// enclosing loop reads on from where this one stops (a compressed level under a parent whose
+    /// position steps by one), so a backend may start fetching ahead of `from`. It changes
+    /// nothing the kernel computes; a backend may ignore it.
+    Prefetch {
+        /// The array read.
+        array: Array,
+        /// The first position the loop reads.
+        from: Expr,
+    },
     /// Returns with an error unless `extent` equals `bound` (`exact`) or is at most `bound`: the
     /// promise a `bound` schedule command makes about an index variable's extent.
     CheckBound {

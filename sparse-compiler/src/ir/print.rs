@@ -261,6 +261,10 @@ impl Printer<'_> {
                 self.line(&line);
             }
             Stmt::FailStructureMismatch => self.line("fail(structure mismatch);"),
+            Stmt::Prefetch { array, from } => {
+                let line = format!("prefetch({}, {});", self.array(array), self.expr(from));
+                self.line(&line);
+            }
             Stmt::CheckBound {
                 index,
                 extent,

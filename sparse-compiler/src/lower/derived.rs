@@ -45,6 +45,8 @@ impl Lowerer<'_> {
         // drop the tail past it); a position loop covers only stored coordinates.
         self.scope.partial |= self.scheduled.is_position(v);
         self.scope.in_parallel |= self.thread_parallel(v);
+        self.scope.stepped.clear();
+        self.scope.counting = Some(v);
         let mut flush_inside = None;
         if let Some((relation, access, level)) = self.tracked_pos(v)
             && !self.scope.trackers.contains_key(&relation)

@@ -164,6 +164,8 @@ impl Lowerer<'_> {
         };
         self.scope.in_parallel |= self.thread_parallel(v);
         let cursors = self.open_cursors(lattice, out)?;
+        self.scope.stepped.clear();
+        self.scope.counting = Some(v);
         let coord = self.names.fresh(&self.program.vars[v].clone());
         let mut inner = Vec::new();
         let mut here = BTreeMap::new();
@@ -220,6 +222,9 @@ impl Lowerer<'_> {
             self.program.tensors[self.accesses[it.access].tensor].name, it.level
         );
         let pos = self.names.fresh(&hint);
+        let rows_follow = it.level > 0 && self.scope.stepped.contains(&(it.access, it.level - 1));
+        self.scope.stepped = [(it.access, it.level)].into();
+        self.scope.counting = None;
         let cursor = Cursor {
             it,
             pos: pos.clone(),
@@ -251,6 +256,9 @@ impl Lowerer<'_> {
                 then: inner,
                 otherwise: Vec::new(),
             }];
+        }
+        if rows_follow && !self.thread_parallel(v) {
+            out.extend(self.prefetches(it.access, it.level, &lo));
         }
         self.push_loop(v, pos, lo, hi, inner, out)
     }

@@ -21,10 +21,10 @@ mod tracking;
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{LevelEnv, LevelRef, level_fns};
-use crate::ir::{self, Expr, Stmt, Type, Var};
+use crate::format::{LevelEnv, LevelKind, LevelRef, level_fns};
+use crate::ir::{self, Array, Expr, Stmt, Type, Var};
 use crate::notation::{Access, Cin, IndexVar, Lhs, Program};
-use crate::schedule::{BoundKind, Scheduled};
+use crate::schedule::{BoundKind, Direction, Relation, Scheduled};
 pub use compute::compute_only;
 use names::Namer;
 
@@ -139,6 +139,15 @@ struct Scope {
     trackers: BTreeMap<usize, Tracker>,
     /// A segment sum collecting the output's additions (the relation and its scalar).
     segment_sum: Option<(usize, Var)>,
+    /// Levels (access, level) whose position steps by one from a run of the innermost enclosing
+    /// loop to the next: the level a position loop iterates, or a dense level located from a
+    /// coordinate loop's variable.
+    /// The rows of a compressed level below one of these follow each other in memory, so its
+    /// loops are preceded by a [`Stmt::Prefetch`].
+    stepped: std::collections::BTreeSet<(usize, usize)>,
+    /// The variable of the innermost loop over coordinates being lowered (a dense or derived
+    /// loop; none inside a position loop, whose coordinates jump).
+    counting: Option<IndexVar>,
     /// Whether the code being lowered runs inside a thread-parallel loop.
     in_parallel: bool,
     /// Whether some enclosing loop or case does not visit its variable's whole extent, so a write
@@ -208,7 +217,7 @@ impl<'p> Lowerer<'p> {
     fn bound_checks(&self) -> Vec<Stmt> {
         let mut checks = Vec::new();
         for r in &self.scheduled.relations {
-            if let crate::schedule::Relation::Bound {
+            if let Relation::Bound {
                 parent,
                 kind: kind @ (BoundKind::MaxExact | BoundKind::MaxConstraint),
                 value,
@@ -333,6 +342,46 @@ impl<'p> Lowerer<'p> {
         }
     }
 
+    /// Prefetches for a loop over the positions of compressed level `k` of access `a` from `from`
+    /// whose rows are read one after another: its coordinates, and its values on the last level.
+    fn prefetches(&self, a: usize, k: usize, from: &Expr) -> Vec<Stmt> {
+        let levels = self.levels(a);
+        if levels[k].kind != LevelKind::Compressed {
+            return Vec::new();
+        }
+        let param = self.accesses[a].tensor;
+        let mut arrays = vec![Array::Crd { param, level: k }];
+        if k + 1 == levels.len() {
+            arrays.push(Array::Vals { param });
+        }
+        (arrays.into_iter())
+            .map(|array| Stmt::Prefetch {
+                array,
+                from: from.clone(),
+            })
+            .collect()
+    }
+
+    /// Whether `v` grows by one with each run of the innermost coordinate loop: it is that loop's
+    /// variable, or the parent of a `Down` split whose inner variable does.
+    fn counts_up(&self, v: IndexVar) -> bool {
+        let Some(mut w) = self.scope.counting else {
+            return false;
+        };
+        while w != v {
+            match self.scheduled.deriving(w) {
+                Some(Relation::Split {
+                    parent,
+                    inner,
+                    direction: Direction::Down,
+                    ..
+                }) if inner == w => w = parent,
+                _ => return false,
+            }
+        }
+        true
+    }
+
     /// The first level of access `a` whose position is not known yet.
     fn next_level(&self, a: usize) -> usize {
         (0..self.levels(a).len())
@@ -383,6 +432,9 @@ impl<'p> Lowerer<'p> {
                 };
                 let p = self.bind_index("p", p, out);
                 self.scope.positions.insert((a, k), p);
+                if spec.kind == LevelKind::Dense && self.counts_up(v) {
+                    self.scope.stepped.insert((a, k));
+                }
             }
         }
         Ok(())

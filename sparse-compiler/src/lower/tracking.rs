@@ -513,6 +513,8 @@ impl Lowerer<'_> {
             &mut run,
         );
         self.recovered_body(body, &mut run)?;
+        // The walk's segments are consecutive rows.
+        turn.extend(self.prefetches(walk.access, walk.level, &Expr::Var(cursor.clone())));
         turn.push(Stmt::For {
             var: p.clone(),
             lo: Expr::Var(cursor.clone()),

@@ -60,6 +60,8 @@ fn spgemm<T: ::sparse::Scalar>(
     let mut __w_j_count: usize = 0;
     let mut __asm = A.begin_assembly();
     for __i in 0..__A_shape0.min(__B_l1_pos.len()) {
+        ::sparse::__private::prefetch_ahead(__B_l1_crd, __B_l1_pos[__i] as usize);
+        ::sparse::__private::prefetch_ahead(__B_vals, __B_l1_pos[__i] as usize);
         for __pB1 in __B_l1_pos[__i]
             as usize..(__B_l1_pos[__i + 1] as usize).min(__B_l1_crd.len())
         {
@@ -158,6 +160,8 @@ fn spgemm_compute<T: ::sparse::Scalar>(
     let mut __w_j_count: usize = 0;
     let mut __compute_cursor: usize = 0;
     for __i in 0..__A_shape0.min(__B_l1_pos.len()) {
+        ::sparse::__private::prefetch_ahead(__B_l1_crd, __B_l1_pos[__i] as usize);
+        ::sparse::__private::prefetch_ahead(__B_vals, __B_l1_pos[__i] as usize);
         for __pB1 in __B_l1_pos[__i]
             as usize..(__B_l1_pos[__i + 1] as usize).min(__B_l1_crd.len())
         {

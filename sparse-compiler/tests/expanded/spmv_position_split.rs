@@ -68,6 +68,8 @@ fn spmv_positions<T: ::sparse::Scalar>(
                     let __i: usize = __A_segment;
                     let __p_run_end: usize = ::core::cmp::min(__A_segment_end, __p_stop);
                     let mut __segment_sum: T = <T as ::sparse::Scalar>::ZERO;
+                    ::sparse::__private::prefetch_ahead(__A_l1_crd, __p_cursor);
+                    ::sparse::__private::prefetch_ahead(__A_vals, __p_cursor);
                     for __p in __p_cursor..__p_run_end
                         .min(__A_l1_crd.len())
                         .min(__A_vals.len())
