@@ -1,13 +1,15 @@
 //! Scheduled-kernel benchmarks: what the `schedule<...>` clause buys over the unscheduled kernel on
 //! all the threads of the machine (rayon's default pool), and how close it gets to memory bandwidth.
 //!
-//! - `triad`: `a[i] = b[i] + s * c[i]` on one thread and on rayon's pool (24 bytes per element);
-//!   every SpMV's bytes per second is divided by the parallel triad's.
+//! - `triad`: `a[i] = b[i] + s * c[i]` on one thread and on rayon's pool (24 bytes per element).
+//!   Each SpMV group measures the parallel triad again first and last (`triad_before`,
+//!   `triad_after`): the bandwidth the machine's other tenants leave moves within minutes, so an
+//!   SpMV's bytes per second is divided by the triad measured beside it.
 //! - `spmv_stencil`, `spmv_uniform`, `spmv_power_law`, `spmv_hubs`, `spmv_power_law_sorted`:
 //!   `y = A x` on a 3-D 7-point stencil, on uniformly random columns, on power-law row lengths (in
 //!   random order, and sorted by decreasing length) and on a matrix whose first eight rows hold
 //!   most nonzeros: the unscheduled kernel and sprs (both on one thread), a hand-written rayon
-//!   SpMV, row-split kernels with three split factors and one in lanes, and position-split kernels
+//!   SpMV with and without a prefetch hint, row-split kernels with three split factors and one in lanes, and position-split kernels
 //!   (atomic adds at row boundaries) with two factors, in groups of 8, and precomputed.
 //! - `spmm`: `A = B C` with `B` CSR and `C` dense with 64 columns: the unscheduled kernel, the
 //!   `reorder(k, j)` kernel with and without `CpuVector` lanes (one thread), lanes plus row threads,
@@ -498,29 +500,57 @@ fn triad(a: &mut [f64], b: &[f64], c: &[f64], s: f64) {
 /// Elements per rayon task of the parallel triad: large enough that task overhead vanishes.
 const TRIAD_CHUNK: usize = 1 << 16;
 
+/// The triad's arrays.
+struct Triad {
+    a: Vec<f64>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+}
+
+impl Triad {
+    fn new(n: usize) -> Self {
+        let mut t = Triad {
+            a: vec![0.0; n],
+            b: vec![1.5; n],
+            c: vec![2.5; n],
+        };
+        t.serial(3.0);
+        assert!(
+            t.a.iter().all(|&v| v == 1.5 + 3.0 * 2.5),
+            "triad result is wrong"
+        );
+        t
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.a.len() * 3 * 8) as u64
+    }
+
+    fn serial(&mut self, s: f64) {
+        triad(&mut self.a, &self.b, &self.c, s);
+    }
+
+    fn parallel(&mut self, s: f64) {
+        (self.a.par_chunks_mut(TRIAD_CHUNK))
+            .zip(self.b.par_chunks(TRIAD_CHUNK))
+            .zip(self.c.par_chunks(TRIAD_CHUNK))
+            .for_each(|((a, b), c)| triad(a, b, c, s));
+    }
+
+    /// Times the parallel triad as benchmark `name` of `group`, in its own throughput.
+    fn bench_in(&mut self, group: &mut BenchmarkGroup<'_, WallTime>, name: &str) {
+        group.throughput(Throughput::Bytes(self.bytes()));
+        group.bench_function(name, |bench| bench.iter(|| self.parallel(black_box(3.0))));
+    }
+}
+
 fn stream_triad(c: &mut Criterion) {
-    let n = Sizes::from_args().stream_len;
     println!("rayon's pool: {} threads", rayon::current_num_threads());
-    let (b, cc, mut a) = (vec![1.5f64; n], vec![2.5f64; n], vec![0.0f64; n]);
-    triad(&mut a, &b, &cc, 3.0);
-    assert!(
-        a.iter().all(|&v| v == 1.5 + 3.0 * 2.5),
-        "triad result is wrong"
-    );
+    let mut t = Triad::new(Sizes::from_args().stream_len);
     let mut group = c.benchmark_group("triad");
-    configure(&mut group, Throughput::Bytes((n * 3 * 8) as u64));
-    group.bench_function("serial", |bench| {
-        bench.iter(|| triad(black_box(&mut a), &b, &cc, black_box(3.0)))
-    });
-    group.bench_function("rayon", |bench| {
-        bench.iter(|| {
-            let s = black_box(3.0);
-            (black_box(&mut a).par_chunks_mut(TRIAD_CHUNK))
-                .zip(b.par_chunks(TRIAD_CHUNK))
-                .zip(cc.par_chunks(TRIAD_CHUNK))
-                .for_each(|((a, b), c)| triad(a, b, c, s));
-        })
-    });
+    configure(&mut group, Throughput::Bytes(t.bytes()));
+    group.bench_function("serial", |bench| bench.iter(|| t.serial(black_box(3.0))));
+    t.bench_in(&mut group, "rayon");
     group.finish();
 }
 
@@ -545,14 +575,15 @@ const SCHEDULED_SPMV: [(&str, Spmv, bool); 8] = [
 
 fn spmv(c: &mut Criterion) {
     let sizes = Sizes::from_args();
-    bench_spmv(c, &Matrix::stencil(sizes.stencil_side));
-    bench_spmv(c, &Matrix::uniform(sizes.uniform_rows, 10));
-    bench_spmv(c, &Matrix::power_law(sizes.power_law_rows));
-    bench_spmv(c, &Matrix::hubs(sizes.power_law_rows));
-    bench_spmv(c, &Matrix::power_law_sorted(sizes.power_law_rows));
+    let mut t = Triad::new(sizes.stream_len);
+    bench_spmv(c, &mut t, &Matrix::stencil(sizes.stencil_side));
+    bench_spmv(c, &mut t, &Matrix::uniform(sizes.uniform_rows, 10));
+    bench_spmv(c, &mut t, &Matrix::power_law(sizes.power_law_rows));
+    bench_spmv(c, &mut t, &Matrix::hubs(sizes.power_law_rows));
+    bench_spmv(c, &mut t, &Matrix::power_law_sorted(sizes.power_law_rows));
 }
 
-fn bench_spmv(c: &mut Criterion, m: &Matrix) {
+fn bench_spmv(c: &mut Criterion, triad: &mut Triad, m: &Matrix) {
     println!("{}", m.describe());
     let n = m.rows();
     let theirs = m.to_sprs();
@@ -560,13 +591,13 @@ fn bench_spmv(c: &mut Criterion, m: &Matrix) {
     let mut y = Tensor::<f64, Dense<1>>::zeros([n]);
     check_spmv(m, &theirs, &x, &mut y);
     let mut group = c.benchmark_group(format!("spmv_{}", m.label));
-    configure(
-        &mut group,
-        Throughput::ElementsAndBytes {
-            elements: m.nnz() as u64,
-            bytes: m.spmv_bytes(),
-        },
-    );
+    let spmv_throughput = Throughput::ElementsAndBytes {
+        elements: m.nnz() as u64,
+        bytes: m.spmv_bytes(),
+    };
+    configure(&mut group, spmv_throughput.clone());
+    triad.bench_in(&mut group, "triad_before");
+    group.throughput(spmv_throughput);
     group.bench_function("serial_macro", |b| {
         b.iter(|| spmv_serial(black_box(&mut y), black_box(&m.a), black_box(&x)))
     });
@@ -588,6 +619,7 @@ fn bench_spmv(c: &mut Criterion, m: &Matrix) {
             b.iter(|| kernel(black_box(&mut y), black_box(&m.a), black_box(&x)))
         });
     }
+    triad.bench_in(&mut group, "triad_after");
     group.finish();
 }
 
