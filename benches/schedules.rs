@@ -4,7 +4,10 @@
 //! - `triad`: `a[i] = b[i] + s * c[i]` on one thread and on rayon's pool (24 bytes per element).
 //!   Each SpMV group measures the parallel triad again first and last (`triad_before`,
 //!   `triad_after`): the bandwidth the machine's other tenants leave moves within minutes, so an
-//!   SpMV's bytes per second is divided by the triad measured beside it.
+//!   SpMV's bytes per second is divided by the triad measured beside it. The triad writes a third
+//!   of the bytes it counts, and each written line is read first, so it moves 4/3 of them; an
+//!   SpMV's bytes are nearly all reads. `read_before`/`read_after` (two arrays summed, 16 bytes
+//!   per element) give the read-only figure beside it.
 //! - `spmv_stencil`, `spmv_uniform`, `spmv_power_law`, `spmv_hubs`, `spmv_power_law_sorted`:
 //!   `y = A x` on a 3-D 7-point stencil, on uniformly random columns, on power-law row lengths (in
 //!   random order, and sorted by decreasing length) and on a matrix whose first eight rows hold
@@ -537,10 +540,33 @@ impl Triad {
             .for_each(|((a, b), c)| triad(a, b, c, s));
     }
 
-    /// Times the parallel triad as benchmark `name` of `group`, in its own throughput.
-    fn bench_in(&mut self, group: &mut BenchmarkGroup<'_, WallTime>, name: &str) {
+    /// Reads `b` and `c` once across the pool (a sum with eight running sums per task, which
+    /// the compiler keeps in SIMD registers): the bandwidth of a stream without writes.
+    fn read(&self) -> f64 {
+        let sum8 = |xs: &[f64]| {
+            let mut acc = [0.0; 8];
+            for chunk in xs.chunks_exact(8) {
+                for (a, x) in acc.iter_mut().zip(chunk) {
+                    *a += x;
+                }
+            }
+            acc.iter().sum::<f64>() + xs.chunks_exact(8).remainder().iter().sum::<f64>()
+        };
+        (self.b.par_chunks(TRIAD_CHUNK))
+            .zip(self.c.par_chunks(TRIAD_CHUNK))
+            .map(|(b, c)| sum8(b) + sum8(c))
+            .sum()
+    }
+
+    /// Times the parallel triad as benchmark `triad_{when}` of `group` and the read-only stream
+    /// as `read_{when}`, each in its own throughput.
+    fn bench_in(&mut self, group: &mut BenchmarkGroup<'_, WallTime>, when: &str) {
         group.throughput(Throughput::Bytes(self.bytes()));
-        group.bench_function(name, |bench| bench.iter(|| self.parallel(black_box(3.0))));
+        let triad = format!("triad_{when}");
+        group.bench_function(triad, |bench| bench.iter(|| self.parallel(black_box(3.0))));
+        group.throughput(Throughput::Bytes((self.b.len() * 2 * 8) as u64));
+        let read = format!("read_{when}");
+        group.bench_function(read, |bench| bench.iter(|| black_box(self.read())));
     }
 }
 
@@ -550,6 +576,8 @@ fn stream_triad(c: &mut Criterion) {
     let mut group = c.benchmark_group("triad");
     configure(&mut group, Throughput::Bytes(t.bytes()));
     group.bench_function("serial", |bench| bench.iter(|| t.serial(black_box(3.0))));
+    let n = t.b.len() as f64;
+    assert_eq!(t.read(), n * (1.5 + 2.5), "read result is wrong");
     t.bench_in(&mut group, "rayon");
     group.finish();
 }
@@ -596,7 +624,7 @@ fn bench_spmv(c: &mut Criterion, triad: &mut Triad, m: &Matrix) {
         bytes: m.spmv_bytes(),
     };
     configure(&mut group, spmv_throughput.clone());
-    triad.bench_in(&mut group, "triad_before");
+    triad.bench_in(&mut group, "before");
     group.throughput(spmv_throughput);
     group.bench_function("serial_macro", |b| {
         b.iter(|| spmv_serial(black_box(&mut y), black_box(&m.a), black_box(&x)))
@@ -619,51 +647,72 @@ fn bench_spmv(c: &mut Criterion, triad: &mut Triad, m: &Matrix) {
             b.iter(|| kernel(black_box(&mut y), black_box(&m.a), black_box(&x)))
         });
     }
-    triad.bench_in(&mut group, "triad_after");
+    bench_parts(&mut group, m, x.values(), y.values_mut());
+    triad.bench_in(&mut group, "after");
     group.finish();
 }
 
 /// Rows per rayon task of the hand-written parallel SpMV.
 const ROWS_PER_TASK: usize = 1024;
 
-/// A parallel SpMV written by hand, the baseline for the scheduled ones: disjoint chunks of `y`
-/// across rayon's pool, each row summed as the unscheduled kernel sums it.
-fn spmv_rayon(y: &mut [f64], a: &Tensor<f64, Csr>, x: &[f64]) {
+/// `y[i] = row(column indices of row i, values of row i)` for every row of `a`, over disjoint
+/// chunks of `y` across rayon's pool; with `prefetch`, the runtime's prefetch hint before each
+/// row, as generated kernels have it.
+fn rows_rayon(
+    y: &mut [f64],
+    a: &Tensor<f64, Csr>,
+    prefetch: bool,
+    row: impl Fn(&[Idx], &[f64]) -> f64 + Sync,
+) {
     let (pos, crd, vals) = (a.level(1).pos(), a.level(1).crd(), a.values());
     y.par_chunks_mut(ROWS_PER_TASK)
         .enumerate()
         .for_each(|(chunk, ys)| {
             let first = chunk * ROWS_PER_TASK;
-            for (yi, row) in ys.iter_mut().zip(pos[first..].windows(2)) {
-                let (lo, hi) = (row[0] as usize, row[1] as usize);
-                let mut sum = 0.0;
-                for (&j, &v) in crd[lo..hi].iter().zip(&vals[lo..hi]) {
-                    sum += v * x[j as usize];
+            for (yi, bounds) in ys.iter_mut().zip(pos[first..].windows(2)) {
+                let (lo, hi) = (bounds[0] as usize, bounds[1] as usize);
+                if prefetch {
+                    sparse::__private::prefetch_ahead(crd, lo);
+                    sparse::__private::prefetch_ahead(vals, lo);
                 }
-                *yi = sum;
+                *yi = row(&crd[lo..hi], &vals[lo..hi]);
             }
         });
 }
 
-/// [`spmv_rayon`] with the runtime's prefetch hint before each row, as generated kernels have it:
-/// the hand-tuned baseline.
+/// A row's dot product with `x`, summed in order as the unscheduled kernel sums it.
+fn row_dot(x: &[f64]) -> impl Fn(&[Idx], &[f64]) -> f64 + Sync + '_ {
+    |crd, vals| (crd.iter().zip(vals)).fold(0.0, |sum, (&j, &v)| sum + v * x[j as usize])
+}
+
+/// A parallel SpMV written by hand, the baseline for the scheduled ones.
+fn spmv_rayon(y: &mut [f64], a: &Tensor<f64, Csr>, x: &[f64]) {
+    rows_rayon(y, a, false, row_dot(x));
+}
+
+/// [`spmv_rayon`] with prefetch hints: the hand-tuned baseline.
 fn spmv_rayon_prefetch(y: &mut [f64], a: &Tensor<f64, Csr>, x: &[f64]) {
-    let (pos, crd, vals) = (a.level(1).pos(), a.level(1).crd(), a.values());
-    y.par_chunks_mut(ROWS_PER_TASK)
-        .enumerate()
-        .for_each(|(chunk, ys)| {
-            let first = chunk * ROWS_PER_TASK;
-            for (yi, row) in ys.iter_mut().zip(pos[first..].windows(2)) {
-                let (lo, hi) = (row[0] as usize, row[1] as usize);
-                sparse::__private::prefetch_ahead(crd, lo);
-                sparse::__private::prefetch_ahead(vals, lo);
-                let mut sum = 0.0;
-                for (&j, &v) in crd[lo..hi].iter().zip(&vals[lo..hi]) {
-                    sum += v * x[j as usize];
-                }
-                *yi = sum;
-            }
-        });
+    rows_rayon(y, a, true, row_dot(x));
+}
+
+/// The SpMV's two parts timed apart, to say which one limits it: the stream alone (every array
+/// but `x`: `y[i] = sum of vals[p] * crd[p]`) and the gathers from `x` alone (`y[i] = sum of
+/// x[crd[p]]`, no values), both with prefetch hints.
+fn bench_parts(group: &mut BenchmarkGroup<'_, WallTime>, m: &Matrix, x: &[f64], y: &mut [f64]) {
+    group.bench_function("part_stream", |b| {
+        b.iter(|| {
+            rows_rayon(black_box(&mut *y), &m.a, true, |crd, vals| {
+                (crd.iter().zip(vals)).fold(0.0, |sum, (&j, &v)| sum + v * f64::from(j))
+            })
+        })
+    });
+    group.bench_function("part_gathers", |b| {
+        b.iter(|| {
+            rows_rayon(black_box(&mut *y), &m.a, true, |crd, _| {
+                crd.iter().fold(0.0, |sum, &j| sum + x[j as usize])
+            })
+        })
+    });
 }
 
 /// The unscheduled kernel and sprs sum each row in the same order, as do the row splits: their
