@@ -257,9 +257,14 @@ impl Lowerer<'_> {
                 otherwise: Vec::new(),
             }];
         }
-        if rows_follow && !self.thread_parallel(v) {
+        let lo = if rows_follow && !self.thread_parallel(v) {
+            // Bound once: the hints and the loop read the same `pos` entry.
+            let lo = self.bind_index(&format!("{hint}_start"), lo, out);
             out.extend(self.prefetches(it.access, it.level, &lo));
-        }
+            lo
+        } else {
+            lo
+        };
         self.push_loop(v, pos, lo, hi, inner, out)
     }
 

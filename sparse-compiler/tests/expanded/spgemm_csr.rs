@@ -60,11 +60,10 @@ fn spgemm<T: ::sparse::Scalar>(
     let mut __w_j_count: usize = 0;
     let mut __asm = A.begin_assembly();
     for __i in 0..__A_shape0.min(__B_l1_pos.len()) {
-        ::sparse::__private::prefetch_ahead(__B_l1_crd, __B_l1_pos[__i] as usize);
-        ::sparse::__private::prefetch_ahead(__B_vals, __B_l1_pos[__i] as usize);
-        for __pB1 in __B_l1_pos[__i]
-            as usize..(__B_l1_pos[__i + 1] as usize).min(__B_l1_crd.len())
-        {
+        let __pB1_start: usize = __B_l1_pos[__i] as usize;
+        ::sparse::__private::prefetch_ahead(__B_l1_crd, __pB1_start);
+        ::sparse::__private::prefetch_ahead(__B_vals, __pB1_start);
+        for __pB1 in __pB1_start..(__B_l1_pos[__i + 1] as usize).min(__B_l1_crd.len()) {
             let __k: usize = __B_l1_crd[__pB1] as usize;
             for __pC1 in __C_l1_pos[__k]
                 as usize..(__C_l1_pos[__k + 1] as usize)
@@ -160,11 +159,10 @@ fn spgemm_compute<T: ::sparse::Scalar>(
     let mut __w_j_count: usize = 0;
     let mut __compute_cursor: usize = 0;
     for __i in 0..__A_shape0.min(__B_l1_pos.len()) {
-        ::sparse::__private::prefetch_ahead(__B_l1_crd, __B_l1_pos[__i] as usize);
-        ::sparse::__private::prefetch_ahead(__B_vals, __B_l1_pos[__i] as usize);
-        for __pB1 in __B_l1_pos[__i]
-            as usize..(__B_l1_pos[__i + 1] as usize).min(__B_l1_crd.len())
-        {
+        let __pB1_start: usize = __B_l1_pos[__i] as usize;
+        ::sparse::__private::prefetch_ahead(__B_l1_crd, __pB1_start);
+        ::sparse::__private::prefetch_ahead(__B_vals, __pB1_start);
+        for __pB1 in __pB1_start..(__B_l1_pos[__i + 1] as usize).min(__B_l1_crd.len()) {
             let __k: usize = __B_l1_crd[__pB1] as usize;
             for __pC1 in __C_l1_pos[__k]
                 as usize..(__C_l1_pos[__k + 1] as usize)

@@ -44,10 +44,10 @@ fn spmv<T: ::sparse::Scalar>(
     let __y_vals: &mut [T] = y.values_mut();
     for __i in 0..__y_shape0.min(__A_l1_pos.len()).min(__y_vals.len()) {
         let mut __t: T = <T as ::sparse::Scalar>::ZERO;
-        ::sparse::__private::prefetch_ahead(__A_l1_crd, __A_l1_pos[__i] as usize);
-        ::sparse::__private::prefetch_ahead(__A_vals, __A_l1_pos[__i] as usize);
-        for __pA1 in __A_l1_pos[__i]
-            as usize..(__A_l1_pos[__i + 1] as usize)
+        let __pA1_start: usize = __A_l1_pos[__i] as usize;
+        ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);
+        ::sparse::__private::prefetch_ahead(__A_vals, __pA1_start);
+        for __pA1 in __pA1_start..(__A_l1_pos[__i + 1] as usize)
             .min(__A_l1_crd.len())
             .min(__A_vals.len())
         {
