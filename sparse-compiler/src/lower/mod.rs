@@ -141,9 +141,8 @@ struct Scope {
     segment_sum: Option<(usize, Var)>,
     /// Levels (access, level) whose position steps by one from a run of the innermost enclosing
     /// loop to the next: the level a position loop iterates, or a dense level located from a
-    /// coordinate loop's variable.
-    /// The rows of a compressed level below one of these follow each other in memory, so its
-    /// loops are preceded by a [`Stmt::Prefetch`].
+    /// coordinate loop's variable. The rows of a compressed level below one of these follow each
+    /// other in memory, so its loops are preceded by a [`Stmt::Prefetch`].
     stepped: std::collections::BTreeSet<(usize, usize)>,
     /// The variable of the innermost loop over coordinates being lowered (a dense or derived
     /// loop; none inside a position loop, whose coordinates jump).
