@@ -182,3 +182,18 @@ fn prefetches_precede_rows_read_in_order() {
         "{ordered}"
     );
 }
+
+#[test]
+fn only_thread_parallel_kernels_zero_their_output_on_threads() {
+    let spmspv = "fn k; y(i) = A(i,j) * x(j); formats<A: csc, x: sparse>;";
+    let serial = ir(spmspv);
+    assert!(serial.contains("zero(y.vals);"), "{serial}");
+    let threads = ir(&format!(
+        "{spmspv} schedule<pos(j, jp, x).split(jp, j0, j1, Down, 64).parallelize(j0, CpuThread, Atomics)>;"
+    ));
+    assert!(threads.contains("zero_in_parallel(y.vals);"), "{threads}");
+    let lanes = ir(&format!(
+        "{spmspv} schedule<pos(i, ip, A(i,j)).parallelize(ip, CpuVector, Atomics)>;"
+    ));
+    assert!(!lanes.contains("zero_in_parallel"), "{lanes}");
+}

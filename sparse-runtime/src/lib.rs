@@ -22,6 +22,7 @@ mod storage;
 mod tensor;
 pub mod validate;
 mod walk;
+mod zero;
 
 pub use assembly::Assembly;
 pub use entries::Entries;
@@ -37,9 +38,10 @@ pub use storage::{EMPTY, Idx, Level};
 pub use tensor::Tensor;
 
 /// What generated kernels use and users do not: rayon for `CpuThread` loops, prefetch hints for
-/// loops over a level's positions.
+/// loops over a level's positions, zeroing an output on rayon's threads.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::prefetch::prefetch_ahead;
+    pub use crate::zero::zero_in_parallel;
     pub use rayon;
 }

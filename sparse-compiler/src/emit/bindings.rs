@@ -396,7 +396,7 @@ impl Walk<'_> {
                 self.stmts(then)?;
                 self.stmts(otherwise)
             }
-            Stmt::ZeroOutput => {
+            Stmt::ZeroOutput { .. } => {
                 self.used.insert(Binding::Vals { param: 0 });
                 Ok(())
             }

@@ -256,9 +256,13 @@ impl Emitter<'_> {
             }
             // Hoisted before the bindings by `write_function`.
             Stmt::CopyStructure { .. } => TokenStream::new(),
-            Stmt::ZeroOutput => {
+            Stmt::ZeroOutput { parallel } => {
                 let vals = self.bindings.name(Binding::Vals { param: 0 });
-                quote! { #vals.fill(<T as ::sparse::Scalar>::ZERO); }
+                if *parallel {
+                    quote! { ::sparse::__private::zero_in_parallel(&mut *#vals); }
+                } else {
+                    quote! { #vals.fill(<T as ::sparse::Scalar>::ZERO); }
+                }
             }
             Stmt::BeginAssembly => {
                 let (asm, output) = (self.bindings.assembly(), self.output());
@@ -998,7 +1002,7 @@ fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'
                 }
                 find_uses_in(var, value, found);
             }
-            Stmt::ZeroOutput
+            Stmt::ZeroOutput { .. }
             | Stmt::BeginAssembly
             | Stmt::CopyStructure { .. }
             | Stmt::BeginEntries => {}

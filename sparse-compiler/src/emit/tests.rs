@@ -222,7 +222,7 @@ fn spmv_dia() -> Kernel {
         ],
         shape_checks: vec![check("i", &[(0, 0), (1, 0)]), check("j", &[(1, 1), (2, 0)])],
         body: vec![
-            Stmt::ZeroOutput,
+            Stmt::ZeroOutput { parallel: false },
             for_(
                 "__d",
                 idx(0),

@@ -427,8 +427,12 @@ pub enum Stmt {
         /// Taken when false (may be empty).
         otherwise: Vec<Stmt>,
     },
-    /// Sets every value of the output to zero (an `=` kernel into a dense output).
-    ZeroOutput,
+    /// Sets every value of the output to zero (an `=` kernel into a dense output); on the
+    /// backend's threads when `parallel` (the kernel runs a thread-parallel loop anyway).
+    ZeroOutput {
+        /// Whether the zeroing may use threads.
+        parallel: bool,
+    },
     /// Gives the output the structure of input `from`'s first levels, values zeroed: the kernel
     /// then writes values at that input's positions. Only as a kernel's first statement, before
     /// anything reads the output (backends run it before binding the output's arrays).

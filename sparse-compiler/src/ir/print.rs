@@ -210,8 +210,13 @@ impl Printer<'_> {
                 then,
                 otherwise,
             } => self.if_chain(cond, then, otherwise),
-            Stmt::ZeroOutput => {
-                let line = format!("zero({}.vals);", self.param(0));
+            Stmt::ZeroOutput { parallel } => {
+                let how = if *parallel {
+                    "zero_in_parallel"
+                } else {
+                    "zero"
+                };
+                let line = format!("{how}({}.vals);", self.param(0));
                 self.line(&line);
             }
             Stmt::CopyStructure { from } => {
@@ -620,7 +625,7 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
                 array: w.clone(),
                 len: Expr::Index(3),
             },
-            Stmt::ZeroOutput,
+            Stmt::ZeroOutput { parallel: false },
             Stmt::BeginAssembly,
             Stmt::While {
                 cond: Expr::Not(Box::new(Expr::Bool(false))),

@@ -257,6 +257,11 @@ impl Lowerer<'_> {
             .is_some_and(|p| p.unit == Unit::CpuThread)
     }
 
+    /// Whether any loop of the kernel runs on rayon's threads.
+    pub(super) fn threads(&self) -> bool {
+        (self.scheduled.parallel.values()).any(|p| p.unit == Unit::CpuThread)
+    }
+
     pub(super) fn parallel_at(&self, v: IndexVar) -> bool {
         self.scheduled.parallel.contains_key(&v)
     }

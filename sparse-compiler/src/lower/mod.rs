@@ -43,7 +43,7 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
     lowerer.end_output(&mut body);
     if !lowerer.partial_output_write {
         // Every output position is overwritten, so zeroing it first would be a wasted pass.
-        body.retain(|s| *s != Stmt::ZeroOutput);
+        body.retain(|s| !matches!(s, Stmt::ZeroOutput { .. }));
     }
     let mut stmts = std::mem::take(&mut lowerer.hoisted);
     stmts.extend(body);

@@ -38,7 +38,8 @@ impl Lowerer<'_> {
         }
         if !self.assembles() {
             if self.program.op == AssignOp::Assign {
-                out.push(Stmt::ZeroOutput);
+                let parallel = self.threads();
+                out.push(Stmt::ZeroOutput { parallel });
             }
             return Ok(());
         }

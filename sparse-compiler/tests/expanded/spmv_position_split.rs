@@ -42,7 +42,7 @@ fn spmv_positions<T: ::sparse::Scalar>(
     let __A_vals: &[T] = A.values();
     let __x_vals: &[T] = x.values();
     let __y_vals: &mut [T] = y.values_mut();
-    __y_vals.fill(<T as ::sparse::Scalar>::ZERO);
+    ::sparse::__private::zero_in_parallel(&mut *__y_vals);
     {
         let __out_cells = ::sparse::atomic::as_atomic(&mut *__y_vals);
         ::sparse::__private::rayon::iter::ParallelIterator::for_each(
