@@ -14,6 +14,8 @@
 //!   most nonzeros: the unscheduled kernel and sprs (both on one thread), a hand-written rayon
 //!   SpMV with and without a prefetch hint, row-split kernels with three split factors and one in lanes, and position-split kernels
 //!   (atomic adds at row boundaries) with two factors, in groups of 8, and precomputed.
+//! - `spmv_stencil_in_cache`: the stencil SpMV on matrices that fit a core's L2 and the L3, on one
+//!   thread and on two: what the kernel itself can do when memory does not limit it.
 //! - `spmm`: `A = B C` with `B` CSR and `C` dense with 64 columns: the unscheduled kernel, the
 //!   `reorder(k, j)` kernel with and without `CpuVector` lanes (one thread), lanes plus row threads,
 //!   and sprs.
@@ -255,6 +257,8 @@ struct Sizes {
     stream_len: usize,
     /// Grid points along each side of the 3-D stencil (its matrix has `side^3` rows).
     stencil_side: usize,
+    /// Sides of the stencils whose SpMV runs from cache: one that fits a core's L2, one the L3.
+    in_cache_sides: [usize; 2],
     /// Rows (and columns) of the uniform SpMV matrix.
     uniform_rows: usize,
     /// Rows (and columns) of the power-law SpMV matrix.
@@ -275,6 +279,7 @@ impl Sizes {
             Sizes {
                 stream_len: 64 << 20,
                 stencil_side: 160,
+                in_cache_sides: [20, 48],
                 uniform_rows: 4_000_000,
                 power_law_rows: 3_000_000,
                 spmm_rows: 1 << 17,
@@ -285,6 +290,7 @@ impl Sizes {
             Sizes {
                 stream_len: 4096,
                 stencil_side: 6,
+                in_cache_sides: [4, 5],
                 uniform_rows: 2_000,
                 power_law_rows: 2_000,
                 spmm_rows: 300,
@@ -649,6 +655,41 @@ fn bench_spmv(c: &mut Criterion, triad: &mut Triad, m: &Matrix) {
     }
     bench_parts(&mut group, m, x.values(), y.values_mut());
     triad.bench_in(&mut group, "after");
+    group.finish();
+}
+
+/// The stencil SpMV on matrices that stay in cache, so memory bandwidth is not what limits it: the
+/// kernels' own speed, in the bytes per second they would need from memory. A one-thread run
+/// on a matrix that fits one core's L2 (`l2`), and one- and two-thread runs on one that fits the
+/// L3 (`l3`). If this ceiling is below the triad, no prefetching brings the out-of-cache SpMV to
+/// the triad.
+fn spmv_in_cache(c: &mut Criterion) {
+    let [l2, l3] = Sizes::from_args().in_cache_sides.map(Matrix::stencil);
+    let mut group = c.benchmark_group("spmv_stencil_in_cache");
+    for (m, cache) in [(&l2, "l2"), (&l3, "l3")] {
+        let n = m.rows();
+        let x = dense([n], 0x2545_F491_4F6C_DD1D);
+        let mut y = Tensor::<f64, Dense<1>>::zeros([n]);
+        check_spmv(m, &m.to_sprs(), &x, &mut y);
+        configure(
+            &mut group,
+            Throughput::ElementsAndBytes {
+                elements: m.nnz() as u64,
+                bytes: m.spmv_bytes(),
+            },
+        );
+        group.bench_function(format!("serial_macro_{cache}"), |b| {
+            b.iter(|| spmv_serial(black_box(&mut y), black_box(&m.a), black_box(&x)))
+        });
+        if cache == "l3" {
+            group.bench_function("rows_1024_l3", |b| {
+                b.iter(|| spmv_rows_1024(black_box(&mut y), black_box(&m.a), black_box(&x)))
+            });
+            group.bench_function("rayon_handwritten_prefetch_l3", |b| {
+                b.iter(|| spmv_rayon_prefetch(black_box(y.values_mut()), &m.a, x.values()))
+            });
+        }
+    }
     group.finish();
 }
 
@@ -1241,6 +1282,6 @@ fn bench_mttkrp(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
 criterion_group! {
     name = schedules;
     config = Criterion::default().sample_size(10);
-    targets = stream_triad, spmv, spmm, spmspv, tensor_kernels
+    targets = stream_triad, spmv, spmv_in_cache, spmm, spmspv, tensor_kernels
 }
 criterion_main!(schedules);
