@@ -12,8 +12,10 @@
 //!   `y = A x` on a 3-D 7-point stencil, on uniformly random columns, on power-law row lengths (in
 //!   random order, and sorted by decreasing length) and on a matrix whose first eight rows hold
 //!   most nonzeros: the unscheduled kernel and sprs (both on one thread), a hand-written rayon
-//!   SpMV with and without a prefetch hint, row-split kernels with three split factors and one in lanes, and position-split kernels
-//!   (atomic adds at row boundaries) with two factors, in groups of 8, and precomputed.
+//!   SpMV with and without a prefetch hint and with the gathers from `x` prefetched too, row-split
+//!   kernels with three split factors, one in lanes and one with `prefetch(x, 64)`, and
+//!   position-split kernels (atomic adds at row boundaries) with two factors, with
+//!   `prefetch(x, 64)`, in groups of 8, and precomputed.
 //! - `spmv_stencil_in_cache`: the stencil SpMV on matrices that fit a core's L2 and the L3, on one
 //!   thread and on two: what the kernel itself can do when memory does not limit it.
 //! - `spmm`: `A = B C` with `B` CSR and `C` dense with 64 columns: the unscheduled kernel, the
@@ -78,6 +80,17 @@ tensor_kernel! {
     /// Position split, 16384 nonzeros per parallel iteration.
     fn spmv_pos_16384; y(i) = A(i,j) * x(j); formats<A: csr>;
     schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 16384).parallelize(p0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    /// Row split 1024 with the gathers from `x` prefetched 64 nonzeros ahead.
+    fn spmv_rows_gathers; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<split(i, i0, i1, Down, 1024).parallelize(i0, CpuThread, NoRaces).prefetch(x, 64)>;
+}
+tensor_kernel! {
+    /// Position split 2048 with the gathers from `x` prefetched 64 nonzeros ahead.
+    fn spmv_pos_gathers; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 2048)
+        .parallelize(p0, CpuThread, Atomics).prefetch(x, 64)>;
 }
 tensor_kernel! {
     /// Row split with each row's nonzeros in `wide` lanes (`x` gathered, a partial sum per lane).
@@ -596,12 +609,14 @@ type Spmv = fn(
 
 /// The scheduled SpMVs, with whether they sum a row in another order than the unscheduled kernel
 /// (atomic adds of partial rows, lanes), and so may round differently.
-const SCHEDULED_SPMV: [(&str, Spmv, bool); 8] = [
+const SCHEDULED_SPMV: [(&str, Spmv, bool); 10] = [
     ("rows_64", spmv_rows_64, false),
     ("rows_1024", spmv_rows_1024, false),
+    ("rows_1024_gathers_64", spmv_rows_gathers, false),
     ("rows_16384", spmv_rows_16384, false),
     ("rows_1024_lanes", spmv_rows_lanes, true),
     ("pos_2048", spmv_pos_2048, true),
+    ("pos_2048_gathers_64", spmv_pos_gathers, true),
     ("pos_16384", spmv_pos_16384, true),
     ("pos_groups_8", spmv_pos_groups, true),
     ("pos_precompute_8", spmv_pos_precompute, true),
@@ -647,6 +662,9 @@ fn bench_spmv(c: &mut Criterion, triad: &mut Triad, m: &Matrix) {
     });
     group.bench_function("rayon_handwritten_prefetch", |b| {
         b.iter(|| spmv_rayon_prefetch(black_box(y.values_mut()), &m.a, x.values()))
+    });
+    group.bench_function("rayon_gather_prefetch_64", |b| {
+        b.iter(|| spmv_rayon_gather_prefetch::<64>(black_box(y.values_mut()), &m.a, x.values()))
     });
     for (name, kernel, _) in SCHEDULED_SPMV {
         group.bench_function(name, |b| {
@@ -703,7 +721,7 @@ fn rows_rayon(
     y: &mut [f64],
     a: &Tensor<f64, Csr>,
     prefetch: bool,
-    row: impl Fn(&[Idx], &[f64]) -> f64 + Sync,
+    row: impl Fn(usize, &[Idx], &[f64]) -> f64 + Sync,
 ) {
     let (pos, crd, vals) = (a.level(1).pos(), a.level(1).crd(), a.values());
     y.par_chunks_mut(ROWS_PER_TASK)
@@ -716,14 +734,14 @@ fn rows_rayon(
                     sparse::__private::prefetch_ahead(crd, lo);
                     sparse::__private::prefetch_ahead(vals, lo);
                 }
-                *yi = row(&crd[lo..hi], &vals[lo..hi]);
+                *yi = row(lo, &crd[lo..hi], &vals[lo..hi]);
             }
         });
 }
 
 /// A row's dot product with `x`, summed in order as the unscheduled kernel sums it.
-fn row_dot(x: &[f64]) -> impl Fn(&[Idx], &[f64]) -> f64 + Sync + '_ {
-    |crd, vals| (crd.iter().zip(vals)).fold(0.0, |sum, (&j, &v)| sum + v * x[j as usize])
+fn row_dot(x: &[f64]) -> impl Fn(usize, &[Idx], &[f64]) -> f64 + Sync + '_ {
+    |_, crd, vals| (crd.iter().zip(vals)).fold(0.0, |sum, (&j, &v)| sum + v * x[j as usize])
 }
 
 /// A parallel SpMV written by hand, the baseline for the scheduled ones.
@@ -736,20 +754,33 @@ fn spmv_rayon_prefetch(y: &mut [f64], a: &Tensor<f64, Csr>, x: &[f64]) {
     rows_rayon(y, a, true, row_dot(x));
 }
 
+/// [`spmv_rayon_prefetch`] that also asks, at each nonzero, for the element of `x` the gather
+/// `AHEAD` nonzeros later reads.
+fn spmv_rayon_gather_prefetch<const AHEAD: usize>(y: &mut [f64], a: &Tensor<f64, Csr>, x: &[f64]) {
+    let crd = a.level(1).crd();
+    rows_rayon(y, a, true, |first, row_crd, vals| {
+        let nonzeros = row_crd.iter().zip(vals).enumerate();
+        nonzeros.fold(0.0, |sum, (k, (&j, &v))| {
+            sparse::__private::prefetch_gather(x, crd, first + k + AHEAD, 1);
+            sum + v * x[j as usize]
+        })
+    });
+}
+
 /// The SpMV's two parts timed apart, to say which one limits it: the stream alone (every array
 /// but `x`: `y[i] = sum of vals[p] * crd[p]`) and the gathers from `x` alone (`y[i] = sum of
 /// x[crd[p]]`, no values), both with prefetch hints.
 fn bench_parts(group: &mut BenchmarkGroup<'_, WallTime>, m: &Matrix, x: &[f64], y: &mut [f64]) {
     group.bench_function("part_stream", |b| {
         b.iter(|| {
-            rows_rayon(black_box(&mut *y), &m.a, true, |crd, vals| {
+            rows_rayon(black_box(&mut *y), &m.a, true, |_, crd, vals| {
                 (crd.iter().zip(vals)).fold(0.0, |sum, (&j, &v)| sum + v * f64::from(j))
             })
         })
     });
     group.bench_function("part_gathers", |b| {
         b.iter(|| {
-            rows_rayon(black_box(&mut *y), &m.a, true, |crd, _| {
+            rows_rayon(black_box(&mut *y), &m.a, true, |_, crd, _| {
                 crd.iter().fold(0.0, |sum, &j| sum + x[j as usize])
             })
         })
@@ -778,14 +809,20 @@ fn check_spmv(
         "hand-written rayon SpMV differs on {}",
         m.label
     );
-    y.values_mut().fill(f64::NAN);
-    spmv_rayon_prefetch(y.values_mut(), &m.a, x.values());
-    assert_eq!(
-        y.values(),
-        &want[..],
-        "hand-written rayon SpMV with prefetch differs on {}",
-        m.label
-    );
+    let hand_tuned: [(&str, fn(&mut [f64], &Tensor<f64, Csr>, &[f64])); 2] = [
+        ("with prefetch", spmv_rayon_prefetch),
+        ("with gather prefetch 64", spmv_rayon_gather_prefetch::<64>),
+    ];
+    for (name, kernel) in hand_tuned {
+        y.values_mut().fill(f64::NAN);
+        kernel(y.values_mut(), &m.a, x.values());
+        let label = &m.label;
+        assert_eq!(
+            y.values(),
+            &want[..],
+            "hand-written SpMV {name} differs on {label}"
+        );
+    }
     for (name, kernel, reordered) in SCHEDULED_SPMV {
         y.values_mut().fill(f64::NAN);
         kernel(y, &m.a, x).expect("shapes agree");

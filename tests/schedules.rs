@@ -570,3 +570,61 @@ fn bounds_are_checked_when_the_kernel_runs() {
         "{err}"
     );
 }
+
+tensor_kernel! {
+    /// Row split with the gathers from `x` prefetched 3 nonzeros ahead: past the end of `crd`
+    /// near the last row.
+    fn spmv_rows_gathers;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<split(i, i0, i1, Down, 4).parallelize(i0, CpuThread, NoRaces).prefetch(x, 3)>;
+}
+tensor_kernel! {
+    fn spmv_positions_gathers;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 4)
+        .parallelize(p0, CpuThread, Atomics).prefetch(x, 2)>;
+}
+tensor_kernel! {
+    /// Lanes ignore the hint; the kernel must still vectorize and agree.
+    fn spmv_lanes_gathers;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<pos(j, jpos, A(i,j)).parallelize(jpos, CpuVector, ParallelReduction).prefetch(x, 8)>;
+}
+tensor_kernel! {
+    /// The rows of `C` gathered at `B`'s column indices: the hint asks for a row's first element.
+    fn spmm_gathers;
+    A(i,j) = B(i,k) * C(k,j);
+    formats<B: csr>;
+    schedule<prefetch(C, 2)>;
+}
+
+#[test]
+fn spmv_with_gathers_prefetched() {
+    check_spmv(spmv_rows_gathers, 1e-12);
+    check_spmv(spmv_positions_gathers, 1e-10);
+    check_spmv(spmv_lanes_gathers, 1e-12);
+}
+
+#[test]
+fn spmm_with_rows_prefetched() {
+    for (m, k, n) in [(0, 0, 0), (1, 1, 1), (5, 4, 11), (9, 6, 16)] {
+        let cs: Vec<f64> = (0..k * n).map(|e| 0.5 + e as f64 / 4.0).collect();
+        let c = Tensor::from_dense([k, n], &cs).unwrap();
+        for entries in matrices(m, k) {
+            let b = tensor::<Csr, 2>([m, k], &entries);
+            let mut plain = garbage([m, n]);
+            spmm(&mut plain, &b, &c).unwrap();
+            let mut hinted = garbage([m, n]);
+            spmm_gathers(&mut hinted, &b, &c).unwrap();
+            assert_eq!(hinted.values(), plain.values());
+            let d = dense([m, k], &entries);
+            let want: Vec<f64> = (0..m * n)
+                .map(|e| (0..k).map(|q| d[e / n * k + q] * cs[q * n + e % n]).sum())
+                .collect();
+            assert_close(plain.values(), &want);
+        }
+    }
+}

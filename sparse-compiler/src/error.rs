@@ -134,6 +134,12 @@ pub enum ErrorKind {
     },
     /// A command after `parallelize`.
     AfterParallelize(String),
+    /// `prefetch` of the output or of a tensor with a sparse level.
+    PrefetchNotDense(String),
+    /// Two `prefetch` commands for one tensor.
+    PrefetchTwice(String),
+    /// `prefetch` of a tensor no loop reads at coordinates read from a compressed level.
+    PrefetchNotGathered(String),
     /// `pos` or `precompute` names a tensor the statement does not read.
     NotAnInput(String),
     /// `pos` on a variable the access does not use.
@@ -275,7 +281,7 @@ impl Error {
             ErrorKind::UnknownCommand(c) => format!(
                 "unknown scheduling command `{c}`; expected one of `pos`, `coord`, `collapse`, \
                  `fuse`, `split`, `reorder`, `precompute`, `bound`, `unroll`, `parallelize`, \
-                 `assemble`"
+                 `assemble`, `prefetch`"
             ),
             ErrorKind::CommandArgs { command, expected } => format!("`{command}` takes {expected}"),
             ErrorKind::UnknownIndex(i) => {
@@ -296,6 +302,15 @@ impl Error {
             ErrorKind::AfterParallelize(c) => format!(
                 "`{c}` after `parallelize`: transformations assume serial loops, so `parallelize` \
                  must come last"
+            ),
+            ErrorKind::PrefetchNotDense(t) => format!(
+                "`prefetch` needs a dense input read through another tensor's coordinates; `{t}` \
+                 is the output or has a sparse level, whose reads follow its own positions"
+            ),
+            ErrorKind::PrefetchTwice(t) => format!("`{t}` is prefetched twice"),
+            ErrorKind::PrefetchNotGathered(t) => format!(
+                "no loop reads `{t}` at a coordinate read from a compressed level (as `x(j)` in \
+                 `A(i,j) * x(j)` with `A` compressed in `j`), so there is nothing to prefetch"
             ),
             ErrorKind::NotAnInput(t) => {
                 format!(

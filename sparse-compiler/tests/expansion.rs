@@ -197,3 +197,44 @@ fn only_thread_parallel_kernels_zero_their_output_on_threads() {
     ));
     assert!(!lanes.contains("zero_in_parallel"), "{lanes}");
 }
+
+fn expand(kernel: &str) -> String {
+    let tokens = sparse_compiler::compile(kernel.parse().unwrap())
+        .map_err(|e| e[0].message())
+        .unwrap();
+    tokens.to_string()
+}
+
+/// `prefetch(x, d)` puts a hint after each coordinate read from a compressed level that `x` is
+/// gathered at, in row and position splits, and for a matrix at the start of the gathered row;
+/// lanes drop it and still gather in lanes.
+#[test]
+fn prefetch_command_hints_gathers() {
+    let spmv = "fn k; y(i) = A(i,j) * x(j); formats<A: csr>;";
+    assert!(!ir(spmv).contains("prefetch_gather"));
+    let hint = "prefetch_gather(x.vals, A.l1.crd[__pA1 + 64] * 1);";
+    let rows = ir(&format!(
+        "{spmv} schedule<split(i, i0, i1, Down, 64).prefetch(x, 64)>;"
+    ));
+    assert!(rows.contains(hint), "{rows}");
+    let positions = ir(&format!(
+        "{spmv} schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 64)\
+         .parallelize(p0, CpuThread, Atomics).prefetch(x, 16)>;"
+    ));
+    assert!(
+        positions.contains("prefetch_gather(x.vals, A.l1.crd[__p + 16] * 1);"),
+        "{positions}"
+    );
+    let spmm = ir("fn k; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; schedule<prefetch(C, 4)>;");
+    assert!(
+        spmm.contains("prefetch_gather(C.vals, B.l1.crd[__pB1 + 4] * C.l1.size);"),
+        "{spmm}"
+    );
+    let lanes = format!(
+        "{spmv} schedule<pos(j, jpos, A(i,j)).parallelize(jpos, CpuVector, ParallelReduction)"
+    );
+    let plain = expand(&format!("{lanes}>;"));
+    let hinted = expand(&format!("{lanes}.prefetch(x, 8)>;"));
+    assert!(ir(&format!("{lanes}.prefetch(x, 8)>;")).contains("prefetch_gather"));
+    assert_eq!(hinted, plain);
+}

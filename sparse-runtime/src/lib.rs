@@ -41,7 +41,7 @@ pub use tensor::Tensor;
 /// loops over a level's positions, zeroing an output on rayon's threads.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::prefetch::prefetch_ahead;
+    pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
     pub use crate::zero::zero_in_parallel;
     pub use rayon;
 }

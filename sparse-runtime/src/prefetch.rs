@@ -30,6 +30,25 @@ pub fn prefetch_ahead<T>(slice: &[T], from: usize) {
     prefetch(slice.as_ptr().wrapping_add(from.wrapping_add(ahead)));
 }
 
+/// Hints the processor to bring `values[crd[at] * stride]` into the cache: the element (the first
+/// of a row of `stride`) a gather will read `at - p` iterations after the one at position `p`
+/// reads `values[crd[p] * stride]`. Nothing happens when `at` is past the end of `crd`; an element
+/// past the end of `values` is fine, as for [`prefetch_ahead`].
+///
+/// The hardware prefetcher cannot follow a gather whose addresses come from another array (random
+/// columns of a graph's adjacency matrix): each read of `values` waits on memory, and only as
+/// many overlap as the core keeps in flight. Asking for them well ahead overlaps more.
+#[inline(always)]
+pub fn prefetch_gather<T>(values: &[T], crd: &[crate::Idx], at: usize, stride: usize) {
+    if let Some(&c) = crd.get(at) {
+        prefetch(
+            values
+                .as_ptr()
+                .wrapping_add((c as usize).wrapping_mul(stride)),
+        );
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn prefetch<T>(at: *const T) {
@@ -58,6 +77,21 @@ mod tests {
         }
         prefetch_ahead::<u32>(&[], 0);
         prefetch_ahead(&[(); 4], usize::MAX);
+        assert_eq!(values, before);
+    }
+
+    #[test]
+    fn prefetch_gather_is_a_no_op_on_any_position_and_coordinate() {
+        let values: Vec<f64> = (0..100).map(f64::from).collect();
+        let before = values.clone();
+        let crd = [0, 99, 100, 7_000_000, crate::Idx::MAX];
+        for at in [0, 1, 2, 3, 4, 5, 1000, usize::MAX] {
+            for stride in [0, 1, 64, usize::MAX] {
+                prefetch_gather(&values, &crd, at, stride);
+            }
+        }
+        prefetch_gather::<f64>(&[], &crd, 4, 1);
+        prefetch_gather(&values, &[], 0, 1);
         assert_eq!(values, before);
     }
 }

@@ -420,6 +420,17 @@ impl Walk<'_> {
                 self.array(array)?;
                 self.expr(from)
             }
+            Stmt::PrefetchGather {
+                array,
+                crd,
+                at,
+                stride,
+            } => {
+                self.array(array)?;
+                self.array(crd)?;
+                self.expr(at)?;
+                self.expr(stride)
+            }
         }
     }
 

@@ -350,6 +350,16 @@ impl Emitter<'_> {
                 let (array, from) = (self.put_array(array), self.put_expr(from).tokens);
                 quote! { ::sparse::__private::prefetch_ahead(#array, #from); }
             }
+            Stmt::PrefetchGather {
+                array,
+                crd,
+                at,
+                stride,
+            } => {
+                let (array, crd) = (self.put_array(array), self.put_array(crd));
+                let (at, stride) = (self.put_expr(at).tokens, self.put_expr(stride).tokens);
+                quote! { ::sparse::__private::prefetch_gather(#array, #crd, #at, #stride); }
+            }
             Stmt::FailStructureMismatch => {
                 let tensor = &self.kernel.params[0].name;
                 quote! {
@@ -642,6 +652,12 @@ impl Emitter<'_> {
     /// at `c + v` or loop-invariant: `T::LANES` iterations per step, then a scalar tail. Any other
     /// body runs as a plain loop.
     fn put_vector_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt]) -> TokenStream {
+        // Lanes gather without `prefetch` hints: a hint per lane would cost what it saves.
+        let body: Vec<Stmt> = (body.iter())
+            .filter(|s| !matches!(s, Stmt::PrefetchGather { .. }))
+            .cloned()
+            .collect();
+        let body = &body[..];
         // Index `let`s before the store (positions the lowerer bound) are inlined into it.
         let (lets, rest) = body.split_at(body.iter().take_while(|s| is_index_let(s)).count());
         if let Some(swapped) = swap_inner_loop(var, lo, hi, lets, rest) {
@@ -1009,6 +1025,10 @@ fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'
             // `end_assembly(..)?` can return: nothing after it runs on every iteration.
             Stmt::CheckBound { extent, .. } => find_uses_in(var, extent, found),
             Stmt::Prefetch { from, .. } => find_uses_in(var, from, found),
+            Stmt::PrefetchGather { at, stride, .. } => {
+                find_uses_in(var, at, found);
+                find_uses_in(var, stride, found);
+            }
             Stmt::EndAssembly | Stmt::EndEntries | Stmt::FailStructureMismatch => return,
         }
     }

@@ -488,6 +488,21 @@ pub enum Stmt {
         /// The first position the loop reads.
         from: Expr,
     },
+    /// A hint (a `prefetch` command): the loop gathers from `array` at coordinates it reads from
+    /// `crd`, and the run that reads position `at` will read `array[crd[at] * stride]` (the first
+    /// element of a row, for a matrix), so a backend may fetch that now. Nothing happens when `at`
+    /// is past the end of `crd`. Like [`Stmt::Prefetch`], it changes nothing the kernel computes;
+    /// a backend may ignore it.
+    PrefetchGather {
+        /// The array gathered from (an input's values).
+        array: Array,
+        /// The coordinates the gathers follow.
+        crd: Array,
+        /// The position whose gather to fetch for.
+        at: Expr,
+        /// Elements per coordinate of `array`'s first level.
+        stride: Expr,
+    },
     /// Returns with an error unless `extent` equals `bound` (`exact`) or is at most `bound`: the
     /// promise a `bound` schedule command makes about an index variable's extent.
     CheckBound {

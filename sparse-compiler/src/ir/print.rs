@@ -270,6 +270,18 @@ impl Printer<'_> {
                 let line = format!("prefetch({}, {});", self.array(array), self.expr(from));
                 self.line(&line);
             }
+            Stmt::PrefetchGather {
+                array,
+                crd,
+                at,
+                stride,
+            } => {
+                let (array, crd) = (self.array(array), self.array(crd));
+                let (at, stride) = (self.expr(at), self.expr(stride));
+                self.line(&format!(
+                    "prefetch_gather({array}, {crd}[{at}] * {stride});"
+                ));
+            }
             Stmt::CheckBound {
                 index,
                 extent,

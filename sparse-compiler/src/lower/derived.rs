@@ -423,12 +423,14 @@ impl Lowerer<'_> {
 
     pub(super) fn bind(&mut self, v: IndexVar, value: Expr, out: &mut Vec<Stmt>) -> Expr {
         let name = self.names.fresh(&self.program.vars[v].clone());
+        let hints = self.gathers_ahead(v, &value);
         out.push(Stmt::Let {
             var: name.clone(),
             ty: Type::Index,
             init: value,
             mutable: false,
         });
+        out.extend(hints);
         self.scope.coords.insert(v, Expr::Var(name.clone()));
         Expr::Var(name)
     }

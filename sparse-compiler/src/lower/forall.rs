@@ -234,12 +234,15 @@ impl Lowerer<'_> {
         let env = self.level_env(it.access, it.level);
         let fns = level_fns(self.levels(it.access)[it.level].kind);
         let p = Expr::Var(pos.clone());
+        let init = fns.pos_access(&env, &p);
+        let hints = self.gathers_ahead(v, &init);
         let mut inner = vec![Stmt::Let {
             var: coord.clone(),
             ty: Type::Index,
-            init: fns.pos_access(&env, &p),
+            init,
             mutable: false,
         }];
+        inner.extend(hints);
         self.case(
             v,
             &coord,

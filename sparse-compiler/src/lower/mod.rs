@@ -21,7 +21,7 @@ mod tracking;
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{LevelEnv, LevelKind, LevelRef, level_fns};
+use crate::format::{LevelEnv, LevelKind, LevelRef, bin, level_fns};
 use crate::ir::{self, Array, Expr, Stmt, Type, Var};
 use crate::notation::{Access, Cin, IndexVar, Lhs, Program};
 use crate::schedule::{BoundKind, Direction, Relation, Scheduled};
@@ -41,6 +41,7 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
     lowerer.begin_output(&mut body)?;
     lowerer.stmt(cin, &mut body).map_err(|e| vec![e])?;
     lowerer.end_output(&mut body);
+    lowerer.check_prefetches_apply()?;
     if !lowerer.partial_output_write {
         // Every output position is overwritten, so zeroing it first would be a wasted pass.
         body.retain(|s| !matches!(s, Stmt::ZeroOutput { .. }));
@@ -190,6 +191,8 @@ struct Lowerer<'p> {
     /// Whether some write of a dense output accumulates or does not cover every position (the
     /// output must then be zeroed first).
     partial_output_write: bool,
+    /// The tensors of `prefetch` commands that some loop gathers from.
+    gathered: std::collections::BTreeSet<usize>,
 }
 
 impl<'p> Lowerer<'p> {
@@ -209,6 +212,7 @@ impl<'p> Lowerer<'p> {
             collects_entries: false,
             parallel_locals: Vec::new(),
             partial_output_write: false,
+            gathered: Default::default(),
         }
     }
 
@@ -359,6 +363,51 @@ impl<'p> Lowerer<'p> {
                 from: from.clone(),
             })
             .collect()
+    }
+
+    /// The hints of `prefetch` commands for `coord`, the coordinate of `v` just read from a
+    /// compressed level's `crd` at some position `p`: for each dense input prefetched whose first
+    /// level `v` indexes, the element the read at `p + distance` will gather.
+    fn gathers_ahead(&mut self, v: IndexVar, coord: &Expr) -> Vec<Stmt> {
+        let Expr::Load(crd @ Array::Crd { .. }, p) = coord else {
+            return Vec::new();
+        };
+        let mut hints = Vec::new();
+        for (&t, hint) in &self.scheduled.prefetch {
+            let gathers = (self.accesses.iter().skip(1))
+                .any(|a| a.tensor == t && a.level_vars.first() == Some(&v));
+            if !gathers {
+                continue;
+            }
+            let order = self.program.tensors[t].levels.len();
+            let stride = (1..order)
+                .map(|level| Expr::LevelSize { param: t, level })
+                .reduce(|a, b| bin(ir::BinOp::Mul, a, b))
+                .unwrap_or(Expr::Index(1));
+            hints.push(Stmt::PrefetchGather {
+                array: Array::Vals { param: t },
+                crd: crd.clone(),
+                at: bin(ir::BinOp::Add, (**p).clone(), Expr::Index(hint.distance)),
+                stride,
+            });
+            self.gathered.insert(t);
+        }
+        hints
+    }
+
+    /// A `prefetch` command that no loop applied to is an error on the command.
+    fn check_prefetches_apply(&self) -> Result<(), Errors> {
+        let unused = (self.scheduled.prefetch.iter()).find(|(t, _)| !self.gathered.contains(t));
+        match unused {
+            Some((&t, hint)) => {
+                let name = self.program.tensors[t].name.clone();
+                Err(vec![Error::new(
+                    hint.span,
+                    ErrorKind::PrefetchNotGathered(name),
+                )])
+            }
+            None => Ok(()),
+        }
     }
 
     /// Whether `v` grows by one with each run of the innermost coordinate loop: it is that loop's

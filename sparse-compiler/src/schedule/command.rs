@@ -106,6 +106,11 @@ pub enum Command {
     Parallelize { var: Ident, unit: Unit, race: Race },
     /// `assemble(T, Append|Insert)`.
     Assemble { tensor: Ident, insert: bool },
+    /// `prefetch(x, d)`: a hint to fetch the element of `x` a gather reads `d` nonzeros ahead.
+    Prefetch {
+        tensor: Ident,
+        distance: (usize, Span),
+    },
 }
 
 /// Types one command of the AST.
@@ -290,6 +295,23 @@ pub fn parse_command(c: &ast::Command) -> Result<Command, Error> {
             Ok(Command::Assemble {
                 tensor: ident(0, E)?,
                 insert,
+            })
+        }
+        "prefetch" => {
+            const E: &str = "a dense input and a distance in nonzeros: `prefetch(x, 64)`";
+            count(2, E)?;
+            let distance = int(1, E)?;
+            if distance.0 == 0 {
+                let expected = "a distance of at least one nonzero: `prefetch(x, 64)`";
+                let kind = ErrorKind::CommandArgs {
+                    command: name,
+                    expected,
+                };
+                return Err(Error::new(distance.1, kind));
+            }
+            Ok(Command::Prefetch {
+                tensor: ident(0, E)?,
+                distance,
             })
         }
         _ => Err(Error::new(c.name.span(), ErrorKind::UnknownCommand(name))),

@@ -114,6 +114,18 @@ pub struct Scheduled {
     pub chosen: Vec<String>,
     /// The name the user gave each `precompute` workspace, by temporary number.
     pub workspaces: BTreeMap<usize, String>,
+    /// Gathers to prefetch ahead, by the tensor (its index in the program) they read.
+    pub prefetch: BTreeMap<usize, Prefetch>,
+}
+
+/// A `prefetch(x, d)` command: where a loop over a compressed level's positions reads `x` at the
+/// coordinate it reads from `crd`, ask first for the element it will read `d` positions later.
+#[derive(Clone, Copy, Debug)]
+pub struct Prefetch {
+    /// How many positions ahead.
+    pub distance: usize,
+    /// The command, for the error when no loop gathers from the tensor.
+    pub span: Span,
 }
 
 impl Scheduled {
@@ -407,7 +419,12 @@ struct State<'p> {
 
 impl State<'_> {
     fn apply(&mut self, command: Command, span: Span) -> Result<(), Error> {
-        if self.parallelized.is_some() && !matches!(command, Command::Parallelize { .. }) {
+        // `prefetch` transforms no loop, so it may follow `parallelize`.
+        let transforms = !matches!(
+            command,
+            Command::Parallelize { .. } | Command::Prefetch { .. }
+        );
+        if self.parallelized.is_some() && transforms {
             let name = command_name(&command);
             return Err(Error::new(
                 span,
@@ -475,6 +492,7 @@ impl State<'_> {
                 Ok(())
             }
             Command::Parallelize { var, unit, race } => self.parallelize(&var, unit, race, span),
+            Command::Prefetch { tensor, distance } => self.prefetch(&tensor, distance.0, span),
             Command::Assemble { tensor, insert } => {
                 if tensor != self.program.tensors[0].name.as_str() {
                     return Err(Error::new(
@@ -495,6 +513,29 @@ impl State<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// `prefetch(x, d)`: `x` must be a dense input, named once. Whether a loop gathers from it is
+    /// known only while lowering, which reports a hint that applies nowhere.
+    fn prefetch(&mut self, tensor: &Ident, distance: usize, span: Span) -> Result<(), Error> {
+        let Some(t) = (0..self.program.tensors.len())
+            .find(|&t| tensor == self.program.tensors[t].name.as_str())
+        else {
+            let name = tensor.to_string();
+            return Err(Error::new(tensor.span(), ErrorKind::UnknownTensor(name)));
+        };
+        let declared = &self.program.tensors[t];
+        let dense = declared.levels.iter().all(|l| l.kind == LevelKind::Dense);
+        if t == 0 || !dense {
+            let name = tensor.to_string();
+            return Err(Error::new(tensor.span(), ErrorKind::PrefetchNotDense(name)));
+        }
+        let hint = Prefetch { distance, span };
+        if self.scheduled.prefetch.insert(t, hint).is_some() {
+            let name = tensor.to_string();
+            return Err(Error::new(tensor.span(), ErrorKind::PrefetchTwice(name)));
+        }
+        Ok(())
     }
 
     /// A variable with a loop in the current statement.
@@ -1042,6 +1083,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::Unroll { .. } => "unroll",
         Command::Parallelize { .. } => "parallelize",
         Command::Assemble { .. } => "assemble",
+        Command::Prefetch { .. } => "prefetch",
     }
 }
 
