@@ -787,6 +787,9 @@ fn bench_parts(group: &mut BenchmarkGroup<'_, WallTime>, m: &Matrix, x: &[f64], 
     });
 }
 
+/// A hand-written SpMV: `y`, `A`, `x`.
+type HandSpmv = fn(&mut [f64], &Tensor<f64, Csr>, &[f64]);
+
 /// The unscheduled kernel and sprs sum each row in the same order, as do the row splits: their
 /// outputs must be bit-identical. Atomic adds may split a row's sum and lanes keep a partial sum
 /// each, so those only agree to rounding.
@@ -809,7 +812,7 @@ fn check_spmv(
         "hand-written rayon SpMV differs on {}",
         m.label
     );
-    let hand_tuned: [(&str, fn(&mut [f64], &Tensor<f64, Csr>, &[f64])); 2] = [
+    let hand_tuned: [(&str, HandSpmv); 2] = [
         ("with prefetch", spmv_rayon_prefetch),
         ("with gather prefetch 64", spmv_rayon_gather_prefetch::<64>),
     ];
