@@ -761,7 +761,7 @@ fn spmv_rayon_gather_prefetch<const AHEAD: usize>(y: &mut [f64], a: &Tensor<f64,
     rows_rayon(y, a, true, |first, row_crd, vals| {
         let nonzeros = row_crd.iter().zip(vals).enumerate();
         nonzeros.fold(0.0, |sum, (k, (&j, &v))| {
-            sparse::__private::prefetch_gather(x, crd, first + k + AHEAD, 1);
+            sparse::__private::prefetch_gather(x, crd, first + k + AHEAD, 0, 1);
             sum + v * x[j as usize]
         })
     });

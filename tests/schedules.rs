@@ -601,11 +601,39 @@ tensor_kernel! {
     schedule<prefetch(C, 2)>;
 }
 
+tensor_kernel! { fn times; A(i,j) = B(i,j) * C(i,j); formats<B: csr>; }
+tensor_kernel! {
+    /// `C` read at each row's gathered columns.
+    fn times_gathers;
+    A(i,j) = B(i,j) * C(i,j);
+    formats<B: csr>;
+    schedule<prefetch(C, 3)>;
+}
+
 #[test]
 fn spmv_with_gathers_prefetched() {
     check_spmv(spmv_rows_gathers, 1e-12);
     check_spmv(spmv_positions_gathers, 1e-10);
     check_spmv(spmv_lanes_gathers, 1e-12);
+}
+
+#[test]
+fn elementwise_with_gathers_prefetched() {
+    for (m, n) in [(0, 0), (1, 1), (7, 5), (13, 17), (31, 3)] {
+        let cs: Vec<f64> = (0..m * n).map(|e| 0.5 + e as f64 / 4.0).collect();
+        let c = Tensor::from_dense([m, n], &cs).unwrap();
+        for entries in matrices(m, n) {
+            let b = tensor::<Csr, 2>([m, n], &entries);
+            let mut plain = garbage([m, n]);
+            times(&mut plain, &b, &c).unwrap();
+            let mut hinted = garbage([m, n]);
+            times_gathers(&mut hinted, &b, &c).unwrap();
+            assert_eq!(hinted.values(), plain.values());
+            let d = dense([m, n], &entries);
+            let want: Vec<f64> = d.iter().zip(&cs).map(|(b, c)| b * c).collect();
+            assert_close(plain.values(), &want);
+        }
+    }
 }
 
 #[test]

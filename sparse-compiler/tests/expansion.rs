@@ -206,8 +206,9 @@ fn expand(kernel: &str) -> String {
 }
 
 /// `prefetch(x, d)` puts a hint after each coordinate read from a compressed level that `x` is
-/// gathered at, in row and position splits, and for a matrix at the start of the gathered row;
-/// lanes drop it and still gather in lanes.
+/// gathered at, in row and position splits; for a matrix, at the element the gather reads given
+/// the coordinates known there (`C(k,j)` at the current `j` in loop order i, j, k); lanes drop it
+/// and still gather in lanes.
 #[test]
 fn prefetch_command_hints_gathers() {
     let spmv = "fn k; y(i) = A(i,j) * x(j); formats<A: csr>;";
@@ -227,8 +228,23 @@ fn prefetch_command_hints_gathers() {
     );
     let spmm = ir("fn k; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; schedule<prefetch(C, 4)>;");
     assert!(
-        spmm.contains("prefetch_gather(C.vals, B.l1.crd[__pB1 + 4] * C.l1.size);"),
+        spmm.contains("prefetch_gather(C.vals, __j + B.l1.crd[__pB1 + 4] * C.l1.size);"),
         "{spmm}"
+    );
+    // A dense matrix read at (row, gathered column): the offset is the row's position, in row
+    // and in column order.
+    let times = "fn k; A(i,j) = B(i,j) * C(i,j); formats<B: csr";
+    let by_rows = ir(&format!("{times}>; schedule<prefetch(C, 4)>;"));
+    assert!(
+        by_rows.contains("prefetch_gather(C.vals, __i * C.l1.size + 0 + B.l1.crd[__pB1 + 4] * 1);"),
+        "{by_rows}"
+    );
+    let by_columns = ir(&format!(
+        "{times}, C: (dense, dense) order(1,0)>; schedule<prefetch(C, 4)>;"
+    ));
+    assert!(
+        by_columns.contains("prefetch_gather(C.vals, __i + B.l1.crd[__pB1 + 4] * C.l1.size);"),
+        "{by_columns}"
     );
     let lanes = format!(
         "{spmv} schedule<pos(j, jpos, A(i,j)).parallelize(jpos, CpuVector, ParallelReduction)"

@@ -30,22 +30,26 @@ pub fn prefetch_ahead<T>(slice: &[T], from: usize) {
     prefetch(slice.as_ptr().wrapping_add(from.wrapping_add(ahead)));
 }
 
-/// Hints the processor to bring `values[crd[at] * stride]` into the cache: the element (the first
-/// of a row of `stride`) a gather will read `at - p` iterations after the one at position `p`
-/// reads `values[crd[p] * stride]`. Nothing happens when `at` is past the end of `crd`; an element
-/// past the end of `values` is fine, as for [`prefetch_ahead`].
+/// Hints the processor to bring `values[offset + crd[at] * stride]` into the cache: the element
+/// (for a matrix gathered by rows, the first of a row of `stride`) that a gather will read
+/// `at - p` iterations after the one at position `p` reads `values[offset + crd[p] * stride]`.
+/// Nothing happens when `at` is past the end of `crd`; an element past the end of `values` is
+/// fine, as for [`prefetch_ahead`].
 ///
 /// The hardware prefetcher cannot follow a gather whose addresses come from another array (random
 /// columns of a graph's adjacency matrix): each read of `values` waits on memory, and only as
 /// many overlap as the core keeps in flight. Asking for them well ahead overlaps more.
 #[inline(always)]
-pub fn prefetch_gather<T>(values: &[T], crd: &[crate::Idx], at: usize, stride: usize) {
+pub fn prefetch_gather<T>(
+    values: &[T],
+    crd: &[crate::Idx],
+    at: usize,
+    offset: usize,
+    stride: usize,
+) {
     if let Some(&c) = crd.get(at) {
-        prefetch(
-            values
-                .as_ptr()
-                .wrapping_add((c as usize).wrapping_mul(stride)),
-        );
+        let element = offset.wrapping_add((c as usize).wrapping_mul(stride));
+        prefetch(values.as_ptr().wrapping_add(element));
     }
 }
 
@@ -86,12 +90,12 @@ mod tests {
         let before = values.clone();
         let crd = [0, 99, 100, 7_000_000, crate::Idx::MAX];
         for at in [0, 1, 2, 3, 4, 5, 1000, usize::MAX] {
-            for stride in [0, 1, 64, usize::MAX] {
-                prefetch_gather(&values, &crd, at, stride);
+            for (offset, stride) in [(0, 0), (0, 1), (50, 64), (usize::MAX, usize::MAX)] {
+                prefetch_gather(&values, &crd, at, offset, stride);
             }
         }
-        prefetch_gather::<f64>(&[], &crd, 4, 1);
-        prefetch_gather(&values, &[], 0, 1);
+        prefetch_gather::<f64>(&[], &crd, 4, 0, 1);
+        prefetch_gather(&values, &[], 0, 0, 1);
         assert_eq!(values, before);
     }
 }

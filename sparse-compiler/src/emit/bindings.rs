@@ -424,11 +424,13 @@ impl Walk<'_> {
                 array,
                 crd,
                 at,
+                offset,
                 stride,
             } => {
                 self.array(array)?;
                 self.array(crd)?;
                 self.expr(at)?;
+                self.expr(offset)?;
                 self.expr(stride)
             }
         }

@@ -354,11 +354,15 @@ impl Emitter<'_> {
                 array,
                 crd,
                 at,
+                offset,
                 stride,
             } => {
                 let (array, crd) = (self.put_array(array), self.put_array(crd));
-                let (at, stride) = (self.put_expr(at).tokens, self.put_expr(stride).tokens);
-                quote! { ::sparse::__private::prefetch_gather(#array, #crd, #at, #stride); }
+                let at = self.put_expr(at).tokens;
+                let (offset, stride) = (self.put_expr(offset).tokens, self.put_expr(stride).tokens);
+                quote! {
+                    ::sparse::__private::prefetch_gather(#array, #crd, #at, #offset, #stride);
+                }
             }
             Stmt::FailStructureMismatch => {
                 let tensor = &self.kernel.params[0].name;
@@ -1025,9 +1029,12 @@ fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'
             // `end_assembly(..)?` can return: nothing after it runs on every iteration.
             Stmt::CheckBound { extent, .. } => find_uses_in(var, extent, found),
             Stmt::Prefetch { from, .. } => find_uses_in(var, from, found),
-            Stmt::PrefetchGather { at, stride, .. } => {
-                find_uses_in(var, at, found);
-                find_uses_in(var, stride, found);
+            Stmt::PrefetchGather {
+                at, offset, stride, ..
+            } => {
+                for e in [at, offset, stride] {
+                    find_uses_in(var, e, found);
+                }
             }
             Stmt::EndAssembly | Stmt::EndEntries | Stmt::FailStructureMismatch => return,
         }

@@ -489,10 +489,10 @@ pub enum Stmt {
         from: Expr,
     },
     /// A hint (a `prefetch` command): the loop gathers from `array` at coordinates it reads from
-    /// `crd`, and the run that reads position `at` will read `array[crd[at] * stride]` (the first
-    /// element of a row, for a matrix), so a backend may fetch that now. Nothing happens when `at`
-    /// is past the end of `crd`. Like [`Stmt::Prefetch`], it changes nothing the kernel computes;
-    /// a backend may ignore it.
+    /// `crd`, and the run that reads position `at` will read `array[offset + crd[at] * stride]`
+    /// (for a matrix gathered by rows, the first element of a row), so a backend may fetch that
+    /// now. Nothing happens when `at` is past the end of `crd`. Like [`Stmt::Prefetch`], it
+    /// changes nothing the kernel computes; a backend may ignore it.
     PrefetchGather {
         /// The array gathered from (an input's values).
         array: Array,
@@ -500,7 +500,9 @@ pub enum Stmt {
         crd: Array,
         /// The position whose gather to fetch for.
         at: Expr,
-        /// Elements per coordinate of `array`'s first level.
+        /// Where the gathered level's coordinate 0 is, given the levels above.
+        offset: Expr,
+        /// Elements per coordinate of the gathered level.
         stride: Expr,
     },
     /// Returns with an error unless `extent` equals `bound` (`exact`) or is at most `bound`: the

@@ -274,12 +274,17 @@ impl Printer<'_> {
                 array,
                 crd,
                 at,
+                offset,
                 stride,
             } => {
                 let (array, crd) = (self.array(array), self.array(crd));
                 let (at, stride) = (self.expr(at), self.expr(stride));
+                let offset = match offset {
+                    Expr::Index(0) => String::new(),
+                    offset => format!("{} + ", self.expr(offset)),
+                };
                 self.line(&format!(
-                    "prefetch_gather({array}, {crd}[{at}] * {stride});"
+                    "prefetch_gather({array}, {offset}{crd}[{at}] * {stride});"
                 ));
             }
             Stmt::CheckBound {

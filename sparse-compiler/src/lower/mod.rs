@@ -366,33 +366,66 @@ impl<'p> Lowerer<'p> {
     }
 
     /// The hints of `prefetch` commands for `coord`, the coordinate of `v` just read from a
-    /// compressed level's `crd` at some position `p`: for each dense input prefetched whose first
-    /// level `v` indexes, the element the read at `p + distance` will gather.
+    /// compressed level's `crd` at some position `p`: for each dense input prefetched that `v`
+    /// indexes below levels whose coordinates are known here, the element the read at
+    /// `p + distance` will gather.
     fn gathers_ahead(&mut self, v: IndexVar, coord: &Expr) -> Vec<Stmt> {
         let Expr::Load(crd @ Array::Crd { .. }, p) = coord else {
             return Vec::new();
         };
         let mut hints = Vec::new();
         for (&t, hint) in &self.scheduled.prefetch {
-            let gathers = (self.accesses.iter().skip(1))
-                .any(|a| a.tensor == t && a.level_vars.first() == Some(&v));
-            if !gathers {
+            let Some((offset, stride)) = (1..self.accesses.len())
+                .filter(|&a| self.accesses[a].tensor == t)
+                .find_map(|a| self.gathered_element(a, v))
+            else {
                 continue;
-            }
-            let order = self.program.tensors[t].levels.len();
-            let stride = (1..order)
-                .map(|level| Expr::LevelSize { param: t, level })
-                .reduce(|a, b| bin(ir::BinOp::Mul, a, b))
-                .unwrap_or(Expr::Index(1));
+            };
             hints.push(Stmt::PrefetchGather {
                 array: Array::Vals { param: t },
                 crd: crd.clone(),
                 at: bin(ir::BinOp::Add, (**p).clone(), Expr::Index(hint.distance)),
+                offset,
                 stride,
             });
-            self.gathered.insert(t);
+        }
+        for hint in &hints {
+            if let Stmt::PrefetchGather {
+                array: Array::Vals { param },
+                ..
+            } = hint
+            {
+                self.gathered.insert(*param);
+            }
         }
         hints
+    }
+
+    /// Where dense access `a` reads when level `k`, the one `v` indexes, takes coordinate `c`:
+    /// `offset + c * stride` (`locate` is linear in each coordinate on dense levels), with `offset`
+    /// the position at the other levels' current coordinates, 0 for a level below `k` whose loop
+    /// has not started (the row's first element). `None` when `v` indexes no level of `a` or a
+    /// level above `k` has no coordinate here.
+    fn gathered_element(&self, a: usize, v: IndexVar) -> Option<(Expr, Expr)> {
+        let vars = &self.accesses[a].level_vars;
+        let k = vars.iter().position(|&w| w == v)?;
+        let zero = Expr::Index(0);
+        let mut offset = zero.clone();
+        for (l, var) in vars.iter().enumerate() {
+            let known = self.scope.coords.get(var).cloned();
+            let c = match l.cmp(&k) {
+                std::cmp::Ordering::Less => known?,
+                std::cmp::Ordering::Equal => zero.clone(),
+                std::cmp::Ordering::Greater => known.unwrap_or(Expr::Index(0)),
+            };
+            let env = self.level_env(a, l);
+            offset = level_fns(LevelKind::Dense).locate(&env, &offset, &c)?;
+        }
+        let stride = (k + 1..vars.len())
+            .map(|l| self.level_ref(a, l).size())
+            .reduce(|x, y| bin(ir::BinOp::Mul, x, y))
+            .unwrap_or(Expr::Index(1));
+        Some((offset, stride))
     }
 
     /// A `prefetch` command that no loop applied to is an error on the command.
