@@ -19,11 +19,11 @@
 //! - `spmv_stencil_in_cache`: the stencil SpMV on matrices that fit a core's L2 and the L3, on one
 //!   thread and on two: what the kernel itself can do when memory does not limit it.
 //! - `spmm`: `A = B C` with `B` CSR and `C` dense with 64 columns: the unscheduled kernel, the
-//!   `reorder(k, j)` kernel with and without `CpuVector` lanes (one thread), lanes plus row threads,
-//!   and sprs.
+//!   `reorder(k, j)` kernel with and without `CpuVector` lanes (one thread), lanes plus row threads
+//!   (also with `prefetch(C, 8)`), and sprs.
 //! - `spmm_narrow`: the same with a `C` of 4096 rows that stays in cache.
-//! - `sddmm`: `A = B .* (C Dᵀ)` over the square `B`'s pattern: unscheduled, the seed's row split,
-//!   and the row split with the dot products in lanes.
+//! - `sddmm`: `A = B .* (C Dᵀ)` over the square `B`'s pattern: unscheduled, the seed's row split
+//!   (also with `prefetch(D, 4)`), and the row split with the dot products in lanes.
 //! - `spmspv`: CSC matrix times a sparse vector (10% dense): unscheduled, the seed's schedule
 //!   (positions of `x` across threads, atomic adds), and sprs.
 //! - `ttv`, `mttkrp`: order-3 CSF kernels, unscheduled against `parallelize(i, CpuThread, NoRaces)`,
@@ -132,6 +132,12 @@ tensor_kernel! {
     schedule<reorder(k, j).parallelize(j, CpuVector, NoRaces).parallelize(i, CpuThread, NoRaces)>;
 }
 tensor_kernel! {
+    /// Lanes and threads, with the rows of `C` the next 8 nonzeros gather prefetched.
+    fn spmm_lanes_threads_gathers; A(i,j) = B(i,k) * C(k,j); formats<B: csr>;
+    schedule<reorder(k, j).parallelize(j, CpuVector, NoRaces).parallelize(i, CpuThread, NoRaces)
+        .prefetch(C, 8)>;
+}
+tensor_kernel! {
     /// The unscheduled SDDMM (`C · Dᵀ` sampled at `B`'s pattern, `D` stored by rows of `k`).
     fn sddmm_serial; A(i,k) = B(i,k) * C(i,j) * D(k,j); formats<A: csr, B: csr>;
 }
@@ -139,6 +145,11 @@ tensor_kernel! {
     /// SDDMM with the seed's row split across threads.
     fn sddmm_threads; A(i,k) = B(i,k) * C(i,j) * D(k,j); formats<A: csr, B: csr>;
     schedule<split(i, i0, i1, Down, 8).parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    /// The seed's row split with the rows of `D` the next 4 nonzeros gather prefetched.
+    fn sddmm_threads_gathers; A(i,k) = B(i,k) * C(i,j) * D(k,j); formats<A: csr, B: csr>;
+    schedule<split(i, i0, i1, Down, 8).parallelize(i0, CpuThread, NoRaces).prefetch(D, 4)>;
 }
 tensor_kernel! {
     /// The same with each dot product over `j` in `wide` lanes.
@@ -843,11 +854,15 @@ type Spmm = fn(
 ) -> Result<(), KernelError>;
 
 /// The SpMM kernels: all add each output entry's products in the order of `k`.
-const SPMM: [(&str, Spmm); 5] = [
+const SPMM: [(&str, Spmm); 6] = [
     ("serial_macro", spmm_serial),
     ("reorder_plain", spmm_plain),
     ("reorder_lanes", spmm_lanes),
     ("reorder_lanes_threads", spmm_lanes_threads),
+    (
+        "reorder_lanes_threads_prefetch_8",
+        spmm_lanes_threads_gathers,
+    ),
     ("seed_schedule", spmm_seed),
 ];
 
@@ -873,6 +888,7 @@ fn bench_sddmm(c: &mut Criterion, b: &Matrix) {
     let want = out.values().to_vec();
     for (name, kernel) in [
         ("threads", sddmm_threads as Sddmm),
+        ("threads_prefetch_4", sddmm_threads_gathers),
         ("lanes_threads", sddmm_lanes_threads),
     ] {
         kernel(&mut out, &b.a, &cm, &dm).expect("shapes agree");
@@ -886,6 +902,7 @@ fn bench_sddmm(c: &mut Criterion, b: &Matrix) {
     for (name, kernel) in [
         ("serial_macro", sddmm_serial as Sddmm),
         ("threads", sddmm_threads),
+        ("threads_prefetch_4", sddmm_threads_gathers),
         ("lanes_threads", sddmm_lanes_threads),
     ] {
         group.bench_function(name, |bench| {
