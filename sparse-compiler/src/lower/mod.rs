@@ -373,8 +373,9 @@ impl<'p> Lowerer<'p> {
         let Expr::Load(crd @ Array::Crd { .. }, p) = coord else {
             return Vec::new();
         };
+        let scheduled = self.scheduled;
         let mut hints = Vec::new();
-        for (&t, hint) in &self.scheduled.prefetch {
+        for (&t, hint) in &scheduled.prefetch {
             let Some((offset, stride)) = (1..self.accesses.len())
                 .filter(|&a| self.accesses[a].tensor == t)
                 .find_map(|a| self.gathered_element(a, v))
@@ -388,15 +389,7 @@ impl<'p> Lowerer<'p> {
                 offset,
                 stride,
             });
-        }
-        for hint in &hints {
-            if let Stmt::PrefetchGather {
-                array: Array::Vals { param },
-                ..
-            } = hint
-            {
-                self.gathered.insert(*param);
-            }
+            self.gathered.insert(t);
         }
         hints
     }
