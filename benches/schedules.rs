@@ -18,6 +18,9 @@
 //!   `prefetch(x, 64)`, in groups of 8, and precomputed.
 //! - `spmv_stencil_in_cache`: the stencil SpMV on matrices that fit a core's L2 and the L3, on one
 //!   thread and on two: what the kernel itself can do when memory does not limit it.
+//! - `spmv_stencil_interleaved` (printed, not a criterion benchmark): rounds of the triad, the
+//!   read-only stream and the stencil's row splits, each once, so that each SpMV is divided by
+//!   stream figures taken in the same second.
 //! - `spmm`: `A = B C` with `B` CSR and `C` dense with 64 columns: the unscheduled kernel, the
 //!   `reorder(k, j)` kernel with and without `CpuVector` lanes (one thread), lanes plus row threads
 //!   (also with `prefetch(C, 8)`), and sprs.
@@ -722,6 +725,90 @@ fn spmv_in_cache(c: &mut Criterion) {
     group.finish();
 }
 
+/// The stencil SpMV's fraction of the bandwidth bound with the stream figure taken in the same
+/// moment: criterion times each benchmark for seconds on end, and on this shared machine the
+/// triad beside an SpMV can move by 1.5x between two of them. Here every round runs the parallel
+/// triad, the read-only stream and then each SpMV once, and each SpMV's bytes per second is
+/// divided by that round's stream figures; the medians over the rounds are printed. Runs when the
+/// benchmark filter is absent or names the stencil.
+fn spmv_stencil_interleaved(_: &mut Criterion) {
+    let measuring = std::env::args().any(|a| a == "--bench");
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    if filter.is_some_and(|f| !f.contains("stencil")) {
+        return;
+    }
+    let sizes = Sizes::from_args();
+    let mut t = Triad::new(sizes.stream_len);
+    let m = Matrix::stencil(sizes.stencil_side);
+    let n = m.rows();
+    let x = dense([n], 0x2545_F491_4F6C_DD1D);
+    let mut y = Tensor::<f64, Dense<1>>::zeros([n]);
+    check_spmv(&m, &m.to_sprs(), &x, &mut y);
+    let kernels: [(&str, Spmv); 3] = [
+        ("rows_64", spmv_rows_64),
+        ("rows_1024", spmv_rows_1024),
+        ("rayon_handwritten_prefetch", |y, a, x| {
+            spmv_rayon_prefetch(y.values_mut(), a, x.values());
+            Ok(())
+        }),
+    ];
+    let rounds = if measuring { 41 } else { 2 };
+    let bytes_per_second = |bytes: u64, run: &mut dyn FnMut()| {
+        let start = std::time::Instant::now();
+        run();
+        bytes as f64 / start.elapsed().as_secs_f64()
+    };
+    let read_bytes = (t.b.len() * 2 * 8) as u64;
+    let (mut triads, mut reads) = (Vec::new(), Vec::new());
+    let mut spmvs = vec![Vec::new(); kernels.len()];
+    for _ in 0..rounds {
+        triads.push(bytes_per_second(t.bytes(), &mut || {
+            t.parallel(black_box(3.0))
+        }));
+        reads.push(bytes_per_second(read_bytes, &mut || {
+            black_box(t.read());
+        }));
+        for ((_, kernel), rates) in kernels.iter().zip(&mut spmvs) {
+            rates.push(bytes_per_second(m.spmv_bytes(), &mut || {
+                kernel(black_box(&mut y), &m.a, &x).expect("shapes agree")
+            }));
+        }
+    }
+    println!(
+        "spmv_stencil_interleaved: {rounds} rounds; median GB/s, and the median over the rounds \
+         of its fraction of that round's triad / read-only stream"
+    );
+    println!(
+        "  triad {:.1} GB/s, read-only stream {:.1} GB/s",
+        median(&triads) / 1e9,
+        median(&reads) / 1e9
+    );
+    for ((name, _), rates) in kernels.iter().zip(&spmvs) {
+        let of = |stream: &[f64]| {
+            median(
+                &rates
+                    .iter()
+                    .zip(stream)
+                    .map(|(r, s)| r / s)
+                    .collect::<Vec<_>>(),
+            )
+        };
+        println!(
+            "  {name}: {:.1} GB/s, {:.2} of the triad, {:.2} of the read-only stream",
+            median(rates) / 1e9,
+            of(&triads),
+            of(&reads)
+        );
+    }
+}
+
+/// The middle value (the upper of the two middle ones for an even count).
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[sorted.len() / 2]
+}
+
 /// Rows per rayon task of the hand-written parallel SpMV.
 const ROWS_PER_TASK: usize = 1024;
 
@@ -1342,6 +1429,6 @@ fn bench_mttkrp(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
 criterion_group! {
     name = schedules;
     config = Criterion::default().sample_size(10);
-    targets = stream_triad, spmv, spmv_in_cache, spmm, spmspv, tensor_kernels
+    targets = stream_triad, spmv, spmv_in_cache, spmv_stencil_interleaved, spmm, spmspv, tensor_kernels
 }
 criterion_main!(schedules);
