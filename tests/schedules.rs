@@ -444,6 +444,14 @@ tensor_kernel! {
     schedule<parallelize(i, CpuThread, NoRaces)>;
 }
 tensor_kernel! {
+    /// Each row of an assembled output belongs to one iteration, so `Atomics` (or any race
+    /// strategy the rows allow) assembles it like `NoRaces`.
+    fn add_rows_parallel_atomics;
+    A(i,j) = B(i,j) + C(i,j);
+    formats<A: csr, B: csr, C: csr>;
+    schedule<parallelize(i, CpuThread, Atomics)>;
+}
+tensor_kernel! {
     fn spgemm_rows_parallel;
     A(i,j) = B(i,k) * C(k,j);
     formats<A: csr, B: csr, C: csr>;
@@ -477,6 +485,10 @@ fn sparse_outputs_assembled_by_rows_in_parallel() {
                 .map(|(x, y)| x + y)
                 .collect();
             assert_close(&s.to_dense(), &want);
+            let mut atomics = Tensor::<f64, Csr>::zeros([m, k]);
+            add_rows_parallel_atomics(&mut atomics, &bt, &tensor([m, k], &b2)).unwrap();
+            assert_eq!(atomics.to_dense(), s.to_dense(), "Atomics assembles as NoRaces does");
+            assert_eq!(atomics.level(1).pos(), s.level(1).pos(), "the same row pointers");
         }
     }
 }

@@ -149,6 +149,13 @@ pub enum ErrorKind {
         /// The tensor.
         tensor: String,
     },
+    /// `pos` over a tensor where the statement is not zero wherever the tensor is.
+    PosNotAnnihilating {
+        /// The variable.
+        var: String,
+        /// The tensor.
+        tensor: String,
+    },
     /// `pos` on a dense level.
     PosOnDense {
         /// The tensor.
@@ -176,6 +183,8 @@ pub enum ErrorKind {
     },
     /// `reorder` of variables that are not directly nested.
     ReorderNotAdjacent,
+    /// `reorder` naming a variable twice.
+    ReorderTwice(String),
     /// `reorder` that iterates a tensor against its storage order.
     ReorderModeOrder {
         /// The tensor.
@@ -322,6 +331,12 @@ impl Error {
                     "index `{var}` does not index `{tensor}`, so `{tensor}` has no positions for it"
                 )
             }
+            ErrorKind::PosNotAnnihilating { var, tensor } => format!(
+                "`pos` makes the loop over `{var}` visit only the entries of `{tensor}`, but a term \
+                 of the statement without `{tensor}` as a factor is nonzero elsewhere; use `pos` \
+                 on a tensor that every term multiplies, or return its tiles to coordinates \
+                 with `coord`"
+            ),
             ErrorKind::PosOnDense { tensor, var } => format!(
                 "`pos` is not valid on the dense level of `{tensor}` that `{var}` indexes: its \
                  positions are its coordinates; split `{var}` itself instead"
@@ -341,6 +356,9 @@ impl Error {
             ),
             ErrorKind::ReorderNotAdjacent => {
                 "`reorder` needs variables whose loops are directly nested".to_string()
+            }
+            ErrorKind::ReorderTwice(v) => {
+                format!("`reorder` names `{v}` twice; each variable takes one place in the order")
             }
             ErrorKind::ReorderModeOrder { tensor } => format!(
                 "this order iterates `{tensor}` against its storage order; store it in a format \

@@ -105,16 +105,16 @@ impl Lowerer<'_> {
             out.push(match tag.unit {
                 Unit::CpuVector => Stmt::VectorFor { var, lo, hi, body },
                 _ => {
+                    // An assembled output's rows each belong to one iteration, so no race
+                    // strategy needs more than the row-parallel assembly.
                     let writes = match tag.race {
-                        Race::Atomics => ParallelWrites::Atomic,
-                        Race::NoRaces | Race::IgnoreRaces if self.assembles() => match self
-                            .counts_rows(v)
-                        {
+                        _ if self.assembles() => match self.counts_rows(v) {
                             true => ParallelWrites::AssembleRows { level: 1 },
                             false => return Err(self.unsupported(
                                 "a parallel loop that is not over the rows of the assembled output",
                             )),
                         },
+                        Race::Atomics => ParallelWrites::Atomic,
                         Race::NoRaces | Race::IgnoreRaces => match self.row_chunk(v, &lo) {
                             Some(chunk) => ParallelWrites::Rows { chunk },
                             None => ParallelWrites::Exclusive,

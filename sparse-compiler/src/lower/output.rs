@@ -388,6 +388,18 @@ impl Lowerer<'_> {
         if !matches!(consumer, Cin::Forall { var: v, .. } if *v == var) {
             return Err(self.unsupported("a workspace consumed outside a loop over its variable"));
         }
+        if let Some(source) = self.pattern_source {
+            let tensors = &self.program.tensors;
+            return Err(self.unsupported(&format!(
+                "a sum outside the loop over `{}` into `{}`, which takes the structure of `{}`: \
+                 its entries sit at `{}`'s positions, which a workspace does not walk; keep that \
+                 loop outside the sum",
+                self.program.vars[var],
+                tensors[0].name,
+                tensors[self.accesses[source].tensor].name,
+                tensors[self.accesses[source].tensor].name,
+            )));
+        }
         let segment = self.output_segment(var);
         out.push(Stmt::SortPrefix {
             array: list.clone(),

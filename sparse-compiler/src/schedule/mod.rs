@@ -20,8 +20,8 @@ use syn::Ident;
 
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::LevelKind;
-use crate::notation::{Cin, Expr, IndexVar, Program, order_edges};
-use crate::syntax::ast;
+use crate::notation::{Access, Cin, Expr, IndexVar, Program, order_edges};
+use crate::syntax::ast::{self, BinOp};
 use command::{Command, parse_command};
 
 /// A relation of the provenance graph: how derived index variables relate to the ones they were
@@ -147,6 +147,14 @@ impl Scheduled {
             .any(|r| matches!(r, Relation::Coord { pos, .. } if *pos == v))
     }
 
+    /// Whether `coord` brings the tiles of position variable `p` back to coordinate space: `p` is
+    /// split and its inner loop replaced by a coordinate loop.
+    pub fn coord_recovers(&self, p: IndexVar) -> bool {
+        self.relations.iter().any(|r| {
+            matches!(*r, Relation::Split { parent, inner, .. } if parent == p && self.coord_tiles(inner))
+        })
+    }
+
     /// Whether `v` is the loop over tiles whose inner loop `coord` iterates in coordinate space:
     /// the tiles then cover disjoint coordinate ranges.
     pub fn tiles_coordinates(&self, v: IndexVar) -> bool {
@@ -203,6 +211,7 @@ pub fn schedule(
         cin,
         scheduled: Scheduled::default(),
         parallelized: None,
+        partial_positions: Vec::new(),
     };
     match clause {
         None => {}
@@ -215,6 +224,11 @@ pub fn schedule(
                 state.apply(command, c.span).map_err(|e| vec![e])?;
             }
         }
+    }
+    if let Some((_, error)) =
+        (state.partial_positions.iter()).find(|(p, _)| !state.scheduled.coord_recovers(*p))
+    {
+        return Err(vec![error.clone()]);
     }
     let State {
         program,
@@ -415,6 +429,9 @@ struct State<'p> {
     scheduled: Scheduled,
     /// The first `parallelize`, after which only `parallelize` may follow.
     parallelized: Option<Span>,
+    /// Position variables over an access where the statement is not zero wherever the access is,
+    /// with the error to give unless `coord` brings their tiles back to coordinate space.
+    partial_positions: Vec<(IndexVar, Error)>,
 }
 
 impl State<'_> {
@@ -876,6 +893,13 @@ impl State<'_> {
             ));
         }
         let p = self.fresh(pos)?;
+        if !self.visits_every_term(access, &roots) {
+            let kind = ErrorKind::PosNotAnnihilating {
+                var: var.to_string(),
+                tensor: tensor.to_string(),
+            };
+            (self.partial_positions).push((p, Error::new(tensor.span(), kind)));
+        }
         self.replace(i, &[p]);
         self.scheduled.relations.push(Relation::Pos {
             parent: i,
@@ -883,6 +907,24 @@ impl State<'_> {
             access,
         });
         Ok(())
+    }
+
+    /// Whether a loop over `roots` that visits only the entries of access `access` (`pos`) skips
+    /// nothing: every term of the statement is zero wherever the access is, except, when `roots`
+    /// are all summed over, terms that do not use them (they are added outside that loop).
+    fn visits_every_term(&self, access: usize, roots: &[IndexVar]) -> bool {
+        let Some(read) = find_access(&self.program.rhs, access) else {
+            return false;
+        };
+        let outputs = self.program.loop_vars_of(&self.program.output.indices);
+        let summed = roots.iter().all(|r| !outputs.contains(r));
+        let mut terms = Vec::new();
+        sum_terms(&self.program.rhs, &mut terms);
+        terms.into_iter().all(|term| {
+            let mut used = Vec::new();
+            term.collect_vars(&mut used);
+            annihilated_by(term, read) || (summed && !used.iter().any(|v| roots.contains(v)))
+        })
     }
 
     /// The first access of tensor `t` and the deepest of its levels that one of `roots` indexes.
@@ -927,6 +969,14 @@ impl State<'_> {
     }
 
     fn reorder(&mut self, names: &[Ident], span: Span) -> Result<(), Error> {
+        for (k, name) in names.iter().enumerate() {
+            if names[..k].contains(name) {
+                return Err(Error::new(
+                    name.span(),
+                    ErrorKind::ReorderTwice(name.to_string()),
+                ));
+            }
+        }
         let vars = names
             .iter()
             .map(|n| self.loop_var(n))
@@ -1183,10 +1233,10 @@ fn is_factor(program: &Program, rhs: &Expr, target: &str) -> bool {
         return true;
     }
     match rhs {
-        Expr::Binary(ast::BinOp::Mul, a, b) => {
+        Expr::Binary(BinOp::Mul, a, b) => {
             is_factor(program, a, target) || is_factor(program, b, target)
         }
-        Expr::Binary(ast::BinOp::Div, a, _) => is_factor(program, a, target),
+        Expr::Binary(BinOp::Div, a, _) => is_factor(program, a, target),
         Expr::Neg(a) => is_factor(program, a, target),
         _ => false,
     }
@@ -1273,6 +1323,43 @@ fn crosses_where(cin: &Cin, vars: &[IndexVar]) -> bool {
         }
     }
     path(cin, vars, 0, false)
+}
+
+/// Whether `expr` is zero wherever `tensor` read as `access` is: a loop may then visit only that
+/// access's entries (`pos`) and skip nothing. A product is zero when one factor is, a quotient when
+/// its numerator is, a sum only when every term is.
+fn annihilated_by(expr: &Expr, access: &Access) -> bool {
+    match expr {
+        Expr::Access { access: a, .. } => a == access,
+        Expr::Neg(e) | Expr::Binary(BinOp::Div, e, _) => annihilated_by(e, access),
+        Expr::Binary(BinOp::Mul, a, b) => annihilated_by(a, access) || annihilated_by(b, access),
+        Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => {
+            annihilated_by(a, access) && annihilated_by(b, access)
+        }
+        Expr::Temp(_) | Expr::Literal(_) => false,
+    }
+}
+
+/// The terms of `expr` as a sum (its operands of `+` and `-`, through negations).
+fn sum_terms<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match expr {
+        Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => {
+            sum_terms(a, out);
+            sum_terms(b, out);
+        }
+        Expr::Neg(e) => sum_terms(e, out),
+        _ => out.push(expr),
+    }
+}
+
+/// The access numbered `id` in `expr`.
+fn find_access(expr: &Expr, id: usize) -> Option<&Access> {
+    match expr {
+        Expr::Access { id: a, access } => (*a == id).then_some(access),
+        Expr::Neg(e) => find_access(e, id),
+        Expr::Binary(_, a, b) => find_access(a, id).or_else(|| find_access(b, id)),
+        Expr::Temp(_) | Expr::Literal(_) => None,
+    }
 }
 
 fn reorder_nest(cin: &Cin, nest: &[IndexVar], order: &[IndexVar]) -> Cin {

@@ -1,0 +1,288 @@
+//! Random schedules on the kernels of seed 004 never make the compiler panic.
+//!
+//! A panic in a procedural macro reaches the user as "proc macro panicked" with no span, the
+//! opposite of the spanned error every illegal schedule must give. proptest draws chains of one to
+//! six commands from the whole command language, with arguments taken from the kernel's own index
+//! variables, fresh names, its tensors, its subexpressions and factors including 0 and 1; most
+//! chains are illegal, some are not. Each must compile to tokens that parse as Rust items, or fail
+//! with user errors: an internal error (a compiler bug reported as one) fails the test too. A
+//! failure prints the kernel, shrunk.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use proc_macro2::TokenStream;
+use proptest::prelude::*;
+use sparse_compiler::ErrorKind;
+
+/// A kernel without its schedule, and what schedules may name in it.
+struct Kernel {
+    /// Everything of the invocation before `schedule<...>`.
+    head: &'static str,
+    /// Index variables of the statement.
+    vars: &'static [&'static str],
+    /// Tensors (the output first).
+    tensors: &'static [&'static str],
+    /// Subexpressions of the right-hand side, for `precompute`.
+    exprs: &'static [&'static str],
+}
+
+const KERNELS: &[Kernel] = &[
+    Kernel {
+        head: "fn k; y(i) = A(i,j) * x(j); formats<A: csr>;",
+        vars: &["i", "j"],
+        tensors: &["y", "A", "x"],
+        exprs: &["A(i,j) * x(j)", "x(j)"],
+    },
+    Kernel {
+        head: "fn k; y(i) = A(i,j) * x(j); formats<A: csc, x: sparse>;",
+        vars: &["i", "j"],
+        tensors: &["y", "A", "x"],
+        exprs: &["A(i,j) * x(j)"],
+    },
+    Kernel {
+        head: "fn k; C(i,k) = A(i,j) * B(j,k); formats<A: csr>;",
+        vars: &["i", "j", "k"],
+        tensors: &["C", "A", "B"],
+        exprs: &["A(i,j) * B(j,k)", "B(j,k)"],
+    },
+    Kernel {
+        head: "fn k; A(i,k) = B(i,k) * C(i,j) * D(j,k); formats<A: csr, B: csr>;",
+        vars: &["i", "j", "k"],
+        tensors: &["A", "B", "C", "D"],
+        exprs: &["C(i,j) * D(j,k)", "B(i,k) * C(i,j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j,k) * c(k); formats<A: csr, B: (dense, compressed, compressed)>;",
+        vars: &["i", "j", "k"],
+        tensors: &["A", "B", "c"],
+        exprs: &["B(i,j,k) * c(k)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,k,l) * D(l,j) * C(k,j); \
+               formats<B: (dense, compressed, compressed)>;",
+        vars: &["i", "j", "k", "l"],
+        tensors: &["A", "B", "C", "D"],
+        exprs: &["B(i,k,l) * D(l,j)", "D(l,j) * C(k,j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j) + C(i,j); formats<A: csr, B: csr, C: csr>;",
+        vars: &["i", "j"],
+        tensors: &["A", "B", "C"],
+        exprs: &["B(i,j) + C(i,j)", "C(i,j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>;",
+        vars: &["i", "j", "k"],
+        tensors: &["A", "B", "C"],
+        exprs: &["B(i,k) * C(k,j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr>;",
+        vars: &["i", "j"],
+        tensors: &["A", "B", "C"],
+        exprs: &["B(i,j) * C(i,j)"],
+    },
+    Kernel {
+        head: "fn k; y(i) = A(i,j) * x(j); formats<A: coo>;",
+        vars: &["i", "j"],
+        tensors: &["y", "A", "x"],
+        exprs: &["A(i,j) * x(j)"],
+    },
+    Kernel {
+        head: "fn k; y(i) = A(i,j) * x(j) + z(i); formats<A: dcsr>;",
+        vars: &["i", "j"],
+        tensors: &["y", "A", "x", "z"],
+        exprs: &["A(i,j) * x(j)", "z(i)"],
+    },
+    Kernel {
+        head: "fn k; y(i) = A(i,j) * x(j); formats<A: ell>;",
+        vars: &["i", "j"],
+        tensors: &["y", "A", "x"],
+        exprs: &["A(i,j) * x(j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr, C: csr>;",
+        vars: &["i", "j"],
+        tensors: &["A", "B", "C"],
+        exprs: &["B(i,j) * C(i,j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j) + C(i,j); formats<A: hash, B: csr, C: dcsr>;",
+        vars: &["i", "j"],
+        tensors: &["A", "B", "C"],
+        exprs: &["B(i,j) + C(i,j)"],
+    },
+    Kernel {
+        head: "fn k; a = B(i,j) * C(i,j); formats<B: csr, C: csc>;",
+        vars: &["i", "j"],
+        tensors: &["a", "B", "C"],
+        exprs: &["B(i,j) * C(i,j)"],
+    },
+];
+
+const FACTORS: &[&str] = &["0", "1", "2", "3", "7", "16"];
+const UNITS: &[&str] = &["CpuThread", "CpuVector", "GpuBlock"];
+const RACES: &[&str] = &[
+    "NoRaces",
+    "IgnoreRaces",
+    "Atomics",
+    "Temporary",
+    "ParallelReduction",
+];
+
+/// Writes a chain of commands from raw draws, so that proptest shrinks draws, not strings. Most
+/// arguments that name an existing variable take one the statement or an earlier command defined
+/// (otherwise nearly every chain stops at "unknown index variable"); one in eight is a name never
+/// defined, and new variables are fresh names or, one in eight, an existing one.
+struct Chain<'k> {
+    kernel: &'k Kernel,
+    defined: Vec<String>,
+    fresh: usize,
+}
+
+impl Chain<'_> {
+    fn existing(&self, draw: u8) -> String {
+        match draw % 8 {
+            0 => "nowhere".to_string(),
+            _ => self.defined[usize::from(draw / 8) % self.defined.len()].clone(),
+        }
+    }
+
+    fn new_var(&mut self, draw: u8) -> String {
+        if draw % 8 == 0 {
+            return self.existing(draw / 8 | 1);
+        }
+        self.fresh += 1;
+        let name = format!("v{}", self.fresh);
+        self.defined.push(name.clone());
+        name
+    }
+
+    fn pick<'a>(options: &[&'a str], draw: u8) -> &'a str {
+        options[usize::from(draw) % options.len()]
+    }
+
+    fn command(&mut self, kind: u8, d: [u8; 5]) -> String {
+        let tensor = |draw| Self::pick(self.kernel.tensors, draw);
+        match kind % 11 {
+            0 => format!(
+                "pos({}, {}, {})",
+                self.existing(d[0]),
+                self.new_var(d[1]),
+                tensor(d[2])
+            ),
+            1 => format!("coord({}, {})", self.existing(d[0]), self.new_var(d[1])),
+            2 => {
+                let (outer, inner) = (self.existing(d[0]), self.existing(d[1]));
+                format!("collapse({outer}, {inner}, {})", self.new_var(d[2]))
+            }
+            3 => {
+                let var = self.existing(d[0]);
+                let (outer, inner) = (self.new_var(d[1]), self.new_var(d[2]));
+                let direction = Self::pick(&["Down", "Up"], d[3]);
+                let factor = Self::pick(FACTORS, d[4]);
+                format!("split({var}, {outer}, {inner}, {direction}, {factor})")
+            }
+            4 => {
+                let count = 2 + usize::from(d[0] % 3);
+                let vars: Vec<String> = d[1..=count].iter().map(|&v| self.existing(v)).collect();
+                format!("reorder({})", vars.join(", "))
+            }
+            5 => {
+                let expr = Self::pick(self.kernel.exprs, d[0]);
+                let var = self.existing(d[1]);
+                format!("precompute({expr}, {var}, {}, W)", self.new_var(d[2]))
+            }
+            6 => {
+                let var = self.existing(d[0]);
+                let bound = self.new_var(d[1]);
+                let kind = Self::pick(
+                    &["MaxExact", "MinExact", "MaxConstraint", "MinConstraint"],
+                    d[3],
+                );
+                format!(
+                    "bound({var}, {bound}, {}, {kind})",
+                    Self::pick(FACTORS, d[2])
+                )
+            }
+            7 => format!(
+                "unroll({}, {})",
+                self.existing(d[0]),
+                Self::pick(FACTORS, d[1])
+            ),
+            8 => {
+                let var = self.existing(d[0]);
+                let (unit, race) = (Self::pick(UNITS, d[1]), Self::pick(RACES, d[2]));
+                format!("parallelize({var}, {unit}, {race})")
+            }
+            9 => format!(
+                "assemble({}, {})",
+                tensor(d[0]),
+                Self::pick(&["Append", "Insert"], d[1])
+            ),
+            _ => format!("prefetch({}, {})", tensor(d[0]), Self::pick(FACTORS, d[1])),
+        }
+    }
+}
+
+/// A kernel with a chain of one to six commands.
+fn scheduled_kernel() -> impl Strategy<Value = String> {
+    let draws = prop::collection::vec((any::<u8>(), any::<[u8; 5]>()), 1..7);
+    (0..KERNELS.len(), draws).prop_map(|(k, draws)| {
+        let kernel = &KERNELS[k];
+        let mut chain = Chain {
+            kernel,
+            defined: kernel.vars.iter().map(|v| v.to_string()).collect(),
+            fresh: 0,
+        };
+        let commands: Vec<String> = (draws.into_iter())
+            .map(|(kind, d)| chain.command(kind, d))
+            .collect();
+        format!("{} schedule<{}>;", kernel.head, commands.join("."))
+    })
+}
+
+/// Compiles `source`; `Err` with the panic's message if the compiler panicked.
+fn compile_without_panic(source: &str) -> Result<(), String> {
+    let tokens: TokenStream = source.parse().expect("the generator writes valid tokens");
+    let compiled =
+        catch_unwind(AssertUnwindSafe(|| sparse_compiler::compile(tokens))).map_err(|panic| {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()));
+            format!("the compiler panicked: {message:?}")
+        })?;
+    match compiled {
+        Ok(expansion) => syn::parse2::<syn::File>(expansion)
+            .map(|_| ())
+            .map_err(|e| format!("the expansion is not Rust items: {e}")),
+        Err(errors) => match errors
+            .iter()
+            .find(|e| matches!(e.kind, ErrorKind::Internal(_)))
+        {
+            Some(internal) => Err(internal.message()),
+            None => Ok(()),
+        },
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_schedules_compile_or_fail_with_an_error(source in scheduled_kernel()) {
+        let outcome = compile_without_panic(&source);
+        prop_assert!(outcome.is_ok(), "{source}\n{}", outcome.unwrap_err());
+    }
+}
+
+#[test]
+fn auto_schedules_compile_on_every_kernel() {
+    for kernel in KERNELS {
+        let source = format!("{} schedule<auto>;", kernel.head);
+        if let Err(e) = compile_without_panic(&source) {
+            panic!("{source}\n{e}");
+        }
+    }
+}
