@@ -149,8 +149,8 @@ impl Chain<'_> {
     }
 
     fn new_var(&mut self, draw: u8) -> String {
-        if draw % 8 == 0 {
-            return self.existing(draw / 8 | 1);
+        if draw.is_multiple_of(8) {
+            return self.existing((draw / 8) | 1);
         }
         self.fresh += 1;
         let name = format!("v{}", self.fresh);
