@@ -487,8 +487,16 @@ fn sparse_outputs_assembled_by_rows_in_parallel() {
             assert_close(&s.to_dense(), &want);
             let mut atomics = Tensor::<f64, Csr>::zeros([m, k]);
             add_rows_parallel_atomics(&mut atomics, &bt, &tensor([m, k], &b2)).unwrap();
-            assert_eq!(atomics.to_dense(), s.to_dense(), "Atomics assembles as NoRaces does");
-            assert_eq!(atomics.level(1).pos(), s.level(1).pos(), "the same row pointers");
+            assert_eq!(
+                atomics.to_dense(),
+                s.to_dense(),
+                "Atomics assembles as NoRaces does"
+            );
+            assert_eq!(
+                atomics.level(1).pos(),
+                s.level(1).pos(),
+                "the same row pointers"
+            );
         }
     }
 }

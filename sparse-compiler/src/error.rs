@@ -183,6 +183,8 @@ pub enum ErrorKind {
     },
     /// `reorder` of variables that are not directly nested.
     ReorderNotAdjacent,
+    /// `parallelize` of a variable already parallelized.
+    ParallelTwice(String),
     /// `reorder` naming a variable twice.
     ReorderTwice(String),
     /// `reorder` that iterates a tensor against its storage order.
@@ -357,6 +359,7 @@ impl Error {
             ErrorKind::ReorderNotAdjacent => {
                 "`reorder` needs variables whose loops are directly nested".to_string()
             }
+            ErrorKind::ParallelTwice(v) => format!("`{v}` is parallelized twice"),
             ErrorKind::ReorderTwice(v) => {
                 format!("`reorder` names `{v}` twice; each variable takes one place in the order")
             }

@@ -19,20 +19,33 @@ use crate::ir::{
 /// (rayon's worker stacks are small; 256 values of 8 bytes stay far below them).
 const STACK_WORKSPACE_MAX: usize = 256;
 
-/// The output-structure copies at the start of `stmts`, which must run before the output's arrays
-/// are bound.
-pub(super) fn put_structure_copies(kernel: &Kernel, stmts: &[Stmt]) -> TokenStream {
+/// The prologue at the start of `stmts` (bound checks, then output-structure copies), which must
+/// run before the output's arrays are bound, and how many statements it takes.
+pub(super) fn put_prologue(
+    kernel: &Kernel,
+    bindings: &Bindings,
+    stmts: &[Stmt],
+) -> (TokenStream, usize) {
+    let emitter = Emitter {
+        kernel,
+        bindings,
+        parallel: None,
+    };
     let output = ident(&kernel.params[0].name);
-    stmts
+    let count = stmts
         .iter()
-        .map_while(|s| match s {
+        .take_while(|s| crate::lower::is_prologue(s))
+        .count();
+    let tokens = (stmts[..count].iter())
+        .map(|s| match s {
             Stmt::CopyStructure { from } => {
                 let from = ident(&kernel.params[*from].name);
-                Some(quote! { #output.copy_structure(#from)?; })
+                quote! { #output.copy_structure(#from)?; }
             }
-            _ => None,
+            other => emitter.put_stmt(other),
         })
-        .collect()
+        .collect();
+    (tokens, count)
 }
 
 /// `stmts` as a sequence of Rust statements.

@@ -46,9 +46,9 @@ fn write_function(
     let params = signature::put_params(kernel);
     let dims = bindings.put_dims(kernel);
     let checks = signature::put_shape_checks(kernel, bindings);
-    let copies = body::put_structure_copies(kernel, &kernel.body);
+    let (copies, prologue) = body::put_prologue(kernel, bindings, &kernel.body);
     let data = bindings.put_data(kernel);
-    let stmts = body::put_block(kernel, bindings, &kernel.body);
+    let stmts = body::put_block(kernel, bindings, &kernel.body[prologue..]);
     quote! {
         #(#attrs)*
         #[allow(

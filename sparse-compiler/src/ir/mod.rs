@@ -434,8 +434,9 @@ pub enum Stmt {
         parallel: bool,
     },
     /// Gives the output the structure of input `from`'s first levels, values zeroed: the kernel
-    /// then writes values at that input's positions. Only as a kernel's first statement, before
-    /// anything reads the output (backends run it before binding the output's arrays).
+    /// then writes values at that input's positions. Only in the kernel's prologue, the run of
+    /// [`Stmt::CheckBound`] and `CopyStructure` statements that starts its body, before anything
+    /// reads the output (backends run the prologue before binding the output's arrays).
     CopyStructure {
         /// The input parameter whose structure the output takes.
         from: usize,

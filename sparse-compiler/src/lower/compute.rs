@@ -163,6 +163,14 @@ impl Rewrite {
                     body: self.stmts(body),
                 }]
             }
+            Stmt::VectorFor { var, lo, hi, body } => {
+                vec![Stmt::VectorFor {
+                    var: var.clone(),
+                    lo: self.expr(lo),
+                    hi: self.expr(hi),
+                    body: self.stmts(body),
+                }]
+            }
             Stmt::While { cond, body } => vec![Stmt::While {
                 cond: self.expr(cond),
                 body: self.stmts(body),

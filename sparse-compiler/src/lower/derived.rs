@@ -103,7 +103,19 @@ impl Lowerer<'_> {
     ) -> Result<(), Error> {
         if let Some(tag) = self.scheduled.parallel.get(&v).copied() {
             out.push(match tag.unit {
-                Unit::CpuVector => Stmt::VectorFor { var, lo, hi, body },
+                Unit::CpuVector => {
+                    let mut locals = Locals::default();
+                    locals.visit(&body);
+                    if locals.appends {
+                        let what = format!(
+                            "`CpuVector` lanes over `{}`, whose iterations append to output `{}` \
+                             (its entries must come in order); vectorize a loop that does not append",
+                            self.program.vars[v], self.program.tensors[0].name
+                        );
+                        return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
+                    }
+                    Stmt::VectorFor { var, lo, hi, body }
+                }
                 _ => {
                     // An assembled output's rows each belong to one iteration, so no race
                     // strategy needs more than the row-parallel assembly.
@@ -124,6 +136,13 @@ impl Lowerer<'_> {
                     // Workspaces used inside the loop are declared per iteration.
                     let mut locals = std::mem::take(&mut self.parallel_locals);
                     locals.extend(body);
+                    if let Some(what) = shared_by_iterations(&locals) {
+                        let what = format!(
+                            "parallelizing `{}` on threads: {what}",
+                            self.program.vars[v]
+                        );
+                        return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
+                    }
                     Stmt::ParallelFor {
                         var,
                         lo,
@@ -335,7 +354,7 @@ impl Lowerer<'_> {
             Some(Relation::Pos { parent, access, .. }) => self.position_range(parent, access),
             Some(Relation::Collapse { outer, inner, .. }) => Ok((
                 Expr::Index(0),
-                bin(BinOp::Mul, self.extent(outer), self.extent(inner)),
+                bin(BinOp::Mul, self.count_of(outer)?, self.count_of(inner)?),
             )),
             Some(Relation::Bound {
                 parent,
@@ -349,6 +368,17 @@ impl Lowerer<'_> {
                 Ok((Expr::Index(0), self.extent(i)))
             }
             None => Ok((Expr::Index(0), self.extent(v))),
+        }
+    }
+
+    /// How many values a collapsed variable takes, all from 0: the fused loop counts their pairs.
+    fn count_of(&self, v: IndexVar) -> Result<Expr, Error> {
+        match self.range_of(v)? {
+            (Expr::Index(0), hi) => Ok(hi),
+            _ => Err(self.unsupported(&format!(
+                "`collapse` of `{}`, whose loop does not start at 0",
+                self.program.vars[v]
+            ))),
         }
     }
 
@@ -381,13 +411,7 @@ impl Lowerer<'_> {
             };
             return Ok((Expr::Index(0), Expr::Len(crd)));
         }
-        let env = self.level_env(access, level);
-        let fns = level_fns(self.levels(access)[level].kind);
-        let parent_pos = self
-            .parent_pos(access, level)
-            .ok_or_else(|| self.internal("`pos` before its parent level"))?;
-        fns.pos_bounds(&env, &parent_pos)
-            .ok_or_else(|| self.internal("`pos` on a level without positions"))
+        self.segment_bounds(access, level)
     }
 
     /// The deepest level of `access` storing one of `roots`.
@@ -478,7 +502,7 @@ impl Lowerer<'_> {
                 let (Some(f), None) = (self.bound(fused), self.bound(outer)) else {
                     return Ok(false);
                 };
-                let n = self.extent(inner);
+                let n = self.count_of(inner)?;
                 self.bind(outer, bin(BinOp::Div, f.clone(), n.clone()), out);
                 self.bind(inner, rem(f, n), out);
                 Ok(true)
@@ -601,4 +625,72 @@ fn rem(a: Expr, b: Expr) -> Expr {
         a.clone(),
         bin(BinOp::Mul, bin(BinOp::Div, a, b.clone()), b),
     )
+}
+
+/// Why iterations of a thread-parallel loop with body `body` would share something other than
+/// the output, which [`Stmt::ParallelFor`] does not allow: a thread-parallel loop inside it, a
+/// running sum declared outside it (a statement that adds a term after the sum over the loop
+/// keeps that sum in a scalar), or a workspace declared outside it.
+fn shared_by_iterations(body: &[Stmt]) -> Option<&'static str> {
+    let mut locals = Locals::default();
+    locals.visit(body);
+    let outside = |vars: &[&Var]| vars.iter().any(|v| !locals.declared.contains(v));
+    if locals.nested {
+        Some("a thread-parallel loop inside another")
+    } else if outside(&locals.assigned) {
+        Some(
+            "its iterations would add into one running sum declared outside the loop; \
+             parallelize a loop outside the sum",
+        )
+    } else if outside(&locals.stored) {
+        Some("its iterations would write one workspace declared outside the loop")
+    } else {
+        None
+    }
+}
+
+/// What a loop body declares and writes.
+#[derive(Default)]
+struct Locals<'s> {
+    declared: Vec<&'s Var>,
+    /// Scalars assigned.
+    assigned: Vec<&'s Var>,
+    /// Workspaces stored into.
+    stored: Vec<&'s Var>,
+    /// Whether a thread-parallel loop is inside.
+    nested: bool,
+    /// Whether it appends to the output, whose entries must then come in order.
+    appends: bool,
+}
+
+impl<'s> Locals<'s> {
+    fn visit(&mut self, stmts: &'s [Stmt]) {
+        for stmt in stmts {
+            match stmt {
+                Stmt::Let { var, .. } | Stmt::Workspace { var, .. } => self.declared.push(var),
+                Stmt::Assign { var, .. } => self.assigned.push(var),
+                Stmt::Store {
+                    array: Array::Temp(var),
+                    ..
+                }
+                | Stmt::SortPrefix { array: var, .. } => self.stored.push(var),
+                Stmt::ParallelFor { .. } => self.nested = true,
+                Stmt::Append { .. } | Stmt::AppendValue(_) | Stmt::FinishSegment { .. } => {
+                    self.appends = true;
+                }
+                Stmt::For { var, body, .. } | Stmt::VectorFor { var, body, .. } => {
+                    self.declared.push(var);
+                    self.visit(body);
+                }
+                Stmt::While { body, .. } => self.visit(body),
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    self.visit(then);
+                    self.visit(otherwise);
+                }
+                _ => {}
+            }
+        }
+    }
 }

@@ -415,24 +415,29 @@ impl Lowerer<'_> {
         Ok(cursors)
     }
 
-    /// `pos_bounds` of an iterator's level under its parent; a parent that is a run of duplicates
-    /// (a non-unique level) spans the children of every position of the run.
+    /// `pos_bounds` of an iterator's level under its parent, or the tile a split gave it.
     fn pos_bounds(&self, it: Iterator) -> Result<(Expr, Expr), Error> {
-        if let Some(tile) = self.scope.tiles.get(&(it.access, it.level)) {
-            return Ok(tile.clone());
+        match self.scope.tiles.get(&(it.access, it.level)) {
+            Some(tile) => Ok(tile.clone()),
+            None => self.segment_bounds(it.access, it.level),
         }
-        let fns = level_fns(self.levels(it.access)[it.level].kind);
-        let env = self.level_env(it.access, it.level);
+    }
+
+    /// `pos_bounds` of `level` of `access` under its parent's known position; a parent that is a
+    /// run of duplicates (a non-unique level) spans the children of every position of the run.
+    pub(super) fn segment_bounds(
+        &self,
+        access: usize,
+        level: usize,
+    ) -> Result<(Expr, Expr), Error> {
+        let fns = level_fns(self.levels(access)[level].kind);
+        let env = self.level_env(access, level);
         let parent = self
-            .parent_pos(it.access, it.level)
-            .ok_or_else(|| self.internal("iterator without parent"))?;
+            .parent_pos(access, level)
+            .ok_or_else(|| self.internal("a level iterated before its parent"))?;
         let missing = || self.internal("a level without position iteration");
         let (lo, hi) = fns.pos_bounds(&env, &parent).ok_or_else(missing)?;
-        match it
-            .level
-            .checked_sub(1)
-            .and_then(|k| self.scope.run_ends.get(&(it.access, k)))
-        {
+        match (level.checked_sub(1)).and_then(|k| self.scope.run_ends.get(&(access, k))) {
             Some(run_end) => {
                 let last = bin(BinOp::Sub, run_end.clone(), Expr::Index(1));
                 let (_, hi) = fns.pos_bounds(&env, &last).ok_or_else(missing)?;

@@ -46,14 +46,24 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
         // Every output position is overwritten, so zeroing it first would be a wasted pass.
         body.retain(|s| !matches!(s, Stmt::ZeroOutput { .. }));
     }
-    let mut stmts = std::mem::take(&mut lowerer.hoisted);
-    stmts.extend(body);
+    // The bound checks and the structure copy come first, before anything hoisted: backends run
+    // them before binding the output's arrays.
+    let prologue = body.iter().take_while(|s| is_prologue(s)).count();
+    let rest = body.split_off(prologue);
+    let mut stmts = body;
+    stmts.append(&mut lowerer.hoisted);
+    stmts.extend(rest);
     Ok(ir::Kernel {
         name: name.to_string(),
         params: params(program),
         shape_checks: shape_checks(program, &lowerer.accesses),
         body: stmts,
     })
+}
+
+/// Whether `stmt` belongs to a kernel's prologue ([`ir::Stmt::CopyStructure`]).
+pub(crate) fn is_prologue(stmt: &Stmt) -> bool {
+    matches!(stmt, Stmt::CheckBound { .. } | Stmt::CopyStructure { .. })
 }
 
 fn params(program: &Program) -> Vec<ir::Param> {

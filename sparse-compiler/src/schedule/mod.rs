@@ -490,6 +490,15 @@ impl State<'_> {
                 kind,
             } => {
                 let parent = self.loop_var(&var)?;
+                let upper = matches!(kind, BoundKind::MaxExact | BoundKind::MaxConstraint);
+                if upper && self.scheduled.deriving(parent).is_some() {
+                    let what = format!(
+                        "an upper `bound` of `{var}`, which another command derived (the bound \
+                         promises something about an extent, and only the statement's own \
+                         variables have one); bound that variable before transforming it"
+                    );
+                    return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
+                }
                 if matches!(kind, BoundKind::MinExact | BoundKind::MinConstraint) {
                     self.check_lower_bound(parent, &var, value)?;
                 }
@@ -951,6 +960,13 @@ impl State<'_> {
                 ErrorKind::CollapseOuterPosition(outer.to_string()),
             ));
         }
+        if self.scheduled.is_position(j) {
+            let what = format!(
+                "`collapse` of position variable `{inner}`, whose range depends on `{outer}`; \
+                 collapse the coordinate variables, then apply `pos` to the result"
+            );
+            return Err(Error::new(inner.span(), ErrorKind::Unsupported(what)));
+        }
         if !directly_nested(&self.cin, i, j) {
             let kind = ErrorKind::CollapseNotNested {
                 outer: outer.to_string(),
@@ -1025,6 +1041,12 @@ impl State<'_> {
         span: Span,
     ) -> Result<(), Error> {
         let v = self.loop_var(var)?;
+        if self.scheduled.parallel.contains_key(&v) {
+            return Err(Error::new(
+                var.span(),
+                ErrorKind::ParallelTwice(var.to_string()),
+            ));
+        }
         if matches!(unit, Unit::GpuBlock | Unit::GpuWarp | Unit::GpuThread) {
             return Err(Error::new(
                 span,
