@@ -676,3 +676,84 @@ fn spmm_with_rows_prefetched() {
         }
     }
 }
+
+// Schedules that once compiled to wrong results (found by comparing random schedules against
+// the unscheduled kernels).
+
+tensor_kernel! {
+    /// A split's two parts collapsed again: the fused loop counts both parts' ranges.
+    fn spmv_split_collapsed;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<split(i, i0, i1, Up, 3).collapse(i0, i1, f)>;
+}
+
+#[test]
+fn spmv_over_a_collapsed_split() {
+    check_spmv(spmv_split_collapsed, 1e-12);
+}
+
+tensor_kernel! { fn coo_spmv; y(i) = A(i,j) * x(j); formats<A: coo>; }
+tensor_kernel! {
+    /// The positions of a row of COO, whose row coordinate repeats once per entry.
+    fn coo_spmv_positions;
+    y(i) = A(i,j) * x(j);
+    formats<A: coo>;
+    schedule<pos(j, p, A)>;
+}
+tensor_kernel! {
+    fn coo_spmv_position_tiles;
+    y(i) = A(i,j) * x(j);
+    formats<A: coo>;
+    schedule<pos(j, p, A).split(p, p0, p1, Down, 2)>;
+}
+
+#[test]
+fn coo_rows_iterated_by_position() {
+    for (m, n) in [(0, 0), (1, 1), (7, 5), (13, 17)] {
+        for entries in matrices(m, n) {
+            let a = tensor::<Coo<2>, 2>([m, n], &entries);
+            let xs: Vec<f64> = (0..n).map(|j| 1.0 + j as f64 / 8.0).collect();
+            let x = Tensor::from_dense([n], &xs).unwrap();
+            let d = dense([m, n], &entries);
+            let want: Vec<f64> = (0..m)
+                .map(|i| (0..n).map(|j| d[i * n + j] * xs[j]).sum())
+                .collect();
+            let mut plain = garbage([m]);
+            coo_spmv(&mut plain, &a, &x).unwrap();
+            assert_close(plain.values(), &want);
+            for kernel in [coo_spmv_positions, coo_spmv_position_tiles] {
+                let mut y = garbage([m]);
+                kernel(&mut y, &a, &x).unwrap();
+                assert_eq!(y.values(), plain.values(), "the same sums in the same order");
+            }
+        }
+    }
+}
+
+tensor_kernel! { fn times_sparse; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr, C: csr>; }
+tensor_kernel! {
+    /// The output takes `B`'s structure, copied after the bound is checked.
+    fn times_sparse_bounded;
+    A(i,j) = B(i,j) * C(i,j);
+    formats<A: csr, B: csr, C: csr>;
+    schedule<bound(i, ib, 64, MaxConstraint)>;
+}
+
+#[test]
+fn a_bounded_kernel_copies_its_output_structure() {
+    for (m, n) in [(0, 0), (1, 1), (7, 5), (31, 3)] {
+        for entries in matrices(m, n) {
+            let b = tensor::<Csr, 2>([m, n], &entries);
+            let c = tensor::<Csr, 2>([m, n], &cases([m, n], 5).pop().unwrap_or_default());
+            let (db, dc) = (dense([m, n], &entries), c.to_dense());
+            let want: Vec<f64> = db.iter().zip(&dc).map(|(x, y)| x * y).collect();
+            let mut plain = Tensor::<f64, Csr>::from_dense([m, n], &vec![7.5; m * n]).unwrap();
+            times_sparse(&mut plain, &b, &c).unwrap();
+            assert_close(&plain.to_dense(), &want);
+            let mut a = Tensor::<f64, Csr>::from_dense([m, n], &vec![7.5; m * n]).unwrap();
+            times_sparse_bounded(&mut a, &b, &c).unwrap();
+            assert_close(&a.to_dense(), &want);
+        }
+    }
+}

@@ -636,7 +636,7 @@ fn shared_by_iterations(body: &[Stmt]) -> Option<&'static str> {
     locals.visit(body);
     let outside = |vars: &[&Var]| vars.iter().any(|v| !locals.declared.contains(v));
     if locals.nested {
-        Some("a thread-parallel loop inside another")
+        Some("another thread-parallel loop runs inside it")
     } else if outside(&locals.assigned) {
         Some(
             "its iterations would add into one running sum declared outside the loop; \
