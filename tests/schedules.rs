@@ -725,7 +725,11 @@ fn coo_rows_iterated_by_position() {
             for kernel in [coo_spmv_positions, coo_spmv_position_tiles] {
                 let mut y = garbage([m]);
                 kernel(&mut y, &a, &x).unwrap();
-                assert_eq!(y.values(), plain.values(), "the same sums in the same order");
+                assert_eq!(
+                    y.values(),
+                    plain.values(),
+                    "the same sums in the same order"
+                );
             }
         }
     }

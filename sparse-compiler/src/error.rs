@@ -185,6 +185,9 @@ pub enum ErrorKind {
     ReorderNotAdjacent,
     /// `parallelize` of a variable already parallelized.
     ParallelTwice(String),
+    /// `reorder` that puts the inner part of a split output coordinate outside its outer part, for
+    /// an output assembled in order.
+    ReorderAppendOrder(String),
     /// `reorder` naming a variable twice.
     ReorderTwice(String),
     /// `reorder` that iterates a tensor against its storage order.
@@ -360,6 +363,10 @@ impl Error {
                 "`reorder` needs variables whose loops are directly nested".to_string()
             }
             ErrorKind::ParallelTwice(v) => format!("`{v}` is parallelized twice"),
+            ErrorKind::ReorderAppendOrder(t) => format!(
+                "this order visits the coordinates of output `{t}` out of order (a split's inner \
+                 part outside its outer part), but `{t}` is assembled by appending in order"
+            ),
             ErrorKind::ReorderTwice(v) => {
                 format!("`reorder` names `{v}` twice; each variable takes one place in the order")
             }

@@ -9,6 +9,7 @@
 //! failure prints the kernel, shrunk.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
 use proptest::prelude::*;
@@ -18,6 +19,9 @@ use sparse_compiler::ErrorKind;
 struct Kernel {
     /// Everything of the invocation before `schedule<...>`.
     head: &'static str,
+    /// The module of `tests/schedules_random.rs` that runs its random schedules, and the
+    /// function that checks them.
+    family: Option<(&'static str, &'static str)>,
     /// Index variables of the statement.
     vars: &'static [&'static str],
     /// Tensors (the output first).
@@ -29,30 +33,35 @@ struct Kernel {
 const KERNELS: &[Kernel] = &[
     Kernel {
         head: "fn k; y(i) = A(i,j) * x(j); formats<A: csr>;",
+        family: Some(("spmv", "check_spmv")),
         vars: &["i", "j"],
         tensors: &["y", "A", "x"],
         exprs: &["A(i,j) * x(j)", "x(j)"],
     },
     Kernel {
         head: "fn k; y(i) = A(i,j) * x(j); formats<A: csc, x: sparse>;",
+        family: Some(("spmspv", "check_spmspv")),
         vars: &["i", "j"],
         tensors: &["y", "A", "x"],
         exprs: &["A(i,j) * x(j)"],
     },
     Kernel {
         head: "fn k; C(i,k) = A(i,j) * B(j,k); formats<A: csr>;",
+        family: Some(("spmm", "check_spmm")),
         vars: &["i", "j", "k"],
         tensors: &["C", "A", "B"],
         exprs: &["A(i,j) * B(j,k)", "B(j,k)"],
     },
     Kernel {
         head: "fn k; A(i,k) = B(i,k) * C(i,j) * D(j,k); formats<A: csr, B: csr>;",
+        family: Some(("sddmm", "check_sddmm")),
         vars: &["i", "j", "k"],
         tensors: &["A", "B", "C", "D"],
         exprs: &["C(i,j) * D(j,k)", "B(i,k) * C(i,j)"],
     },
     Kernel {
         head: "fn k; A(i,j) = B(i,j,k) * c(k); formats<A: csr, B: (dense, compressed, compressed)>;",
+        family: Some(("ttv", "check_ttv")),
         vars: &["i", "j", "k"],
         tensors: &["A", "B", "c"],
         exprs: &["B(i,j,k) * c(k)"],
@@ -60,60 +69,70 @@ const KERNELS: &[Kernel] = &[
     Kernel {
         head: "fn k; A(i,j) = B(i,k,l) * D(l,j) * C(k,j); \
                formats<B: (dense, compressed, compressed)>;",
+        family: Some(("mttkrp", "check_mttkrp")),
         vars: &["i", "j", "k", "l"],
         tensors: &["A", "B", "C", "D"],
         exprs: &["B(i,k,l) * D(l,j)", "D(l,j) * C(k,j)"],
     },
     Kernel {
         head: "fn k; A(i,j) = B(i,j) + C(i,j); formats<A: csr, B: csr, C: csr>;",
+        family: Some(("spadd", "check_elementwise")),
         vars: &["i", "j"],
         tensors: &["A", "B", "C"],
         exprs: &["B(i,j) + C(i,j)", "C(i,j)"],
     },
     Kernel {
         head: "fn k; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>;",
+        family: Some(("spgemm", "check_spgemm")),
         vars: &["i", "j", "k"],
         tensors: &["A", "B", "C"],
         exprs: &["B(i,k) * C(k,j)"],
     },
     Kernel {
         head: "fn k; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr>;",
+        family: None,
         vars: &["i", "j"],
         tensors: &["A", "B", "C"],
         exprs: &["B(i,j) * C(i,j)"],
     },
     Kernel {
         head: "fn k; y(i) = A(i,j) * x(j); formats<A: coo>;",
+        family: Some(("coo_spmv", "check_spmv")),
         vars: &["i", "j"],
         tensors: &["y", "A", "x"],
         exprs: &["A(i,j) * x(j)"],
     },
     Kernel {
         head: "fn k; y(i) = A(i,j) * x(j) + z(i); formats<A: dcsr>;",
+        family: Some(("dcsr_spmv_plus", "check_spmv_plus")),
         vars: &["i", "j"],
         tensors: &["y", "A", "x", "z"],
         exprs: &["A(i,j) * x(j)", "z(i)"],
     },
     Kernel {
         head: "fn k; y(i) = A(i,j) * x(j); formats<A: ell>;",
+        family: Some(("ell_spmv", "check_spmv")),
         vars: &["i", "j"],
         tensors: &["y", "A", "x"],
         exprs: &["A(i,j) * x(j)"],
     },
     Kernel {
         head: "fn k; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr, C: csr>;",
+        family: Some(("emul", "check_elementwise")),
         vars: &["i", "j"],
         tensors: &["A", "B", "C"],
         exprs: &["B(i,j) * C(i,j)"],
     },
     Kernel {
         head: "fn k; A(i,j) = B(i,j) + C(i,j); formats<A: hash, B: csr, C: dcsr>;",
+        family: None,
         vars: &["i", "j"],
         tensors: &["A", "B", "C"],
         exprs: &["B(i,j) + C(i,j)"],
     },
     Kernel {
         head: "fn k; a = B(i,j) * C(i,j); formats<B: csr, C: csc>;",
+        family: None,
         vars: &["i", "j"],
         tensors: &["a", "B", "C"],
         exprs: &["B(i,j) * C(i,j)"],
@@ -225,20 +244,25 @@ impl Chain<'_> {
     }
 }
 
+/// The commands that `draws` make for `kernel`, joined by dots.
+fn chain_of(kernel: &Kernel, draws: impl IntoIterator<Item = (u8, [u8; 5])>) -> String {
+    let mut chain = Chain {
+        kernel,
+        defined: kernel.vars.iter().map(|v| v.to_string()).collect(),
+        fresh: 0,
+    };
+    let commands: Vec<String> = (draws.into_iter())
+        .map(|(kind, d)| chain.command(kind, d))
+        .collect();
+    commands.join(".")
+}
+
 /// A kernel with a chain of one to six commands.
 fn scheduled_kernel() -> impl Strategy<Value = String> {
     let draws = prop::collection::vec((any::<u8>(), any::<[u8; 5]>()), 1..7);
     (0..KERNELS.len(), draws).prop_map(|(k, draws)| {
         let kernel = &KERNELS[k];
-        let mut chain = Chain {
-            kernel,
-            defined: kernel.vars.iter().map(|v| v.to_string()).collect(),
-            fresh: 0,
-        };
-        let commands: Vec<String> = (draws.into_iter())
-            .map(|(kind, d)| chain.command(kind, d))
-            .collect();
-        format!("{} schedule<{}>;", kernel.head, commands.join("."))
+        format!("{} schedule<{}>;", kernel.head, chain_of(kernel, draws))
     })
 }
 
@@ -285,4 +309,111 @@ fn auto_schedules_compile_on_every_kernel() {
             panic!("{source}\n{e}");
         }
     }
+}
+
+/// Where the random schedules that the root package compiles and runs are listed.
+fn chains_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/schedules_random/chains.rs")
+}
+
+/// Chains kept per kernel family in `tests/schedules_random/chains.rs`.
+const CHAINS_PER_FAMILY: usize = 12;
+
+/// `tests/schedules_random.rs` runs, for each kernel with a family, schedules drawn here: chains
+/// that compile, without upper bounds (whose promise the test inputs would break). Unless
+/// `SPARSE_BLESS` is set (which draws them again, from a fixed seed), every listed chain must
+/// still compile, so a change that makes one illegal fails here with its message rather than in
+/// the root package's build.
+#[test]
+fn random_schedules_of_the_root_tests_compile() {
+    if std::env::var_os("SPARSE_BLESS").is_some() {
+        std::fs::write(chains_file(), draw_chains()).expect("writable chains file");
+    }
+    let text = std::fs::read_to_string(chains_file()).expect("the chains file exists");
+    let mut listed = 0;
+    for kernel in KERNELS {
+        let Some((family, _)) = kernel.family else {
+            continue;
+        };
+        let section = text
+            .split("random_schedules!(")
+            .find(|s| s.starts_with(&format!("{family},")))
+            .unwrap_or_else(|| panic!("no chains for `{family}`"));
+        let entry = format!("{family}_");
+        for line in section
+            .lines()
+            .filter(|l| l.trim_start().starts_with(&entry))
+        {
+            let chain = line
+                .split_once('{')
+                .and_then(|(_, rest)| rest.rsplit_once('}'));
+            let chain = chain.expect("`name { chain }`").0.trim();
+            let source = format!("{} schedule<{chain}>;", kernel.head);
+            let tokens: TokenStream = source.parse().expect("a listed chain tokenizes");
+            if let Err(errors) = sparse_compiler::compile(tokens) {
+                panic!("{source}\n{}", errors[0].message());
+            }
+            listed += 1;
+        }
+    }
+    assert!(listed >= CHAINS_PER_FAMILY, "only {listed} chains listed");
+}
+
+/// How many commands of `chain` transform loops (not `unroll`, `assemble` or `prefetch`, which
+/// leave the iteration alone), so the listed chains exercise the provenance graph.
+fn transforms(chain: &str) -> usize {
+    let commands = chain.split(").").map(|c| c.trim_start_matches('.'));
+    let plain = ["unroll(", "assemble(", "prefetch("];
+    commands
+        .filter(|c| !plain.iter().any(|p| c.starts_with(p)))
+        .count()
+}
+
+/// The chains file: for each family, up to [`CHAINS_PER_FAMILY`] distinct compiling chains.
+fn draw_chains() -> String {
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut byte = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng >> 24) as u8
+    };
+    let mut text = String::from(
+        "// Written by `SPARSE_BLESS=1 cargo test -p sparse-compiler --test schedule_fuzz`.\n",
+    );
+    for kernel in KERNELS {
+        let Some((family, check)) = kernel.family else {
+            continue;
+        };
+        let mut kept: Vec<String> = Vec::new();
+        for _ in 0..20_000 {
+            if kept.len() == CHAINS_PER_FAMILY {
+                break;
+            }
+            let len = 2 + usize::from(byte()) % 5;
+            let draws: Vec<(u8, [u8; 5])> = (0..len)
+                .map(|_| (byte(), std::array::from_fn(|_| byte())))
+                .collect();
+            let chain = chain_of(kernel, draws);
+            let source = format!("{} schedule<{chain}>;", kernel.head);
+            let compiles = source
+                .parse::<TokenStream>()
+                .is_ok_and(|t| sparse_compiler::compile(t).is_ok());
+            if compiles
+                && !chain.contains("Max")
+                && transforms(&chain) >= 2
+                && !kept.contains(&chain)
+            {
+                kept.push(chain);
+            }
+        }
+        let head = kernel.head.trim_start_matches("fn k;");
+        let head: String = head.split_whitespace().collect::<Vec<_>>().join(" ");
+        text += &format!("\nrandom_schedules!({family}, {check}, {{ {head} }}, [\n");
+        for (n, chain) in kept.iter().enumerate() {
+            text += &format!("    {family}_{n} {{ {chain} }}\n");
+        }
+        text += "]);\n";
+    }
+    text
 }

@@ -1029,8 +1029,36 @@ impl State<'_> {
                 return Err(Error::new(span, ErrorKind::ReorderModeOrder { tensor }));
             }
         }
+        if self.appends_out_of_order(&order) {
+            let tensor = self.program.tensors[0].name.clone();
+            return Err(Error::new(span, ErrorKind::ReorderAppendOrder(tensor)));
+        }
         self.cin = reorder_nest(&self.cin, &nest, &order);
         Ok(())
+    }
+
+    /// Whether loop order `order` puts the inner part of a split output coordinate outside its
+    /// outer part: the coordinates then come out of order, which an output assembled by append
+    /// cannot take.
+    fn appends_out_of_order(&self, order: &[IndexVar]) -> bool {
+        let assembled = self.program.pattern_source().is_none()
+            && (self.program.tensors[0].levels.iter()).any(|l| l.kind != LevelKind::Dense);
+        let outputs = self.program.loop_vars_of(&self.program.output.indices);
+        let at = |v: IndexVar| order.iter().position(|&x| x == v);
+        assembled
+            && self.scheduled.relations.iter().any(|r| match *r {
+                Relation::Split {
+                    parent,
+                    outer,
+                    inner,
+                    ..
+                } => {
+                    let output =
+                        (self.scheduled.underived(parent).iter()).any(|v| outputs.contains(v));
+                    output && matches!((at(outer), at(inner)), (Some(o), Some(i)) if i < o)
+                }
+                _ => false,
+            })
     }
 
     fn parallelize(
