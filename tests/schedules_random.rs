@@ -85,6 +85,15 @@ type Out2 = Tensor<f64, Dense<2>>;
 type Kernel<O, A, B> = fn(&mut O, &A, &B) -> Result<(), KernelError>;
 type Kernel3<O, A, B, C> = fn(&mut O, &A, &B, &C) -> Result<(), KernelError>;
 
+type Spmv<F> = Kernel<Out1, Tensor<f64, F>, Out1>;
+type Spmspv = Kernel<Out1, Tensor<f64, Csc>, Tensor<f64, SparseVec>>;
+type Spmm = Kernel<Out2, Tensor<f64, Csr>, Out2>;
+type Sddmm = Kernel3<Tensor<f64, Csr>, Tensor<f64, Csr>, Out2, Out2>;
+type Ttv = Kernel<Tensor<f64, Csr>, Tensor<f64, Dcc>, Out1>;
+type Mttkrp = Kernel3<Out2, Tensor<f64, Dcc>, Out2, Out2>;
+type CsrPair = Kernel<Tensor<f64, Csr>, Tensor<f64, Csr>, Tensor<f64, Csr>>;
+type SpmvPlus = Kernel3<Out1, Tensor<f64, Dcsr>, Out1, Out1>;
+
 type Dcc = sparse::Custom<
     {
         sparse::encode_levels(&[
@@ -96,10 +105,7 @@ type Dcc = sparse::Custom<
 >;
 
 /// `y = A x` for any format of `A`.
-fn check_spmv<F: Format>(
-    base: Kernel<Out1, Tensor<f64, F>, Out1>,
-    kernels: &[Named<Kernel<Out1, Tensor<f64, F>, Out1>>],
-) {
+fn check_spmv<F: Format>(base: Spmv<F>, kernels: &[Named<Spmv<F>>]) {
     for [m, n] in SHAPES {
         for entries in cases([m, n], 11) {
             let (a, x) = (tensor::<F, 2>([m, n], &entries), vector(n, 12));
@@ -115,10 +121,7 @@ fn check_spmv<F: Format>(
 }
 
 /// `y = A x` with `x` sparse.
-fn check_spmspv(
-    base: Kernel<Out1, Tensor<f64, Csc>, Tensor<f64, SparseVec>>,
-    kernels: &[Named<Kernel<Out1, Tensor<f64, Csc>, Tensor<f64, SparseVec>>>],
-) {
+fn check_spmspv(base: Spmspv, kernels: &[Named<Spmspv>]) {
     for [m, n] in SHAPES {
         for entries in cases([m, n], 21) {
             let a = tensor::<Csc, 2>([m, n], &entries);
@@ -135,10 +138,7 @@ fn check_spmspv(
 }
 
 /// `C = A B` with `B` dense, 4 columns.
-fn check_spmm(
-    base: Kernel<Out2, Tensor<f64, Csr>, Out2>,
-    kernels: &[Named<Kernel<Out2, Tensor<f64, Csr>, Out2>>],
-) {
+fn check_spmm(base: Spmm, kernels: &[Named<Spmm>]) {
     for [m, n] in SHAPES {
         for entries in cases([m, n], 31) {
             let (a, b) = (tensor::<Csr, 2>([m, n], &entries), matrix([n, 4], 32));
@@ -154,10 +154,7 @@ fn check_spmm(
 }
 
 /// `A = B .* (C D)` over `B`'s pattern, inner dimension 3.
-fn check_sddmm(
-    base: Kernel3<Tensor<f64, Csr>, Tensor<f64, Csr>, Out2, Out2>,
-    kernels: &[Named<Kernel3<Tensor<f64, Csr>, Tensor<f64, Csr>, Out2, Out2>>],
-) {
+fn check_sddmm(base: Sddmm, kernels: &[Named<Sddmm>]) {
     for [m, n] in SHAPES {
         for entries in cases([m, n], 41) {
             let b = tensor::<Csr, 2>([m, n], &entries);
@@ -178,10 +175,7 @@ fn check_sddmm(
 const SHAPES3: [[usize; 3]; 3] = [[0, 0, 0], [1, 1, 1], [7, 5, 6]];
 
 /// `A(i,j) = B(i,j,k) c(k)`.
-fn check_ttv(
-    base: Kernel<Tensor<f64, Csr>, Tensor<f64, Dcc>, Out1>,
-    kernels: &[Named<Kernel<Tensor<f64, Csr>, Tensor<f64, Dcc>, Out1>>],
-) {
+fn check_ttv(base: Ttv, kernels: &[Named<Ttv>]) {
     for [p, q, r] in SHAPES3 {
         for entries in cases([p, q, r], 51) {
             let (b, c) = (tensor::<Dcc, 3>([p, q, r], &entries), vector(r, 52));
@@ -196,10 +190,7 @@ fn check_ttv(
 }
 
 /// `A(i,j) = B(i,k,l) D(l,j) C(k,j)`, rank 3.
-fn check_mttkrp(
-    base: Kernel3<Out2, Tensor<f64, Dcc>, Out2, Out2>,
-    kernels: &[Named<Kernel3<Out2, Tensor<f64, Dcc>, Out2, Out2>>],
-) {
+fn check_mttkrp(base: Mttkrp, kernels: &[Named<Mttkrp>]) {
     for [p, q, r] in SHAPES3 {
         for entries in cases([p, q, r], 61) {
             let b = tensor::<Dcc, 3>([p, q, r], &entries);
@@ -216,10 +207,7 @@ fn check_mttkrp(
 }
 
 /// `A = B op C` for CSR matrices of the same shape.
-fn check_elementwise(
-    base: Kernel<Tensor<f64, Csr>, Tensor<f64, Csr>, Tensor<f64, Csr>>,
-    kernels: &[Named<Kernel<Tensor<f64, Csr>, Tensor<f64, Csr>, Tensor<f64, Csr>>>],
-) {
+fn check_elementwise(base: CsrPair, kernels: &[Named<CsrPair>]) {
     for [m, n] in SHAPES {
         for entries in cases([m, n], 71) {
             let b = tensor::<Csr, 2>([m, n], &entries);
@@ -235,10 +223,7 @@ fn check_elementwise(
 }
 
 /// `A = B C` for CSR matrices, `C` with 6 columns.
-fn check_spgemm(
-    base: Kernel<Tensor<f64, Csr>, Tensor<f64, Csr>, Tensor<f64, Csr>>,
-    kernels: &[Named<Kernel<Tensor<f64, Csr>, Tensor<f64, Csr>, Tensor<f64, Csr>>>],
-) {
+fn check_spgemm(base: CsrPair, kernels: &[Named<CsrPair>]) {
     for [m, n] in SHAPES {
         for entries in cases([m, n], 81) {
             let b = tensor::<Csr, 2>([m, n], &entries);
@@ -254,10 +239,7 @@ fn check_spgemm(
 }
 
 /// `y = A x + z` with `A` in DCSR.
-fn check_spmv_plus(
-    base: Kernel3<Out1, Tensor<f64, Dcsr>, Out1, Out1>,
-    kernels: &[Named<Kernel3<Out1, Tensor<f64, Dcsr>, Out1, Out1>>],
-) {
+fn check_spmv_plus(base: SpmvPlus, kernels: &[Named<SpmvPlus>]) {
     for [m, n] in SHAPES {
         for entries in cases([m, n], 91) {
             let a = tensor::<Dcsr, 2>([m, n], &entries);
