@@ -405,6 +405,14 @@ impl Lowerer<'_> {
                     self.unsupported("`pos` over a collapse that does not start at the root level")
                 );
             }
+            // The walk over a tile's rows steps through the parent level's `pos`, which a
+            // singleton level (COO's columns) does not have.
+            if self.levels(access)[level].kind == LevelKind::Singleton {
+                return Err(self.unsupported(
+                    "`pos` over a collapse that ends at a singleton level (COO); use CSR, or `pos` \
+                     of the inner variable alone",
+                ));
+            }
             let crd = Array::Crd {
                 param: self.accesses[access].tensor,
                 level,
