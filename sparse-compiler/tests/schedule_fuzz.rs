@@ -160,9 +160,13 @@ struct Chain<'k> {
 }
 
 impl Chain<'_> {
+    /// Half the time one of the two newest variables: chains then build on what the previous
+    /// commands made (`pos` then `split` of the position, `split` then `coord` of its part).
     fn existing(&self, draw: u8) -> String {
+        let newest = &self.defined[self.defined.len().saturating_sub(2)..];
         match draw % 8 {
             0 => "nowhere".to_string(),
+            1..4 if self.fresh > 0 => newest[usize::from(draw / 8) % newest.len()].clone(),
             _ => self.defined[usize::from(draw / 8) % self.defined.len()].clone(),
         }
     }

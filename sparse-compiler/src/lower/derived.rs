@@ -419,6 +419,14 @@ impl Lowerer<'_> {
             };
             return Ok((Expr::Index(0), Expr::Len(crd)));
         }
+        if self.parent_pos(access, level).is_none() {
+            // A precompute's producer walks the position variable without the loops above it.
+            return Err(self.unsupported(&format!(
+                "a loop over positions of `{}` without a loop over its level above around it \
+                 (as in a `precompute` over a position variable of a tensor with dense slots)",
+                self.program.tensors[self.accesses[access].tensor].name
+            )));
+        }
         self.segment_bounds(access, level)
     }
 
