@@ -236,3 +236,67 @@ fn compute_only_kernels_reuse_the_assembled_structure() {
         "{err}"
     );
 }
+
+// Outputs whose mode order the loops do not follow (their entries are collected and packed), and
+// slot formats inside a sum (copied into dense rows over compressed columns): both once compiled
+// to kernels that failed at run time or summed a term once per slot.
+
+tensor_kernel! { fn negate_into_csc; A(i,j) = -B(i,j); formats<A: csc, B: dense>; }
+tensor_kernel! { fn copy_csc_into_dcsr; A(i,j) = C(i,j); formats<A: dcsr, C: csc>; }
+tensor_kernel! { fn copy_hash_into_csr; A(i,j) = C(i,j); formats<A: csr, C: hash>; }
+tensor_kernel! { fn spgemm_into_csc; A(i,j) = B(i,k) * C(k,j); formats<A: csc, B: dcsr>; }
+tensor_kernel! {
+    fn ell_in_a_sum;
+    y(i) = C(i,j) * x(j) + B(i,j) * x(j) + z(i);
+    formats<B: ell, z: sparse>;
+}
+
+#[test]
+fn outputs_against_the_loop_order_and_slot_formats_in_sums() {
+    for (m, n) in [(0, 0), (1, 1), (5, 4), (9, 7)] {
+        for (k, entries) in cases([m, n], 401).into_iter().enumerate() {
+            let other = cases([m, n], 402 + k as u64).pop().unwrap_or_default();
+            let (d, e) = (dense([m, n], &entries), dense([m, n], &other));
+            let mut a = Tensor::<f64, Csc>::zeros([m, n]);
+            negate_into_csc(&mut a, &Tensor::from_dense([m, n], &d).unwrap()).unwrap();
+            assert_close(&a.to_dense(), &d.iter().map(|v| -v).collect::<Vec<_>>());
+            let mut a = Tensor::<f64, Dcsr>::zeros([m, n]);
+            copy_csc_into_dcsr(&mut a, &tensor::<Csc, 2>([m, n], &entries)).unwrap();
+            assert_close(&a.to_dense(), &d);
+            let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+            copy_hash_into_csr(&mut a, &tensor::<HashMat, 2>([m, n], &entries)).unwrap();
+            assert_close(&a.to_dense(), &d);
+            let c = Tensor::from_dense(
+                [n, 3],
+                &dense([n, 3], &cases([n, 3], 7).pop().unwrap_or_default()),
+            )
+            .unwrap();
+            let mut a = Tensor::<f64, Csc>::zeros([m, 3]);
+            spgemm_into_csc(&mut a, &tensor::<Dcsr, 2>([m, n], &entries), &c).unwrap();
+            let dc = c.to_dense();
+            let want: Vec<f64> = (0..m * 3)
+                .map(|at| (0..n).map(|l| d[at / 3 * n + l] * dc[l * 3 + at % 3]).sum())
+                .collect();
+            assert_close(&a.to_dense(), &want);
+            let xs: Vec<f64> = (0..n).map(|j| 0.5 + j as f64).collect();
+            let zs = cases([m], 9).pop().unwrap_or_default();
+            let mut y = garbage([m]);
+            let x = Tensor::from_dense([n], &xs).unwrap();
+            let (b, z) = (
+                tensor::<Ell, 2>([m, n], &other),
+                tensor::<SparseVec, 1>([m], &zs),
+            );
+            ell_in_a_sum(&mut y, &Tensor::from_dense([m, n], &d).unwrap(), &x, &b, &z).unwrap();
+            let dz = dense([m], &zs);
+            let want: Vec<f64> = (0..m)
+                .map(|i| {
+                    (0..n)
+                        .map(|j| (d[i * n + j] + e[i * n + j]) * xs[j])
+                        .sum::<f64>()
+                        + dz[i]
+                })
+                .collect();
+            assert_close(y.values(), &want);
+        }
+    }
+}

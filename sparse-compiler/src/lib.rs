@@ -61,6 +61,7 @@ fn front_end(
     notation::plan_sorted_copies(&mut program);
     notation::plan_conversions(&mut program)?;
     notation::plan_nested_conversions(&mut program)?;
+    notation::plan_slot_copies(&mut program);
     let cin = notation::concretize(&program)?;
     let scheduled = schedule::schedule(&mut program, cin, kernel.schedule.as_ref())?;
     let ir = lower::lower(&program, &scheduled, &kernel.name.to_string())?;

@@ -57,14 +57,41 @@ impl Lowerer<'_> {
         if self.program.op == AssignOp::AddAssign {
             return Err(vec![self.unsupported("`+=` into a sparse output")]);
         }
-        if !nested && !coordinate_list {
-            // Hashed or unordered levels: collect entries, pack them at the end.
+        if (!nested && !coordinate_list) || !self.output_in_loop_order() {
+            // Hashed or unordered levels, or loops that visit the output against its mode order
+            // (a CSC result of row-major loops): collect entries, pack them at the end.
             self.collects_entries = true;
             out.push(Stmt::BeginEntries);
             return Ok(());
         }
         out.push(Stmt::BeginAssembly);
         Ok(())
+    }
+
+    /// Whether the loops reach the output's level variables in the output's level order, so
+    /// appends come in order: the first loop over each (or over a variable derived from it) is
+    /// outside the first loop over the next, and no input level they iterate is unordered (a
+    /// hashed input alone visits its coordinates in bucket order).
+    fn output_in_loop_order(&self) -> bool {
+        let mut order: Vec<IndexVar> = Vec::new();
+        if let Some(cin) = &self.scheduled.cin {
+            loops_in_order(cin, &mut order);
+        }
+        let first =
+            |v: IndexVar| (order.iter()).position(|&l| self.scheduled.underived(l).contains(&v));
+        let at: Vec<usize> = self.accesses[0]
+            .level_vars
+            .iter()
+            .filter_map(|&v| first(v))
+            .collect();
+        let unordered_input = (1..self.accesses.len()).any(|a| {
+            let levels = self.levels(a);
+            (self.accesses[a].level_vars.iter().zip(levels)).any(|(v, l)| {
+                let unordered = !l.ordered || l.kind == LevelKind::Hashed;
+                unordered && self.accesses[0].level_vars.contains(v)
+            })
+        });
+        at.windows(2).all(|w| w[0] <= w[1]) && !unordered_input
     }
 
     pub(super) fn end_output(&mut self, out: &mut Vec<Stmt>) {
@@ -460,5 +487,20 @@ impl Lowerer<'_> {
             out.push(Stmt::FinishSegment { level, parent });
         }
         Ok(())
+    }
+}
+
+/// The loops of `cin`, outermost first (a consumer's before its producer's).
+fn loops_in_order(cin: &Cin, out: &mut Vec<IndexVar>) {
+    match cin {
+        Cin::Forall { var, body } => {
+            out.push(*var);
+            loops_in_order(body, out);
+        }
+        Cin::Where { consumer, producer } => {
+            loops_in_order(consumer, out);
+            loops_in_order(producer, out);
+        }
+        Cin::Assign { .. } => {}
     }
 }

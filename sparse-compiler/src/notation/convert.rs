@@ -5,9 +5,10 @@
 //! (ELL, DIA, BCSR) are never converted and the conflict stays an error.
 
 use super::order::{default_order, order_edges, order_skipping};
-use super::{Cin, Expr, IndexVar, Program, concretize};
+use super::{Cin, Expr, IndexVar, Lhs, Program, concretize};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{Coord, FormatType, LevelKind, LevelSpec};
+use crate::syntax::ast::BinOp;
 
 /// Plans the conversions `program` needs, updating the converted tensors' levels.
 pub fn plan_conversions(program: &mut Program) -> Result<(), Errors> {
@@ -136,6 +137,87 @@ fn levels_in_order(program: &Program, t: usize, order: &[IndexVar]) -> Option<Ve
             .map(|(l, d)| l.with_coord(Coord::Dim(d)))
             .collect(),
     )
+}
+
+/// An input with levels that do not each store a whole dimension (ELL's slots, DIA's diagonals,
+/// BCSR's blocks) is iterated through loops over those hidden levels, and whatever the statement
+/// computes inside them runs once per slot. When a term of a sum inside such a loop does not read
+/// the input (`C(i,j) * x(j) + B(i,j) * x(j)` with `B` in ELL), it would be added once per slot;
+/// the input is then copied, when the kernel runs, into dense rows over compressed levels.
+pub fn plan_slot_copies(program: &mut Program) {
+    for t in 1..program.tensors.len() {
+        let tensor = &program.tensors[t];
+        let whole = |l: &LevelSpec| matches!(l.coord, Coord::Dim(_));
+        if tensor.convert_to.is_some() || tensor.levels.iter().all(whole) {
+            continue;
+        }
+        let mut hidden = Vec::new();
+        collect_hidden(&program.rhs, t, &mut hidden);
+        let Ok(cin) = concretize(program) else {
+            continue;
+        };
+        if repeats_other_terms(&cin, &hidden, t, false) {
+            let levels: Vec<LevelSpec> = (0..tensor.order)
+                .map(|d| match d {
+                    0 => LevelSpec::dense(0),
+                    _ => LevelSpec::compressed(d),
+                })
+                .collect();
+            program.tensors[t].convert_to = Some(FormatType::Custom(levels.clone()));
+            relabel(&mut program.rhs, t, &levels);
+            program.tensors[t].levels = levels;
+        }
+    }
+}
+
+/// The variables of tensor `t`'s levels that no logical index names (slots, block parts).
+fn collect_hidden(e: &Expr, t: usize, out: &mut Vec<IndexVar>) {
+    match e {
+        Expr::Access { access, .. } if access.tensor == t => {
+            out.extend((access.level_vars.iter()).filter(|v| !access.indices.contains(v)))
+        }
+        Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
+        Expr::Neg(x) => collect_hidden(x, t, out),
+        Expr::Binary(_, a, b) => {
+            collect_hidden(a, t, out);
+            collect_hidden(b, t, out);
+        }
+    }
+}
+
+/// Whether an assignment to the output or a sum inside a loop over one of `hidden` has a term
+/// that does not read `t`.
+fn repeats_other_terms(cin: &Cin, hidden: &[IndexVar], t: usize, inside: bool) -> bool {
+    match cin {
+        Cin::Forall { var, body } => {
+            repeats_other_terms(body, hidden, t, inside || hidden.contains(var))
+        }
+        Cin::Where { consumer, producer } => {
+            repeats_other_terms(consumer, hidden, t, inside)
+                || repeats_other_terms(producer, hidden, t, inside)
+        }
+        // A temporary assigned once per slot is harmless; a sum or the output is not.
+        Cin::Assign {
+            lhs,
+            accumulate,
+            rhs,
+        } => inside && (*accumulate || *lhs == Lhs::Output) && !every_term_reads(rhs, t),
+    }
+}
+
+/// Whether every term of `e` as a sum reads tensor `t`.
+fn every_term_reads(e: &Expr, t: usize) -> bool {
+    match e {
+        Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => {
+            every_term_reads(a, t) && every_term_reads(b, t)
+        }
+        Expr::Neg(x) => every_term_reads(x, t),
+        _ => {
+            let mut reads = Vec::new();
+            collect_accesses(e, t, &mut reads);
+            !reads.is_empty()
+        }
+    }
 }
 
 /// Iterator conversion for unordered levels (seed-formats.md §3.5): an input whose hashed or

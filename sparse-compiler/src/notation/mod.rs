@@ -13,7 +13,9 @@ mod convert;
 mod order;
 
 pub use concrete::{Cin, Lhs, concretize};
-pub use convert::{plan_conversions, plan_nested_conversions, plan_sorted_copies};
+pub use convert::{
+    plan_conversions, plan_nested_conversions, plan_slot_copies, plan_sorted_copies,
+};
 pub use order::order_edges;
 
 use std::collections::BTreeMap;
