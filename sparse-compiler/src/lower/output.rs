@@ -73,10 +73,7 @@ impl Lowerer<'_> {
     /// outside the first loop over the next, and no input level they iterate is unordered (a
     /// hashed input alone visits its coordinates in bucket order).
     fn output_in_loop_order(&self) -> bool {
-        let mut order: Vec<IndexVar> = Vec::new();
-        if let Some(cin) = &self.scheduled.cin {
-            loops_in_order(cin, &mut order);
-        }
+        let order = (self.scheduled.cin.as_ref()).map_or_else(Vec::new, Cin::loops);
         let first =
             |v: IndexVar| (order.iter()).position(|&l| self.scheduled.underived(l).contains(&v));
         let at: Vec<usize> = self.accesses[0]
@@ -487,20 +484,5 @@ impl Lowerer<'_> {
             out.push(Stmt::FinishSegment { level, parent });
         }
         Ok(())
-    }
-}
-
-/// The loops of `cin`, outermost first (a consumer's before its producer's).
-fn loops_in_order(cin: &Cin, out: &mut Vec<IndexVar>) {
-    match cin {
-        Cin::Forall { var, body } => {
-            out.push(*var);
-            loops_in_order(body, out);
-        }
-        Cin::Where { consumer, producer } => {
-            loops_in_order(consumer, out);
-            loops_in_order(producer, out);
-        }
-        Cin::Assign { .. } => {}
     }
 }

@@ -110,6 +110,27 @@ pub fn concretize(program: &Program) -> Result<Cin, Errors> {
 }
 
 impl Cin {
+    /// Every loop variable, outermost first (a consumer's loops before its producer's).
+    pub fn loops(&self) -> Vec<IndexVar> {
+        let mut out = Vec::new();
+        self.collect_loops(&mut out);
+        out
+    }
+
+    fn collect_loops(&self, out: &mut Vec<IndexVar>) {
+        match self {
+            Cin::Forall { var, body } => {
+                out.push(*var);
+                body.collect_loops(out);
+            }
+            Cin::Where { consumer, producer } => {
+                consumer.collect_loops(out);
+                producer.collect_loops(out);
+            }
+            Cin::Assign { .. } => {}
+        }
+    }
+
     /// The largest temporary number the statement uses, plus one.
     pub fn next_temp(&self) -> usize {
         match self {

@@ -567,7 +567,7 @@ impl State<'_> {
     /// A variable with a loop in the current statement.
     fn loop_var(&self, name: &Ident) -> Result<IndexVar, Error> {
         let v = self.program.vars.iter().position(|x| name == x.as_str());
-        match v.filter(|&v| loops(&self.cin).contains(&v)) {
+        match v.filter(|&v| self.cin.loops().contains(&v)) {
             Some(v) => Ok(v),
             None => Err(Error::new(
                 name.span(),
@@ -998,7 +998,7 @@ impl State<'_> {
             .map(|n| self.loop_var(n))
             .collect::<Result<Vec<_>, _>>()?;
         let nest = perfect_nest(&self.cin, &vars).ok_or_else(|| {
-            let across = vars.iter().all(|v| loops(&self.cin).contains(v))
+            let across = vars.iter().all(|v| self.cin.loops().contains(v))
                 && crosses_where(&self.cin, &vars);
             let kind = if across {
                 ErrorKind::ReorderAcrossReduction
@@ -1187,31 +1187,10 @@ fn command_name(c: &Command) -> &'static str {
     }
 }
 
-/// Every loop variable of `cin`.
-fn loops(cin: &Cin) -> Vec<IndexVar> {
-    let mut out = Vec::new();
-    collect_loops(cin, &mut out);
-    out
-}
-
-fn collect_loops(cin: &Cin, out: &mut Vec<IndexVar>) {
-    match cin {
-        Cin::Forall { var, body } => {
-            out.push(*var);
-            collect_loops(body, out);
-        }
-        Cin::Where { consumer, producer } => {
-            collect_loops(consumer, out);
-            collect_loops(producer, out);
-        }
-        Cin::Assign { .. } => {}
-    }
-}
-
 /// The loops nested inside the loop over `v`.
 fn loops_below(cin: &Cin, v: IndexVar) -> Vec<IndexVar> {
     match cin {
-        Cin::Forall { var, body } if *var == v => loops(body),
+        Cin::Forall { var, body } if *var == v => body.loops(),
         Cin::Forall { body, .. } => loops_below(body, v),
         Cin::Where { consumer, producer } => {
             let mut out = loops_below(consumer, v);
