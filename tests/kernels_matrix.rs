@@ -246,6 +246,12 @@ tensor_kernel! { fn copy_csc_into_dcsr; A(i,j) = C(i,j); formats<A: dcsr, C: csc
 tensor_kernel! { fn copy_hash_into_csr; A(i,j) = C(i,j); formats<A: csr, C: hash>; }
 tensor_kernel! { fn spgemm_into_csc; A(i,j) = B(i,k) * C(k,j); formats<A: csc, B: dcsr>; }
 tensor_kernel! {
+    /// The sum over ELL's slots covers only `B`'s term; the sum over `j` covers both.
+    fn ell_in_a_sum_of_two;
+    y(i) = C(i,j) * x(j) + B(i,j) * x(j);
+    formats<B: ell>;
+}
+tensor_kernel! {
     fn ell_in_a_sum;
     y(i) = C(i,j) * x(j) + B(i,j) * x(j) + z(i);
     formats<B: ell, z: sparse>;
@@ -287,6 +293,9 @@ fn outputs_against_the_loop_order_and_slot_formats_in_sums() {
                 tensor::<SparseVec, 1>([m], &zs),
             );
             ell_in_a_sum(&mut y, &Tensor::from_dense([m, n], &d).unwrap(), &x, &b, &z).unwrap();
+            let mut y2 = garbage([m]);
+            let dense_c = Tensor::from_dense([m, n], &d).unwrap();
+            ell_in_a_sum_of_two(&mut y2, &dense_c, &x, &b).unwrap();
             let dz = dense([m], &zs);
             let want: Vec<f64> = (0..m)
                 .map(|i| {
@@ -297,6 +306,8 @@ fn outputs_against_the_loop_order_and_slot_formats_in_sums() {
                 })
                 .collect();
             assert_close(y.values(), &want);
+            let without_z: Vec<f64> = want.iter().zip(&dz).map(|(w, z)| w - z).collect();
+            assert_close(y2.values(), &without_z);
         }
     }
 }

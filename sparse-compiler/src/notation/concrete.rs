@@ -206,10 +206,17 @@ fn split_nested_sums(
         sub.collect_loop_vars(&mut sub_vars);
         let sub_vars = program.loop_vars_of(&sub_vars);
         let rest_vars = vars_outside(&expr, &path);
+        // A variable the rest of the statement also sums over (its sum covers the whole
+        // expression) is summed inside the producer too when the term is only added: the sum
+        // distributes over the terms, and the producer has no loop around it that binds it.
+        let added = only_added(&expr, &path);
         let summed: Vec<IndexVar> = sub_vars
             .iter()
             .copied()
-            .filter(|v| !outside.contains(v) && !rest_vars.contains(v))
+            .filter(|&v| {
+                let shared = rest_vars.contains(&v);
+                !outside.contains(&v) && (!shared || (added && sum_home(&expr, v).is_empty()))
+            })
             .collect();
         let order = default_order(program, &sub, &summed).map_err(|e| vec![e])?;
         let t = *next_temp;
@@ -224,6 +231,16 @@ fn split_nested_sums(
         ));
         replace(&mut expr, &path, Expr::Temp(t));
     }
+}
+
+/// Whether every node above the term at `path` is a sum, a difference or a negation.
+fn only_added(expr: &Expr, path: &[usize]) -> bool {
+    (0..path.len()).all(|depth| {
+        matches!(
+            subexpr(expr, &path[..depth]),
+            Expr::Binary(BinOp::Add | BinOp::Sub, ..) | Expr::Neg(_)
+        )
+    })
 }
 
 /// The path (child indices from the root) to the term a sum over `v` covers; empty when it covers
