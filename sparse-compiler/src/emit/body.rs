@@ -32,10 +32,7 @@ pub(super) fn put_prologue(
         parallel: None,
     };
     let output = ident(&kernel.params[0].name);
-    let count = stmts
-        .iter()
-        .take_while(|s| crate::lower::is_prologue(s))
-        .count();
+    let count = stmts.iter().take_while(|s| s.is_prologue()).count();
     let tokens = (stmts[..count].iter())
         .map(|s| match s {
             Stmt::CopyStructure { from } => {

@@ -519,3 +519,30 @@ pub enum Stmt {
         exact: bool,
     },
 }
+
+impl Stmt {
+    /// The statement lists nested directly inside this statement.
+    pub fn bodies(&self) -> Vec<&[Stmt]> {
+        match self {
+            Stmt::For { body, .. }
+            | Stmt::ParallelFor { body, .. }
+            | Stmt::VectorFor { body, .. }
+            | Stmt::While { body, .. } => vec![body],
+            Stmt::If {
+                then, otherwise, ..
+            } => vec![then, otherwise],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether this statement belongs to a kernel's prologue, which backends run before binding
+    /// the output's arrays: bound checks and structure copies ([`Stmt::CopyStructure`]).
+    pub fn is_prologue(&self) -> bool {
+        matches!(self, Stmt::CheckBound { .. } | Stmt::CopyStructure { .. })
+    }
+}
+
+/// Whether `holds` is true of a statement of `stmts` or of one nested in them, at any depth.
+pub fn any_stmt(stmts: &[Stmt], holds: &impl Fn(&Stmt) -> bool) -> bool {
+    (stmts.iter()).any(|s| holds(s) || s.bodies().into_iter().any(|b| any_stmt(b, holds)))
+}

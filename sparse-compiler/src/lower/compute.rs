@@ -5,15 +5,23 @@
 //! other inputs is reported (`KernelError::StructureMismatch`) instead of silently overwritten.
 
 use crate::format::bin;
-use crate::ir::{Array, BinOp, Expr, Kernel, Stmt, Type, Var};
+use crate::ir::{Array, BinOp, Expr, Kernel, Stmt, Type, Var, any_stmt};
 
 /// The compute-only kernel `<name>_compute`, if `kernel` assembles its output by append in one
 /// serial pass (a row-parallel assembly has no single cursor to follow).
 pub fn compute_only(kernel: &Kernel) -> Option<Kernel> {
-    if !kernel.body.contains(&Stmt::BeginAssembly) || has_parallel_loop(&kernel.body) {
+    if !kernel.body.contains(&Stmt::BeginAssembly)
+        || any_stmt(&kernel.body, &|s| matches!(s, Stmt::ParallelFor { .. }))
+    {
         return None;
     }
-    let last = (0..8).rev().find(|&k| appends_level(&kernel.body, k))?;
+    let appends = |k| {
+        any_stmt(
+            &kernel.body,
+            &|s| matches!(s, Stmt::Append { level, .. } if *level == k),
+        )
+    };
+    let last = (0..8).rev().find(|&k| appends(k))?;
     let rewrite = Rewrite {
         last,
         cursor: Var("__compute_cursor".into()),
@@ -22,33 +30,6 @@ pub fn compute_only(kernel: &Kernel) -> Option<Kernel> {
         name: format!("{}_compute", kernel.name),
         body: rewrite.stmts(&kernel.body),
         ..kernel.clone()
-    })
-}
-
-fn has_parallel_loop(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::ParallelFor { .. } => true,
-        Stmt::For { body, .. } | Stmt::While { body, .. } | Stmt::VectorFor { body, .. } => {
-            has_parallel_loop(body)
-        }
-        Stmt::If {
-            then, otherwise, ..
-        } => has_parallel_loop(then) || has_parallel_loop(otherwise),
-        _ => false,
-    })
-}
-
-fn appends_level(stmts: &[Stmt], level: usize) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Append { level: l, .. } => *l == level,
-        Stmt::For { body, .. }
-        | Stmt::While { body, .. }
-        | Stmt::ParallelFor { body, .. }
-        | Stmt::VectorFor { body, .. } => appends_level(body, level),
-        Stmt::If {
-            then, otherwise, ..
-        } => appends_level(then, level) || appends_level(otherwise, level),
-        _ => false,
     })
 }
 

@@ -8,7 +8,7 @@
 use super::Lowerer;
 use crate::error::{Error, ErrorKind};
 use crate::format::{LevelKind, bin, level_fns};
-use crate::ir::{Array, BinOp, Expr, ParallelWrites, Stmt, Type, Var};
+use crate::ir::{Array, BinOp, Expr, ParallelWrites, Stmt, Type, Var, any_stmt};
 use crate::notation::{Cin, IndexVar};
 use crate::schedule::{BoundKind, Direction, Race, Relation, Unit};
 
@@ -104,9 +104,7 @@ impl Lowerer<'_> {
         if let Some(tag) = self.scheduled.parallel.get(&v).copied() {
             out.push(match tag.unit {
                 Unit::CpuVector => {
-                    let mut locals = Locals::default();
-                    locals.visit(&body);
-                    if locals.appends {
+                    if appends(&body) {
                         let what = format!(
                             "`CpuVector` lanes over `{}`, whose iterations append to output `{}` \
                              (its entries must come in order); vectorize a loop that does not append",
@@ -651,7 +649,7 @@ fn shared_by_iterations(body: &[Stmt]) -> Option<&'static str> {
     let mut locals = Locals::default();
     locals.visit(body);
     let outside = |vars: &[&Var]| vars.iter().any(|v| !locals.declared.contains(v));
-    if locals.nested {
+    if any_stmt(body, &|s| matches!(s, Stmt::ParallelFor { .. })) {
         Some("another thread-parallel loop runs inside it")
     } else if outside(&locals.assigned) {
         Some(
@@ -665,6 +663,16 @@ fn shared_by_iterations(body: &[Stmt]) -> Option<&'static str> {
     }
 }
 
+/// Whether `body` appends to the output, whose entries must then come in order.
+fn appends(body: &[Stmt]) -> bool {
+    any_stmt(body, &|s| {
+        matches!(
+            s,
+            Stmt::Append { .. } | Stmt::AppendValue(_) | Stmt::FinishSegment { .. }
+        )
+    })
+}
+
 /// What a loop body declares and writes.
 #[derive(Default)]
 struct Locals<'s> {
@@ -673,39 +681,26 @@ struct Locals<'s> {
     assigned: Vec<&'s Var>,
     /// Workspaces stored into.
     stored: Vec<&'s Var>,
-    /// Whether a thread-parallel loop is inside.
-    nested: bool,
-    /// Whether it appends to the output, whose entries must then come in order.
-    appends: bool,
 }
 
 impl<'s> Locals<'s> {
     fn visit(&mut self, stmts: &'s [Stmt]) {
         for stmt in stmts {
             match stmt {
-                Stmt::Let { var, .. } | Stmt::Workspace { var, .. } => self.declared.push(var),
+                Stmt::Let { var, .. }
+                | Stmt::Workspace { var, .. }
+                | Stmt::For { var, .. }
+                | Stmt::VectorFor { var, .. } => self.declared.push(var),
                 Stmt::Assign { var, .. } => self.assigned.push(var),
                 Stmt::Store {
                     array: Array::Temp(var),
                     ..
                 }
                 | Stmt::SortPrefix { array: var, .. } => self.stored.push(var),
-                Stmt::ParallelFor { .. } => self.nested = true,
-                Stmt::Append { .. } | Stmt::AppendValue(_) | Stmt::FinishSegment { .. } => {
-                    self.appends = true;
-                }
-                Stmt::For { var, body, .. } | Stmt::VectorFor { var, body, .. } => {
-                    self.declared.push(var);
-                    self.visit(body);
-                }
-                Stmt::While { body, .. } => self.visit(body),
-                Stmt::If {
-                    then, otherwise, ..
-                } => {
-                    self.visit(then);
-                    self.visit(otherwise);
-                }
                 _ => {}
+            }
+            for body in stmt.bodies() {
+                self.visit(body);
             }
         }
     }

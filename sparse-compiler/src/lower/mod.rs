@@ -48,7 +48,7 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
     }
     // The bound checks and the structure copy come first, before anything hoisted: backends run
     // them before binding the output's arrays.
-    let prologue = body.iter().take_while(|s| is_prologue(s)).count();
+    let prologue = body.iter().take_while(|s| s.is_prologue()).count();
     let rest = body.split_off(prologue);
     let mut stmts = body;
     stmts.append(&mut lowerer.hoisted);
@@ -59,11 +59,6 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
         shape_checks: shape_checks(program, &lowerer.accesses),
         body: stmts,
     })
-}
-
-/// Whether `stmt` belongs to a kernel's prologue ([`ir::Stmt::CopyStructure`]).
-pub(crate) fn is_prologue(stmt: &Stmt) -> bool {
-    matches!(stmt, Stmt::CheckBound { .. } | Stmt::CopyStructure { .. })
 }
 
 fn params(program: &Program) -> Vec<ir::Param> {

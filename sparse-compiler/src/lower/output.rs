@@ -18,12 +18,7 @@ impl Lowerer<'_> {
     /// Whether the output has levels that are assembled by append (not when it takes an input's
     /// structure).
     pub(super) fn assembles(&self) -> bool {
-        self.pattern_source.is_none()
-            && !self.collects_entries
-            && self
-                .levels(0)
-                .iter()
-                .any(|l| !matches!(l.kind, LevelKind::Dense))
+        self.program.assembles_output() && !self.collects_entries
     }
 
     /// Checks that the output can be assembled, and starts: zeroing a dense output written with

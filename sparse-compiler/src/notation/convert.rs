@@ -8,7 +8,6 @@ use super::order::{default_order, order_edges, order_skipping};
 use super::{Cin, Expr, IndexVar, Lhs, Program, concretize};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{Coord, FormatType, LevelKind, LevelSpec};
-use crate::syntax::ast::BinOp;
 
 /// Plans the conversions `program` needs, updating the converted tensors' levels.
 pub fn plan_conversions(program: &mut Program) -> Result<(), Errors> {
@@ -207,17 +206,11 @@ fn repeats_other_terms(cin: &Cin, hidden: &[IndexVar], t: usize, inside: bool) -
 
 /// Whether every term of `e` as a sum reads tensor `t`.
 fn every_term_reads(e: &Expr, t: usize) -> bool {
-    match e {
-        Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => {
-            every_term_reads(a, t) && every_term_reads(b, t)
-        }
-        Expr::Neg(x) => every_term_reads(x, t),
-        _ => {
-            let mut reads = Vec::new();
-            collect_accesses(e, t, &mut reads);
-            !reads.is_empty()
-        }
-    }
+    e.sum_terms().into_iter().all(|term| {
+        let mut reads = Vec::new();
+        collect_accesses(term, t, &mut reads);
+        !reads.is_empty()
+    })
 }
 
 /// Iterator conversion for unordered levels (seed-formats.md §3.5): an input whose hashed or

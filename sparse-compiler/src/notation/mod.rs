@@ -111,6 +111,14 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether the output has sparse levels that the kernel rebuilds (it does not take an
+    /// input's structure, [`Program::pattern_source`]).
+    pub fn assembles_output(&self) -> bool {
+        let sparse = (self.tensors[self.output.tensor].levels.iter())
+            .any(|l| l.kind != crate::format::LevelKind::Dense);
+        sparse && self.pattern_source().is_none()
+    }
+
     /// The access whose nonzeros contain the output's, when the output is sparse, overwritten
     /// (`=`), stored in the same levels as that input over the same variables, and the right-hand
     /// side is zero wherever that input is (it is a factor of a product): SDDMM, TTV into a
@@ -406,6 +414,29 @@ fn find_tensor(e: &ast::Expr, name: &syn::Ident) -> Option<Span> {
 }
 
 impl Expr {
+    /// The terms of the expression as a sum: its operands of `+` and `-`, through negations.
+    pub fn sum_terms(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => {
+                let mut terms = a.sum_terms();
+                terms.extend(b.sum_terms());
+                terms
+            }
+            Expr::Neg(e) => e.sum_terms(),
+            _ => vec![self],
+        }
+    }
+
+    /// The access numbered `id`.
+    pub fn find_access(&self, id: usize) -> Option<&Access> {
+        match self {
+            Expr::Access { id: a, access } => (*a == id).then_some(access),
+            Expr::Neg(e) => e.find_access(id),
+            Expr::Binary(_, a, b) => a.find_access(id).or_else(|| b.find_access(id)),
+            Expr::Temp(_) | Expr::Literal(_) => None,
+        }
+    }
+
     /// Appends the index variables the expression's accesses use, in order of first appearance.
     pub fn collect_vars(&self, out: &mut Vec<IndexVar>) {
         self.collect(out, |a| &a.indices);

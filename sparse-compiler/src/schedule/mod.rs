@@ -287,14 +287,10 @@ fn auto_schedule(state: &mut State<'_>, span: Span) -> Vec<String> {
         try_apply(state, command, text, span, &mut chosen);
     }
     let nest = top_nest(&state.cin);
-    let sparse_output = state.program.tensors[0]
-        .levels
-        .iter()
-        .any(|l| l.kind != LevelKind::Dense);
     let mut parallel = Vec::new();
     if let Some(&first) = nest.first()
         && outputs.contains(&first)
-        && (!sparse_output || state.program.pattern_source().is_some())
+        && !state.program.assembles_output()
     {
         let v = state.program.vars[first].clone();
         let (outer, inner) = (
@@ -373,12 +369,7 @@ fn innermost_dense(state: &State<'_>, v: IndexVar) -> bool {
 }
 
 fn access_tensor(e: &Expr, id: usize) -> usize {
-    match e {
-        Expr::Access { id: x, access } if *x == id => access.tensor,
-        Expr::Neg(a) => access_tensor(a, id),
-        Expr::Binary(_, a, b) => access_tensor(a, id).max(access_tensor(b, id)),
-        _ => 0,
-    }
+    e.find_access(id).map_or(0, |a| a.tensor)
 }
 
 /// Applies `command` if its preconditions hold, recording `text`; leaves the state unchanged
@@ -922,14 +913,12 @@ impl State<'_> {
     /// nothing: every term of the statement is zero wherever the access is, except, when `roots`
     /// are all summed over, terms that do not use them (they are added outside that loop).
     fn visits_every_term(&self, access: usize, roots: &[IndexVar]) -> bool {
-        let Some(read) = find_access(&self.program.rhs, access) else {
+        let Some(read) = self.program.rhs.find_access(access) else {
             return false;
         };
         let outputs = self.program.loop_vars_of(&self.program.output.indices);
         let summed = roots.iter().all(|r| !outputs.contains(r));
-        let mut terms = Vec::new();
-        sum_terms(&self.program.rhs, &mut terms);
-        terms.into_iter().all(|term| {
+        self.program.rhs.sum_terms().into_iter().all(|term| {
             let mut used = Vec::new();
             term.collect_vars(&mut used);
             annihilated_by(term, read) || (summed && !used.iter().any(|v| roots.contains(v)))
@@ -1041,11 +1030,9 @@ impl State<'_> {
     /// outer part: the coordinates then come out of order, which an output assembled by append
     /// cannot take.
     fn appends_out_of_order(&self, order: &[IndexVar]) -> bool {
-        let assembled = self.program.pattern_source().is_none()
-            && (self.program.tensors[0].levels.iter()).any(|l| l.kind != LevelKind::Dense);
         let outputs = self.program.loop_vars_of(&self.program.output.indices);
         let at = |v: IndexVar| order.iter().position(|&x| x == v);
-        assembled
+        self.program.assembles_output()
             && self.scheduled.relations.iter().any(|r| match *r {
                 Relation::Split {
                     parent,
@@ -1090,14 +1077,7 @@ impl State<'_> {
             && (!self.scheduled.is_position(v)
                 || positions_own_entries
                 || self.scheduled.tiles_coordinates(v));
-        let sparse_output = self.program.tensors[0]
-            .levels
-            .iter()
-            .any(|l| l.kind != LevelKind::Dense);
-        if sparse_output
-            && unit == Unit::CpuThread
-            && self.program.pattern_source().is_none()
-            && !self.assembles_by_rows(v)
+        if unit == Unit::CpuThread && self.program.assembles_output() && !self.assembles_by_rows(v)
         {
             return Err(Error::new(
                 span,
@@ -1366,28 +1346,6 @@ fn annihilated_by(expr: &Expr, access: &Access) -> bool {
             annihilated_by(a, access) && annihilated_by(b, access)
         }
         Expr::Temp(_) | Expr::Literal(_) => false,
-    }
-}
-
-/// The terms of `expr` as a sum (its operands of `+` and `-`, through negations).
-fn sum_terms<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match expr {
-        Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => {
-            sum_terms(a, out);
-            sum_terms(b, out);
-        }
-        Expr::Neg(e) => sum_terms(e, out),
-        _ => out.push(expr),
-    }
-}
-
-/// The access numbered `id` in `expr`.
-fn find_access(expr: &Expr, id: usize) -> Option<&Access> {
-    match expr {
-        Expr::Access { id: a, access } => (*a == id).then_some(access),
-        Expr::Neg(e) => find_access(e, id),
-        Expr::Binary(_, a, b) => find_access(a, id).or_else(|| find_access(b, id)),
-        Expr::Temp(_) | Expr::Literal(_) => None,
     }
 }
 
