@@ -13,6 +13,7 @@ mod coord;
 mod derived;
 mod expr;
 mod forall;
+mod jam;
 mod names;
 mod output;
 mod precompute;
