@@ -159,25 +159,6 @@ fn unroll_jams_rows_that_keep_their_sums() {
     assert!(!spmm.contains("jammed"), "{spmm}");
 }
 
-/// `schedule<auto>` splits rows across threads and, where each row is one sum, jams them in pairs.
-#[test]
-fn auto_jams_rows_that_are_one_sum() {
-    let chosen = |kernel: &str| {
-        sparse_compiler::chosen_schedule(kernel.parse().unwrap())
-            .map_err(|e| e[0].message())
-            .unwrap()
-            .join(".")
-    };
-    let spmv = "fn k; y(i) = A(i,j) * x(j); formats<A: csr>; schedule<auto>;";
-    assert_eq!(
-        chosen(spmv),
-        "split(i, i_task, i_row, Down, 64).unroll(i_row, 2).parallelize(i_task, CpuThread, NoRaces)"
-    );
-    assert!(ir(spmv).contains("jammed {"), "{}", ir(spmv));
-    let spmm = "fn k; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; schedule<auto>;";
-    assert!(!chosen(spmm).contains("unroll"), "{}", chosen(spmm));
-}
-
 /// The kernel's IR, printed.
 fn ir(kernel: &str) -> String {
     let kernel = sparse_compiler::lower_to_ir(kernel.parse().unwrap())

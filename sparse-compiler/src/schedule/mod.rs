@@ -267,9 +267,7 @@ pub fn schedule(
 /// 2. vectorize the innermost loop when it runs over the last, dense level of the output and of
 ///    every tensor it indexes, with nothing summed below it;
 /// 3. parallelize the outermost loop, in chunks of rows, when it iterates output coordinates
-///    (never a collapsed or position variable, never over an appended output);
-/// 4. beyond the paper: where each row is one sum (SpMV, `y(i) = A(i,j) * x(j)`), unroll the rows
-///    by two, which walks two rows' sums together (`lower/jam.rs`).
+///    (never a collapsed or position variable, never over an appended output).
 fn auto_schedule(state: &mut State<'_>, span: Span) -> Vec<String> {
     let mut chosen = Vec::new();
     let outputs = state.program.loop_vars_of(&state.program.output.indices);
@@ -308,21 +306,6 @@ fn auto_schedule(state: &mut State<'_>, span: Span) -> Vec<String> {
         };
         let text = format!("split({v}, {outer}, {inner}, Down, {AUTO_ROWS_PER_TASK})");
         if try_apply(state, split, text, span, &mut chosen) {
-            if let [_, summed] = nest[..]
-                && !outputs.contains(&summed)
-            {
-                let unroll = Command::Unroll {
-                    var: Ident::new(&inner, span),
-                    factor: (2, span),
-                };
-                try_apply(
-                    state,
-                    unroll,
-                    format!("unroll({inner}, 2)"),
-                    span,
-                    &mut chosen,
-                );
-            }
             let command = Command::Parallelize {
                 var: Ident::new(&outer, span),
                 unit: Unit::CpuThread,
