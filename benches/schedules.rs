@@ -13,15 +13,14 @@
 //!   random order, and sorted by decreasing length) and on a matrix whose first eight rows hold
 //!   most nonzeros: the unscheduled kernel and sprs (both on one thread), a hand-written rayon
 //!   SpMV with and without a prefetch hint and with the gathers from `x` prefetched too, row-split
-//!   kernels with three split factors, one with two rows jammed (`unroll`), one in lanes and one
-//!   with `prefetch(x, 64)`, and
+//!   kernels with three split factors, one in lanes and one with `prefetch(x, 64)`, and
 //!   position-split kernels (atomic adds at row boundaries) with two factors, with
 //!   `prefetch(x, 64)`, in groups of 8, and precomputed.
 //! - `spmv_stencil_in_cache`: the stencil SpMV on matrices that fit a core's L2 and the L3, on one
 //!   thread and on two: what the kernel itself can do when memory does not limit it.
 //! - `spmv_stencil_interleaved` (printed, not a criterion benchmark): rounds of the triad, the
-//!   read-only stream and the stencil's row splits (also with two rows jammed), each once, so that
-//!   each SpMV is divided by stream figures taken in the same second.
+//!   read-only stream and the stencil's row splits, each once, so that each SpMV is divided by
+//!   stream figures taken in the same second.
 //! - `spmm`: `A = B C` with `B` CSR and `C` dense with 64 columns: the unscheduled kernel, the
 //!   `reorder(k, j)` kernel with and without `CpuVector` lanes (one thread), lanes plus row threads
 //!   (also with `prefetch(C, 8)`), and sprs.
@@ -64,11 +63,6 @@ tensor_kernel! {
     /// Row split, 64 rows per parallel iteration.
     fn spmv_rows_64; y(i) = A(i,j) * x(j); formats<A: csr>;
     schedule<split(i, i0, i1, Down, 64).parallelize(i0, CpuThread, NoRaces)>;
-}
-tensor_kernel! {
-    /// Row split 64 with two rows walked together (`unroll` jams the rows' loops).
-    fn spmv_rows_64_jammed; y(i) = A(i,j) * x(j); formats<A: csr>;
-    schedule<split(i, i0, i1, Down, 64).unroll(i1, 2).parallelize(i0, CpuThread, NoRaces)>;
 }
 tensor_kernel! {
     /// Row split, 1024 rows per parallel iteration.
@@ -629,10 +623,9 @@ type Spmv = fn(
 
 /// The scheduled SpMVs, with whether they sum a row in another order than the unscheduled kernel
 /// (atomic adds of partial rows, lanes), and so may round differently.
-const SCHEDULED_SPMV: [(&str, Spmv, bool); 11] = [
+const SCHEDULED_SPMV: [(&str, Spmv, bool); 10] = [
     ("rows_64", spmv_rows_64, false),
     ("rows_1024", spmv_rows_1024, false),
-    ("rows_64_jammed", spmv_rows_64_jammed, false),
     ("rows_1024_gathers_64", spmv_rows_gathers, false),
     ("rows_16384", spmv_rows_16384, false),
     ("rows_1024_lanes", spmv_rows_lanes, true),
@@ -724,9 +717,6 @@ fn spmv_in_cache(c: &mut Criterion) {
             group.bench_function("rows_1024_l3", |b| {
                 b.iter(|| spmv_rows_1024(black_box(&mut y), black_box(&m.a), black_box(&x)))
             });
-            group.bench_function("rows_64_jammed_l3", |b| {
-                b.iter(|| spmv_rows_64_jammed(black_box(&mut y), black_box(&m.a), black_box(&x)))
-            });
             group.bench_function("rayon_handwritten_prefetch_l3", |b| {
                 b.iter(|| spmv_rayon_prefetch(black_box(y.values_mut()), &m.a, x.values()))
             });
@@ -754,10 +744,9 @@ fn spmv_stencil_interleaved(_: &mut Criterion) {
     let x = dense([n], 0x2545_F491_4F6C_DD1D);
     let mut y = Tensor::<f64, Dense<1>>::zeros([n]);
     check_spmv(&m, &m.to_sprs(), &x, &mut y);
-    let kernels: [(&str, Spmv); 4] = [
+    let kernels: [(&str, Spmv); 3] = [
         ("rows_64", spmv_rows_64),
         ("rows_1024", spmv_rows_1024),
-        ("rows_64_jammed", spmv_rows_64_jammed),
         ("rayon_handwritten_prefetch", |y, a, x| {
             spmv_rayon_prefetch(y.values_mut(), a, x.values());
             Ok(())

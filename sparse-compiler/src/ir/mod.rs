@@ -542,7 +542,7 @@ pub struct JammedLoop {
     pub lo: Var,
     /// One past the last value.
     pub hi: Var,
-    /// The body: only `let`s, assignments to variables of its own lane, and hints.
+    /// The body: only `let`s, assignments to the variables it declares, and hints.
     pub body: Vec<Stmt>,
 }
 

@@ -16,8 +16,8 @@ use crate::ir::{Array, Expr, JammedLoop, Stmt, Type, Var};
 /// lanes' bodies (each declaring its lane variable first) with the same variable names; `None`
 /// when the lanes cannot be walked together.
 pub(super) fn jam(lanes: &[Vec<Stmt>], names: &mut Namer) -> Option<Vec<Stmt>> {
-    let first = parts(lanes.first()?)?;
-    if lanes.len() < 2 || !jammable(&first) {
+    let first = lanes.first()?;
+    if lanes.len() < 2 || !jammable(first) {
         return None;
     }
     let mut before = Vec::new();
@@ -28,102 +28,74 @@ pub(super) fn jam(lanes: &[Vec<Stmt>], names: &mut Namer) -> Option<Vec<Stmt>> {
             0 => lane.clone(),
             _ => rename_declared(lane, names),
         };
-        let lane = parts(&lane)?;
+        let at = lane.iter().position(|s| matches!(s, Stmt::For { .. }))?;
+        let Stmt::For { var, lo, hi, body } = &lane[at] else {
+            return None;
+        };
         // Lanes are consecutive turns of the loop, and a prefetch hint already covers the reads of
         // the turns after its own, so the first lane's hints cover the others.
         let hints_covered = |s: &&Stmt| k == 0 || !matches!(s, Stmt::Prefetch { .. });
-        before.extend(lane.head.iter().filter(hints_covered).cloned());
-        let lo = bound_var(
-            lane.lo,
-            &format!("{}_lo", hint(lane.var)),
-            names,
-            &mut before,
-        );
-        let hi = bound_var(
-            lane.hi,
-            &format!("{}_end", hint(lane.var)),
-            names,
-            &mut before,
-        );
+        before.extend(lane[..at].iter().filter(hints_covered).cloned());
+        let lo = bound_var(lo, &format!("{}_lo", hint(var)), names, &mut before);
+        let hi = bound_var(hi, &format!("{}_end", hint(var)), names, &mut before);
         loops.push(JammedLoop {
-            var: lane.var.clone(),
+            var: var.clone(),
             lo,
             hi,
-            body: lane.inner.to_vec(),
+            body: body.clone(),
         });
-        after.extend_from_slice(lane.tail);
+        after.extend_from_slice(&lane[at + 1..]);
     }
     before.push(Stmt::Jammed { loops });
     before.extend(after);
     Some(before)
 }
 
-/// A lane body around its one inner loop.
-struct Parts<'a> {
-    /// The statements before the loop.
-    head: &'a [Stmt],
-    var: &'a Var,
-    lo: &'a Expr,
-    hi: &'a Expr,
-    /// The loop's body.
-    inner: &'a [Stmt],
-    /// The statements after the loop.
-    tail: &'a [Stmt],
-}
-
-/// `body` around its inner loop, if it holds exactly one (at its top level).
-fn parts(body: &[Stmt]) -> Option<Parts<'_>> {
-    let mut loops = (body.iter().enumerate()).filter(|(_, s)| matches!(s, Stmt::For { .. }));
-    let (
-        at,
-        Stmt::For {
-            var,
-            lo,
-            hi,
-            body: inner,
-        },
-    ) = loops.next()?
-    else {
-        return None;
+/// Whether a lane body has the shape a jam needs: statements without loops or stores, one inner
+/// loop of `let`s, assignments and hints, then statements that may store; every assignment is
+/// to a variable the body declares, and nothing before the stores reads an array they write.
+fn jammable(body: &[Stmt]) -> bool {
+    let loops = body
+        .iter()
+        .filter(|s| matches!(s, Stmt::For { .. }))
+        .count();
+    let Some(at) = body.iter().position(|s| matches!(s, Stmt::For { .. })) else {
+        return false;
     };
-    if loops.next().is_some() {
-        return None;
-    }
-    Some(Parts {
-        head: &body[..at],
-        var,
+    let Stmt::For {
+        body: inner,
         lo,
         hi,
-        inner,
-        tail: &body[at + 1..],
-    })
-}
-
-/// Whether a lane has the shape a jam needs: before its inner loop only `let`s and hints, inside
-/// it `let`s, assignments and hints, after it `let`s, assignments and stores; every assignment is
-/// to a variable the lane declares, and nothing before the stores reads an array they write.
-fn jammable(lane: &Parts) -> bool {
-    let shapes = lane.head.iter().all(|s| is_let(s) || is_hint(s))
-        && (lane.inner.iter()).all(|s| is_let(s) || is_hint(s) || is_assign(s))
-        && (lane.tail.iter()).all(|s| is_let(s) || is_assign(s) || is_store(s));
+        ..
+    } = &body[at]
+    else {
+        return false;
+    };
+    let (head, tail) = (&body[..at], &body[at + 1..]);
+    let shapes = loops == 1
+        && head.iter().all(|s| is_let(s) || is_hint(s))
+        && inner
+            .iter()
+            .all(|s| is_let(s) || is_hint(s) || is_assign(s))
+        && tail
+            .iter()
+            .all(|s| is_let(s) || is_assign(s) || is_store(s));
     if !shapes {
         return false;
     }
-    let declared: Vec<Var> = ([lane.head, lane.inner, lane.tail].into_iter())
-        .flat_map(declared_vars)
-        .collect();
-    let assigned_outside = (lane.inner.iter().chain(lane.tail))
+    let declared = declared_vars(body);
+    let assigned_outside = (inner.iter().chain(tail))
         .any(|s| matches!(s, Stmt::Assign { var, .. } if !declared.contains(var)));
-    let stored: Vec<&Array> = (lane.tail.iter())
+    let stored: Vec<&Array> = (tail.iter())
         .filter_map(|s| match s {
             Stmt::Store { array, .. } => Some(array),
             _ => None,
         })
         .collect();
     let reads = |e: &Expr| e.any(&|e| matches!(e, Expr::Load(a, _) if stored.contains(&a)));
-    let reads_stored = reads(lane.lo)
-        || reads(lane.hi)
-        || (lane.head.iter().chain(lane.inner)).any(|s| exprs(s).into_iter().any(reads));
+    let reads_stored = reads(lo)
+        || reads(hi)
+        || (head.iter().chain(inner)).any(|s| exprs(s).into_iter().any(reads));
     !assigned_outside && !reads_stored
 }
 
