@@ -233,68 +233,6 @@ fn spmv_split_positions_of_a_row_unrolled() {
     check_spmv(spmv_row_positions, 1e-12);
 }
 
-tensor_kernel! {
-    /// Row split with two rows walked together in one loop (`unroll` jams the rows' loops).
-    fn spmv_rows_jammed;
-    y(i) = A(i,j) * x(j);
-    formats<A: csr>;
-    schedule<split(i, i0, i1, Down, 5).unroll(i1, 2).parallelize(i0, CpuThread, NoRaces)>;
-}
-tensor_kernel! {
-    /// Three rows at a time on one thread, and a term outside the rows' loops.
-    fn spmv_plus_jammed;
-    y(i) = A(i,j) * x(j) + z(i);
-    formats<A: csr>;
-    schedule<unroll(i, 3)>;
-}
-tensor_kernel! { fn spmv_plus; y(i) = A(i,j) * x(j) + z(i); formats<A: csr>; }
-tensor_kernel! {
-    /// One sum over every row, which the lanes share: unrolled, not jammed.
-    fn total_unrolled;
-    a = A(i,j) * x(j);
-    formats<A: csr>;
-    schedule<unroll(i, 2)>;
-}
-tensor_kernel! { fn total; a = A(i,j) * x(j); formats<A: csr>; }
-
-/// Jammed rows keep each row's order of additions, so they agree with the unscheduled kernel
-/// bit for bit (as does the shared sum, unrolled without jamming).
-#[test]
-fn jammed_rows_agree_bit_for_bit() {
-    check_spmv(spmv_rows_jammed, 1e-12);
-    for (m, n) in [(0, 0), (1, 1), (2, 3), (7, 5), (13, 17), (31, 3)] {
-        for entries in matrices(m, n) {
-            let a = tensor::<Csr, 2>([m, n], &entries);
-            let x = Tensor::from_dense(
-                [n],
-                &(0..n).map(|j| 0.1 + j as f64 / 3.0).collect::<Vec<_>>(),
-            )
-            .unwrap();
-            let z = Tensor::from_dense(
-                [m],
-                &(0..m).map(|i| i as f64 / 7.0 - 1.0).collect::<Vec<_>>(),
-            )
-            .unwrap();
-            let (mut plain, mut rows) = (garbage([m]), garbage([m]));
-            spmv(&mut plain, &a, &x).unwrap();
-            spmv_rows_jammed(&mut rows, &a, &x).unwrap();
-            assert_eq!(rows.values(), plain.values(), "{m}x{n}: {entries:?}");
-            let (mut plain, mut jammed) = (garbage([m]), garbage([m]));
-            spmv_plus(&mut plain, &a, &x, &z).unwrap();
-            spmv_plus_jammed(&mut jammed, &a, &x, &z).unwrap();
-            assert_eq!(jammed.values(), plain.values(), "{m}x{n}: {entries:?}");
-            let want: f64 = (plain.values().iter().zip(z.values()))
-                .map(|(y, z)| y - z)
-                .sum();
-            let (mut plain, mut unrolled) = (garbage([]), garbage([]));
-            total(&mut plain, &a, &x).unwrap();
-            total_unrolled(&mut unrolled, &a, &x).unwrap();
-            assert_eq!(unrolled.values(), plain.values(), "{m}x{n}: {entries:?}");
-            assert_close(plain.values(), &[want]);
-        }
-    }
-}
-
 #[test]
 fn spmv_auto_schedule() {
     check_spmv(spmv_auto, 1e-12);

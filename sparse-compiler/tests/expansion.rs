@@ -1,8 +1,8 @@
 //! Whole-pipeline checks on the kernels of the test suite:
 //! - every `tensor_kernel!` in the root package's `tests/kernels_*.rs` compiles, and its expansion
 //!   contains no `unsafe` token;
-//! - golden snapshots of the Rust that five kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
-//!   position-split SpMV, row-split SpMV with two rows jammed),
+//! - golden snapshots of the Rust that four kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
+//!   position-split SpMV),
 //!   so reviewers see codegen changes. `SPARSE_BLESS=1 cargo test -p sparse-compiler --test
 //!   expansion` rewrites them.
 
@@ -130,33 +130,6 @@ fn golden_spmv_position_split() {
         "fn spmv_positions; y(i) = A(i,j) * x(j); formats<A: csr>; \
          schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 2048).parallelize(p0, CpuThread, Atomics)>;",
     );
-}
-
-/// Two rows of a row split walked together: the slices that let the shared loop read without
-/// bounds checks are only visible in the expansion.
-#[test]
-fn golden_spmv_rows_jammed() {
-    golden(
-        "spmv_rows_jammed",
-        "fn spmv_rows_jammed; y(i) = A(i,j) * x(j); formats<A: csr>; \
-         schedule<split(i, i0, i1, Down, 64).unroll(i1, 2).parallelize(i0, CpuThread, NoRaces)>;",
-    );
-}
-
-/// `unroll` jams the lanes' inner loops only where each lane keeps its sum to itself.
-#[test]
-fn unroll_jams_rows_that_keep_their_sums() {
-    let rows = ir("fn k; y(i) = A(i,j) * x(j); formats<A: csr>; schedule<unroll(i, 3)>;");
-    assert_eq!(rows.matches("jammed {").count(), 1, "{rows}");
-    assert!(rows.contains("for __pA1_2 in"), "three lanes: {rows}");
-    let plus = ir("fn k; y(i) = A(i,j) * x(j) + z(i); formats<A: csr>; schedule<unroll(i, 2)>;");
-    assert!(plus.contains("jammed {"), "{plus}");
-    // One sum over every row: interleaving the lanes would change the order of its additions.
-    let total = ir("fn k; a = A(i,j) * x(j); formats<A: csr>; schedule<unroll(i, 2)>;");
-    assert!(!total.contains("jammed"), "{total}");
-    // A row of SpMM holds a loop over the dense columns: no single inner loop to jam.
-    let spmm = ir("fn k; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; schedule<unroll(i, 2)>;");
-    assert!(!spmm.contains("jammed"), "{spmm}");
 }
 
 /// The kernel's IR, printed.

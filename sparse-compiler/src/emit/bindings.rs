@@ -383,12 +383,6 @@ impl Walk<'_> {
                 self.expr(hi)?;
                 self.stmts(body)
             }
-            Stmt::Jammed { loops } => loops.iter().try_for_each(|l| {
-                self.local(&l.var)?;
-                self.local(&l.lo)?;
-                self.local(&l.hi)?;
-                self.stmts(&l.body)
-            }),
             Stmt::While { cond, body } => {
                 self.expr(cond)?;
                 self.stmts(body)

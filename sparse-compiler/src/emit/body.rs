@@ -11,8 +11,8 @@ use quote::quote;
 
 use super::bindings::{Binding, Bindings, LevelArray, ident, lit};
 use crate::ir::{
-    Array, BinOp, Expr, JammedLoop, Kernel, Literal as IrLiteral, ParallelWrites, RangeEnd, Stmt,
-    TempType, Type, Var,
+    Array, BinOp, Expr, Kernel, Literal as IrLiteral, ParallelWrites, RangeEnd, Stmt, TempType,
+    Type, Var,
 };
 
 /// The longest workspace of constant length declared as a stack array rather than a `Vec`
@@ -30,7 +30,6 @@ pub(super) fn put_prologue(
         kernel,
         bindings,
         parallel: None,
-        shared: None,
     };
     let output = ident(&kernel.params[0].name);
     let count = stmts.iter().take_while(|s| s.is_prologue()).count();
@@ -52,7 +51,6 @@ pub(super) fn put_block(kernel: &Kernel, bindings: &Bindings, stmts: &[Stmt]) ->
         kernel,
         bindings,
         parallel: None,
-        shared: None,
     };
     emitter.put_stmts(stmts)
 }
@@ -136,16 +134,6 @@ struct Emitter<'k> {
     kernel: &'k Kernel,
     bindings: &'k Bindings,
     parallel: Option<Parallel>,
-    /// Inside the shared part of a jammed loop, the loop it is emitting.
-    shared: Option<&'k SharedPart<'k>>,
-}
-
-/// One loop of a [`Stmt::Jammed`] in the part all loops walk together, counted by `__step`:
-/// what the loop reads at its variable on every iteration comes from slices cut once before it,
-/// so that bounds checks go (`slice[__step]` with `__step` below every slice's length).
-struct SharedPart<'a> {
-    var: &'a Var,
-    slices: Vec<(&'a Array, proc_macro2::Ident)>,
 }
 
 impl Emitter<'_> {
@@ -252,7 +240,6 @@ impl Emitter<'_> {
                 writes,
             } => self.put_parallel_for(var, lo, hi, body, writes),
             Stmt::VectorFor { var, lo, hi, body } => self.put_vector_for(var, lo, hi, body),
-            Stmt::Jammed { loops } => self.put_jammed(loops),
             Stmt::While { cond, body } => {
                 let cond = self.put_expr(cond).at(Prec::Or);
                 let body = self.put_stmts(body);
@@ -436,80 +423,6 @@ impl Emitter<'_> {
         };
         let (var, body) = (ident(&var.0), self.put_stmts(body));
         quote! { for #var in #lo..#hi { #body } }
-    }
-
-    /// The loops of a [`Stmt::Jammed`]: each loop's arrays that it reads at its variable on
-    /// every iteration sliced to its range, then `for __step in 0..__steps` over the shortest
-    /// loop's length with one iteration of every loop inside, then each loop's remaining
-    /// iterations on its own. Slicing checks once what each access would have checked, and reads
-    /// through the slices need no checks of their own.
-    fn put_jammed(&self, loops: &[JammedLoop]) -> TokenStream {
-        let mut setup = TokenStream::new();
-        let (mut parts, mut lengths, mut count) = (Vec::new(), Vec::new(), 0);
-        for l in loops {
-            let mut indexed = Vec::new();
-            find_every_iteration_uses(&l.var, &l.body, &mut indexed);
-            if self.parallel.is_some() {
-                indexed.retain(|a| !matches!(a, Array::Vals { param: 0 }));
-            }
-            let (lo, hi) = (ident(&l.lo.0), ident(&l.hi.0));
-            setup.extend(quote! { let #lo: usize = #lo.min(#hi); });
-            let slices: Vec<_> = (indexed.into_iter())
-                .map(|array| {
-                    let (tokens, slice) =
-                        (self.put_array(array), ident(&format!("__slice_{count}")));
-                    count += 1;
-                    setup.extend(quote! { let #slice = &#tokens[#lo..#hi]; });
-                    (array, slice)
-                })
-                .collect();
-            lengths.push(match slices.first() {
-                Some((_, slice)) => quote! { #slice.len() },
-                None => quote! { (#hi - #lo) },
-            });
-            parts.push(SharedPart {
-                var: &l.var,
-                slices,
-            });
-        }
-        let steps = (lengths.into_iter())
-            .reduce(|a, b| quote! { ::core::cmp::min(#a, #b) })
-            .unwrap_or_else(|| quote! { 0usize });
-        let turn = |l: &JammedLoop, part: &SharedPart| {
-            let (var, lo) = (ident(&l.var.0), ident(&l.lo.0));
-            let emitter = Emitter {
-                kernel: self.kernel,
-                bindings: self.bindings,
-                parallel: self.parallel,
-                shared: Some(part),
-            };
-            let body = emitter.put_stmts(&l.body);
-            quote! { let #var: usize = #lo + __step; #body }
-        };
-        let shared: TokenStream = (loops.iter().zip(&parts))
-            .map(|(l, part)| turn(l, part))
-            .collect();
-        let rests: TokenStream = (loops.iter().zip(&parts))
-            .map(|(l, part)| {
-                let end = match part.slices.first() {
-                    Some((_, slice)) => quote! { #slice.len() },
-                    None => {
-                        let (lo, hi) = (ident(&l.lo.0), ident(&l.hi.0));
-                        quote! { (#hi - #lo) }
-                    }
-                };
-                let turn = turn(l, part);
-                quote! { for __step in __steps..#end { #turn } }
-            })
-            .collect();
-        quote! {
-            {
-                #setup
-                let __steps: usize = #steps;
-                for __step in 0..__steps { #shared }
-                #rests
-            }
-        }
     }
 
     fn output(&self) -> proc_macro2::Ident {
@@ -936,17 +849,6 @@ impl Emitter<'_> {
     }
 
     fn put_load(&self, array: &Array, index: &Expr) -> Operand {
-        if let (Some(part), Expr::Var(var)) = (self.shared, index)
-            && var == part.var
-            && let Some((_, slice)) = part.slices.iter().find(|(a, _)| *a == array)
-        {
-            return match array {
-                Array::Pos { .. } | Array::Crd { .. } => {
-                    Operand::new(quote! { #slice[__step] as usize }, Prec::Cast)
-                }
-                _ => Operand::new(quote! { #slice[__step] }, Prec::Postfix),
-            };
-        }
         let index = self.put_expr(index).tokens;
         if matches!(array, Array::Vals { param: 0 })
             && self.parallel.is_some_and(|p| p.writes == Writes::Rows)
@@ -1133,8 +1035,7 @@ fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'
             Stmt::ZeroOutput { .. }
             | Stmt::BeginAssembly
             | Stmt::CopyStructure { .. }
-            | Stmt::BeginEntries
-            | Stmt::Jammed { .. } => {}
+            | Stmt::BeginEntries => {}
             // `end_assembly(..)?` can return: nothing after it runs on every iteration.
             Stmt::CheckBound { extent, .. } => find_uses_in(var, extent, found),
             Stmt::Prefetch { from, .. } => find_uses_in(var, from, found),
@@ -1253,9 +1154,45 @@ fn is_index_let(stmt: &Stmt) -> bool {
 /// `expr` with the variables of `lets` replaced by their values.
 fn inline_lets(lets: &[Stmt], expr: &Expr) -> Expr {
     lets.iter().rev().fold(expr.clone(), |e, s| match s {
-        Stmt::Let { var, init, .. } => e.substitute(var, init),
+        Stmt::Let { var, init, .. } => substitute(&e, var, init),
         _ => e,
     })
+}
+
+fn substitute(expr: &Expr, var: &Var, value: &Expr) -> Expr {
+    let sub = |e: &Expr| Box::new(substitute(e, var, value));
+    match expr {
+        Expr::Var(v) if v == var => value.clone(),
+        Expr::Load(array, index) => Expr::Load(array.clone(), sub(index)),
+        Expr::Binary(op, a, b) => Expr::Binary(*op, sub(a), sub(b)),
+        Expr::Neg(a) => Expr::Neg(sub(a)),
+        Expr::Not(a) => Expr::Not(sub(a)),
+        Expr::AddOffset(a, b) => Expr::AddOffset(sub(a), sub(b)),
+        Expr::Select(a, b, c) => Expr::Select(sub(a), sub(b), sub(c)),
+        Expr::CountUpTo { array, target } => Expr::CountUpTo {
+            array: array.clone(),
+            target: sub(target),
+        },
+        Expr::RangeBound {
+            end,
+            offset,
+            rows,
+            cols,
+        } => Expr::RangeBound {
+            end: *end,
+            offset: sub(offset),
+            rows: sub(rows),
+            cols: sub(cols),
+        },
+        Expr::Var(_)
+        | Expr::Index(_)
+        | Expr::Value(_)
+        | Expr::Bool(_)
+        | Expr::Dim { .. }
+        | Expr::LevelSize { .. }
+        | Expr::Len(_)
+        | Expr::AppendedLen { .. } => expr.clone(),
+    }
 }
 
 /// The local holding the output's values as atomic cells inside a parallel loop.

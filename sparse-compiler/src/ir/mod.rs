@@ -53,8 +53,6 @@ pub const RESERVED_LOCALS: &[&str] = &[
     "__row",
     "__segments",
     "__span",
-    "__step",
-    "__steps",
     "__to",
     "__vals_part",
     "__width",
@@ -63,7 +61,7 @@ pub const RESERVED_LOCALS: &[&str] = &[
 
 /// Families of backend locals numbered per operand (`__row_0`, `__row_1`, ...): a name that is one
 /// of these prefixes followed by digits only is reserved too.
-pub const RESERVED_FAMILIES: &[&str] = &["__chunk_", "__row_", "__slice_", "__splat_"];
+pub const RESERVED_FAMILIES: &[&str] = &["__chunk_", "__row_", "__splat_"];
 
 /// Whether `name` is a backend's local: listed in [`RESERVED_LOCALS`] or numbered in one of the
 /// [`RESERVED_FAMILIES`].
@@ -413,16 +411,6 @@ pub enum Stmt {
         /// The body.
         body: Vec<Stmt>,
     },
-    /// The inner loops of an unrolled loop's lanes, walked together (unroll-and-jam): while
-    /// every loop has iterations left, one iteration of each in lane order, then the rest of each
-    /// loop on its own. The loops share no variables, none writes what another reads, and no
-    /// loop writes anything but variables its own body declares, so the result is that of running
-    /// them one after another; walking them together gives the processor independent work
-    /// (each loop's running sum) to overlap.
-    Jammed {
-        /// The loops, in lane order.
-        loops: Vec<JammedLoop>,
-    },
     /// `while cond { body }`.
     While {
         /// The condition.
@@ -532,90 +520,10 @@ pub enum Stmt {
     },
 }
 
-/// One loop of a [`Stmt::Jammed`]: `for var in lo..hi { body }`, its bounds already in
-/// variables.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JammedLoop {
-    /// The loop variable, declared by the loop.
-    pub var: Var,
-    /// The first value.
-    pub lo: Var,
-    /// One past the last value.
-    pub hi: Var,
-    /// The body: only `let`s, assignments to the variables it declares, and hints.
-    pub body: Vec<Stmt>,
-}
-
-impl Expr {
-    /// The expression with every use of `var` replaced by `value`.
-    pub fn substitute(&self, var: &Var, value: &Expr) -> Expr {
-        let sub = |e: &Expr| Box::new(e.substitute(var, value));
-        match self {
-            Expr::Var(v) if v == var => value.clone(),
-            Expr::Load(array, index) => Expr::Load(array.clone(), sub(index)),
-            Expr::Binary(op, a, b) => Expr::Binary(*op, sub(a), sub(b)),
-            Expr::Neg(a) => Expr::Neg(sub(a)),
-            Expr::Not(a) => Expr::Not(sub(a)),
-            Expr::AddOffset(a, b) => Expr::AddOffset(sub(a), sub(b)),
-            Expr::Select(a, b, c) => Expr::Select(sub(a), sub(b), sub(c)),
-            Expr::CountUpTo { array, target } => Expr::CountUpTo {
-                array: array.clone(),
-                target: sub(target),
-            },
-            Expr::RangeBound {
-                end,
-                offset,
-                rows,
-                cols,
-            } => Expr::RangeBound {
-                end: *end,
-                offset: sub(offset),
-                rows: sub(rows),
-                cols: sub(cols),
-            },
-            Expr::Var(_)
-            | Expr::Index(_)
-            | Expr::Value(_)
-            | Expr::Bool(_)
-            | Expr::Dim { .. }
-            | Expr::LevelSize { .. }
-            | Expr::Len(_)
-            | Expr::AppendedLen { .. } => self.clone(),
-        }
-    }
-
-    /// The expressions directly inside this one.
-    pub fn children(&self) -> Vec<&Expr> {
-        match self {
-            Expr::Load(_, a) | Expr::Neg(a) | Expr::Not(a) => vec![a],
-            Expr::CountUpTo { target, .. } => vec![target],
-            Expr::Binary(_, a, b) | Expr::AddOffset(a, b) => vec![a, b],
-            Expr::Select(a, b, c) => vec![a, b, c],
-            Expr::RangeBound {
-                offset, rows, cols, ..
-            } => vec![offset, rows, cols],
-            Expr::Var(_)
-            | Expr::Index(_)
-            | Expr::Value(_)
-            | Expr::Bool(_)
-            | Expr::Dim { .. }
-            | Expr::LevelSize { .. }
-            | Expr::Len(_)
-            | Expr::AppendedLen { .. } => Vec::new(),
-        }
-    }
-
-    /// Whether `holds` is true of this expression or of one inside it, at any depth.
-    pub fn any(&self, holds: &impl Fn(&Expr) -> bool) -> bool {
-        holds(self) || self.children().into_iter().any(|e| e.any(holds))
-    }
-}
-
 impl Stmt {
     /// The statement lists nested directly inside this statement.
     pub fn bodies(&self) -> Vec<&[Stmt]> {
         match self {
-            Stmt::Jammed { loops } => loops.iter().map(|l| &l.body[..]).collect(),
             Stmt::For { body, .. }
             | Stmt::ParallelFor { body, .. }
             | Stmt::VectorFor { body, .. }

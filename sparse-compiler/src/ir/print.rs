@@ -200,17 +200,6 @@ impl Printer<'_> {
                 self.block(&head, body);
                 self.line("}");
             }
-            Stmt::Jammed { loops } => {
-                self.line("jammed {");
-                self.depth += 1;
-                for l in loops {
-                    let head = format!("for {} in {}..{}", l.var.0, l.lo.0, l.hi.0);
-                    self.block(&head, &l.body);
-                    self.line("}");
-                }
-                self.depth -= 1;
-                self.line("}");
-            }
             Stmt::While { cond, body } => {
                 let head = format!("while {}", self.expr(cond));
                 self.block(&head, body);

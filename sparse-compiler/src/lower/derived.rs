@@ -205,13 +205,12 @@ impl Lowerer<'_> {
     }
 
     /// `for v in lo..hi` as an outer loop over groups of `n` and an inner loop of constant length
-    /// `n` (which the compiler unrolls), or the group's `n` lanes jammed (`jam.rs`), then the
-    /// remainder.
+    /// `n` (which the compiler unrolls), then the remainder.
     fn unrolled(&mut self, var: Var, lo: Expr, hi: Expr, body: Vec<Stmt>, n: usize) -> Vec<Stmt> {
         let group = self
             .names
             .fresh(&format!("{}_group", var.0.trim_start_matches("__")));
-        let lane_var = self
+        let lane = self
             .names
             .fresh(&format!("{}_lane", var.0.trim_start_matches("__")));
         let end = self
@@ -225,29 +224,16 @@ impl Lowerer<'_> {
             bin(
                 BinOp::Add,
                 bin(BinOp::Mul, Expr::Var(group.clone()), Expr::Index(n)),
-                Expr::Var(lane_var.clone()),
+                Expr::Var(lane.clone()),
             ),
         );
-        let lane_body = |lane: Expr| {
-            let mut stmts = vec![Stmt::Let {
-                var: var.clone(),
-                ty: Type::Index,
-                init: value.substitute(&lane_var, &lane),
-                mutable: false,
-            }];
-            stmts.extend(body.iter().cloned());
-            stmts
-        };
-        let lanes: Vec<_> = (0..n).map(|k| lane_body(Expr::Index(k))).collect();
-        let group_body = match super::jam::jam(&lanes, &mut self.names) {
-            Some(jammed) => jammed,
-            None => vec![Stmt::For {
-                var: lane_var.clone(),
-                lo: Expr::Index(0),
-                hi: Expr::Index(n),
-                body: lane_body(Expr::Var(lane_var.clone())),
-            }],
-        };
+        let mut unrolled_body = vec![Stmt::Let {
+            var: var.clone(),
+            ty: Type::Index,
+            init: value,
+            mutable: false,
+        }];
+        unrolled_body.extend(body.clone());
         let end_value = bin(
             BinOp::Add,
             lo,
@@ -258,7 +244,12 @@ impl Lowerer<'_> {
                 var: group,
                 lo: Expr::Index(0),
                 hi: groups,
-                body: group_body,
+                body: vec![Stmt::For {
+                    var: lane,
+                    lo: Expr::Index(0),
+                    hi: Expr::Index(n),
+                    body: unrolled_body,
+                }],
             },
             Stmt::Let {
                 var: end.clone(),
@@ -700,7 +691,6 @@ impl<'s> Locals<'s> {
                 | Stmt::Workspace { var, .. }
                 | Stmt::For { var, .. }
                 | Stmt::VectorFor { var, .. } => self.declared.push(var),
-                Stmt::Jammed { loops } => self.declared.extend(loops.iter().map(|l| &l.var)),
                 Stmt::Assign { var, .. } => self.assigned.push(var),
                 Stmt::Store {
                     array: Array::Temp(var),

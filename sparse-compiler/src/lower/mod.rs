@@ -13,7 +13,6 @@ mod coord;
 mod derived;
 mod expr;
 mod forall;
-mod jam;
 mod names;
 mod output;
 mod precompute;
