@@ -378,6 +378,114 @@ tensor_kernel! {
     schedule<parallelize(i, CpuThread, NoRaces)>;
 }
 
+tensor_kernel! {
+    /// Rows assembled in parallel by a loop over the rows B stores (CSF's compressed first level),
+    /// which skips the empty ones.
+    fn ttv_csr_rows;
+    A(i,j) = B(i,j,k) * c(k);
+    formats<A: csr, B: csf, c: sparse>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    fn ttv_csr_rows_atomics;
+    A(i,j) = B(i,j,k) * c(k);
+    formats<A: csr, B: csf, c: sparse>;
+    schedule<parallelize(i, CpuThread, Atomics)>;
+}
+
+type SparseTtv = fn(
+    &mut Tensor<f64, Csr>,
+    &Tensor<f64, Csf<3>>,
+    &Tensor<f64, SparseVec>,
+) -> Result<(), KernelError>;
+
+#[test]
+fn rows_assembled_in_parallel_from_stored_rows_only() {
+    for shape in [[0, 0, 0], [1, 1, 1], [6, 4, 5]] {
+        let c_entries: Vec<([usize; 1], f64)> = match shape[2] {
+            0 => Vec::new(),
+            p => vec![([0], 2.0), ([p - 1], -1.5)],
+        };
+        let c = tensor::<SparseVec, 1>([shape[2]], &c_entries);
+        let dc = c.to_dense();
+        for b in cases(shape, 29) {
+            let bt = tensor::<Csf<3>, 3>(shape, &b);
+            let db = dense(shape, &b);
+            let want: Vec<f64> = (0..shape[0] * shape[1])
+                .map(|ij| (0..shape[2]).map(|l| db[ij * shape[2] + l] * dc[l]).sum())
+                .collect();
+            let kernels: [SparseTtv; 2] = [ttv_csr_rows, ttv_csr_rows_atomics];
+            for kernel in kernels {
+                let mut a = tensor::<Csr, 2>([shape[0], shape[1]], &[]);
+                kernel(&mut a, &bt, &c).unwrap();
+                assert_close(&a.to_dense(), &want);
+            }
+        }
+    }
+}
+
+tensor_kernel! { fn csr_from_dense; A(i,j) = B(i,j); formats<A: csr>; }
+tensor_kernel! {
+    fn csr_from_dense_split_j;
+    A(i,j) = B(i,j);
+    formats<A: csr>;
+    schedule<split(j, j0, j1, Down, 3)>;
+}
+tensor_kernel! {
+    fn dcsr_split_rows;
+    A(i,j) = B(i,j) * C(i,j);
+    formats<A: dcsr, B: csr>;
+    schedule<split(i, i0, i1, Up, 2)>;
+}
+tensor_kernel! {
+    fn coo_collapsed;
+    A(i,j) = B(i,j);
+    formats<A: coo>;
+    schedule<collapse(i, j, f).split(f, f0, f1, Down, 4)>;
+}
+tensor_kernel! {
+    fn sparse_vector_bounded;
+    a(i) = -(b(i) * b(i));
+    formats<a: sparse>;
+    schedule<bound(i, ib, 0, MinExact)>;
+}
+
+/// Sparse outputs whose appended levels only derived loops visit (the level's variable split,
+/// bounded or collapsed): each was assembled without closing its segments, and failed on every
+/// call.
+#[test]
+fn outputs_appended_through_derived_loops() {
+    for (m, n) in [(0, 0), (1, 1), (5, 7)] {
+        for entries in matrices(m, n) {
+            let d = dense([m, n], &entries);
+            let b = Tensor::from_dense([m, n], &d).unwrap();
+            let mut plain = tensor::<Csr, 2>([m, n], &[]);
+            csr_from_dense(&mut plain, &b).unwrap();
+            let mut split = tensor::<Csr, 2>([m, n], &[([0, 0], 1.0)][..(m * n).min(1)]);
+            csr_from_dense_split_j(&mut split, &b).unwrap();
+            assert_eq!(split.to_dense(), d);
+            assert_eq!(split.level(1).pos(), plain.level(1).pos());
+            let mut coo = tensor::<Coo<2>, 2>([m, n], &[]);
+            coo_collapsed(&mut coo, &b).unwrap();
+            assert_eq!(coo.to_dense(), d);
+            let bt = tensor::<Csr, 2>([m, n], &entries);
+            let ct = Tensor::from_dense(
+                [m, n],
+                &(0..m * n).map(|k| k as f64 - 3.0).collect::<Vec<_>>(),
+            )
+            .unwrap();
+            let mut rows = tensor::<Dcsr, 2>([m, n], &[]);
+            dcsr_split_rows(&mut rows, &bt, &ct).unwrap();
+            let want: Vec<f64> = (0..m * n).map(|k| d[k] * (k as f64 - 3.0)).collect();
+            assert_close(&rows.to_dense(), &want);
+        }
+    }
+    let b = Tensor::from_dense([4], &[1.0, 0.0, -2.0, 3.0]).unwrap();
+    let mut a = tensor::<SparseVec, 1>([4], &[([1], 5.0)]);
+    sparse_vector_bounded(&mut a, &b).unwrap();
+    assert_eq!(a.to_dense(), vec![-1.0, -0.0, -4.0, -9.0]);
+}
+
 #[test]
 fn parallel_sparse_outputs_with_an_input_pattern() {
     for (m, k, n) in [(0, 0, 0), (1, 1, 1), (7, 3, 9)] {

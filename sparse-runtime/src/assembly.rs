@@ -83,12 +83,7 @@ impl<T: Scalar> Assembly<T> {
                     let fault = too_large("a position of the assembled output", crd.len());
                     return self.fail(fault);
                 };
-                let closed = pos.last().copied().unwrap_or(0);
-                let len = parent.saturating_add(1);
-                if pos.len() <= len {
-                    pos.resize(len, closed);
-                    pos.push(end);
-                }
+                close_segment(pos, parent, end);
             }
             _ => self.fail(not_appendable(level)),
         }
@@ -102,30 +97,31 @@ impl<T: Scalar> Assembly<T> {
     }
 
     /// Lays out compressed level `level` (the last) for a parallel fill: `counts[k]` lists, in row
-    /// order, how many entries each row of parallel iteration `k` appends. `pos` becomes their
-    /// prefix sums, `crd` and the values are sized to the total, and each iteration gets its own
-    /// contiguous part of both to fill (generated kernels call it between their count pass and
-    /// their fill pass). Rows that no iteration closes get empty segments when assembly ends.
+    /// order, the segments parallel iteration `k` closes, each as its parent position (the row)
+    /// and how many entries it appends. `pos` becomes their prefix sums, as
+    /// [`Assembly::finish_segment`] would have made them (rows no iteration closes, such as the
+    /// rows a loop over a sparse input's stored rows skips, get empty segments), `crd` and the
+    /// values are sized to the total, and each iteration gets its own contiguous part of both to
+    /// fill (generated kernels call it between their count pass and their fill pass).
     pub fn parallel_rows(
         &mut self,
         level: usize,
-        counts: &[Vec<usize>],
+        counts: &[Vec<(usize, usize)>],
     ) -> Result<Vec<RowsPart<'_, T>>, FormatError> {
         let Some(Level::Compressed { pos, crd }) = self.levels.get_mut(level) else {
             return Err(not_appendable(level));
         };
         let mut end = 0usize;
         let mut totals = Vec::with_capacity(counts.len());
-        for rows in counts {
+        for segments in counts {
             let start = end;
-            for &n in rows {
+            for &(parent, n) in segments {
                 end = end
                     .checked_add(n)
                     .ok_or_else(|| too_large("the number of appended entries", usize::MAX))?;
-                pos.push(
-                    Idx::try_from(end)
-                        .map_err(|_| too_large("a position of the assembled output", end))?,
-                );
+                let closed_at = Idx::try_from(end)
+                    .map_err(|_| too_large("a position of the assembled output", end))?;
+                close_segment(pos, parent, closed_at);
             }
             totals.push(end - start);
         }
@@ -153,6 +149,17 @@ impl<T: Scalar> Assembly<T> {
     #[cold]
     fn fail(&mut self, fault: FormatError) {
         self.fault.get_or_insert(fault);
+    }
+}
+
+/// `pos[parent + 1] = end`, after giving the parents since the last closed one empty segments;
+/// nothing when `parent` is closed already.
+fn close_segment(pos: &mut Vec<Idx>, parent: usize, end: Idx) {
+    let closed = pos.last().copied().unwrap_or(0);
+    let len = parent.saturating_add(1);
+    if pos.len() <= len {
+        pos.resize(len, closed);
+        pos.push(end);
     }
 }
 
@@ -366,6 +373,30 @@ mod tests {
         dense[5] = 2.0;
         dense[10] = 3.0;
         assert_eq!(y.to_dense(), dense);
+    }
+
+    /// Two parallel iterations over stored rows 1 and 3 (rows 0, 2 and 4 skipped): the layout is
+    /// the one `finish_segment` gives the same rows.
+    #[test]
+    fn parallel_rows_give_skipped_rows_empty_segments() {
+        let mut y = Tensor::<f64, Csr>::zeros([5, 3]);
+        let mut asm = y.begin_assembly();
+        let parts = asm.parallel_rows(1, &[vec![(1, 2)], vec![(3, 1)]]).unwrap();
+        assert_eq!(
+            parts.iter().map(|(c, _)| c.len()).collect::<Vec<_>>(),
+            [2, 1]
+        );
+        for ((crd, vals), (cols, v)) in parts.into_iter().zip([(&[0, 2][..], 1.0), (&[1][..], 3.0)])
+        {
+            crd.copy_from_slice(&cols.iter().map(|&c| c as Idx).collect::<Vec<_>>());
+            vals.fill(v);
+        }
+        y.end_assembly(asm).unwrap();
+        let mut serial = Tensor::<f64, Csr>::zeros([5, 3]);
+        assemble_csr(&mut serial, &[(1, 0, 1.0), (1, 2, 1.0), (3, 1, 3.0)]);
+        assert_eq!(y.level(1).pos(), &[0, 0, 2, 2, 3, 3]);
+        assert_eq!(y.level(1).pos(), serial.level(1).pos());
+        assert_eq!(y.to_dense(), serial.to_dense());
     }
 
     #[test]

@@ -305,7 +305,10 @@ impl Emitter<'_> {
                 }
             }
             Stmt::FinishSegment { level, parent } => match self.parallel.map(|p| p.writes) {
-                Some(Writes::CountRows) => quote! { __segments.push(__row); __row = 0; },
+                Some(Writes::CountRows) => {
+                    let parent = self.put_expr(parent).tokens;
+                    quote! { __segments.push((#parent, __row)); __row = 0; }
+                }
                 Some(Writes::FillRows) => TokenStream::new(),
                 _ => {
                     let (asm, level) = (self.bindings.assembly(), lit(*level));
@@ -636,11 +639,11 @@ impl Emitter<'_> {
         quote! {
             {
                 let __lo: usize = #lo;
-                let __counts: ::std::vec::Vec<::std::vec::Vec<usize>> = #rayon::iter::ParallelIterator::collect(
+                let __counts: ::std::vec::Vec<::std::vec::Vec<(usize, usize)>> = #rayon::iter::ParallelIterator::collect(
                     #rayon::iter::ParallelIterator::map(
                         #rayon::iter::IntoParallelIterator::into_par_iter(__lo..#hi),
                         |#var: usize| {
-                            let mut __segments: ::std::vec::Vec<usize> = ::std::vec::Vec::new();
+                            let mut __segments: ::std::vec::Vec<(usize, usize)> = ::std::vec::Vec::new();
                             let mut __row: usize = 0;
                             #count
                             __segments

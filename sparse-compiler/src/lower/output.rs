@@ -52,9 +52,13 @@ impl Lowerer<'_> {
         if self.program.op == AssignOp::AddAssign {
             return Err(vec![self.unsupported("`+=` into a sparse output")]);
         }
-        if (!nested && !coordinate_list) || !self.output_in_loop_order() {
-            // Hashed or unordered levels, or loops that visit the output against its mode order
-            // (a CSC result of row-major loops): collect entries, pack them at the end.
+        if (!nested && !coordinate_list)
+            || !self.output_in_loop_order()
+            || self.appended_level_iterated_derived()
+        {
+            // Hashed or unordered levels, loops that visit the output against its mode order (a
+            // CSC result of row-major loops), or an appended level whose coordinate only derived
+            // loops visit: collect entries, pack them at the end.
             self.collects_entries = true;
             out.push(Stmt::BeginEntries);
             return Ok(());
@@ -84,6 +88,20 @@ impl Lowerer<'_> {
             })
         });
         at.windows(2).all(|w| w[0] <= w[1]) && !unordered_input
+    }
+
+    /// Whether a compressed or singleton output level's variable has no loop of its own, only
+    /// loops over variables a schedule derived from it (a split, bound, collapse or position
+    /// loop). Appends close a level's segments after the loop over its variable and append an
+    /// upper level's coordinate once per visit of it, so such loops are not assembled directly.
+    fn appended_level_iterated_derived(&self) -> bool {
+        let order = (self.scheduled.cin.as_ref()).map_or_else(Vec::new, Cin::loops);
+        let levels = self.levels(0);
+        (self.accesses[0].level_vars.iter().zip(levels)).any(|(&v, level)| {
+            level.kind != LevelKind::Dense
+                && !order.contains(&v)
+                && (order.iter()).any(|&l| self.scheduled.underived(l).contains(&v))
+        })
     }
 
     pub(super) fn end_output(&mut self, out: &mut Vec<Stmt>) {
