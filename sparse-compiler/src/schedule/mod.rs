@@ -892,6 +892,13 @@ impl State<'_> {
                 },
             ));
         }
+        if levels[level].kind == LevelKind::Hashed {
+            let what = format!(
+                "`pos` over `{tensor}`'s hashed level (its positions are hash buckets, empty ones \
+                 among them, in no coordinate order)"
+            );
+            return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
+        }
         let p = self.fresh(pos)?;
         if !self.visits_every_term(access, &roots) {
             let kind = ErrorKind::PosNotAnnihilating {
