@@ -89,10 +89,12 @@ type Spmv<F> = Kernel<Out1, Tensor<f64, F>, Out1>;
 type Spmspv = Kernel<Out1, Tensor<f64, Csc>, Tensor<f64, SparseVec>>;
 type Spmm = Kernel<Out2, Tensor<f64, Csr>, Out2>;
 type Sddmm = Kernel3<Tensor<f64, Csr>, Tensor<f64, Csr>, Out2, Out2>;
-type Ttv = Kernel<Tensor<f64, Csr>, Tensor<f64, Dcc>, Out1>;
+type Ttv<F> = Kernel<Tensor<f64, Csr>, Tensor<f64, F>, Out1>;
 type Mttkrp = Kernel3<Out2, Tensor<f64, Dcc>, Out2, Out2>;
 type CsrPair = Kernel<Tensor<f64, Csr>, Tensor<f64, Csr>, Tensor<f64, Csr>>;
 type SpmvPlus = Kernel3<Out1, Tensor<f64, Dcsr>, Out1, Out1>;
+type Scale = Kernel<Tensor<f64, Dcsr>, Tensor<f64, Csr>, Out2>;
+type DenseDifference = Kernel<Tensor<f64, Coo<2>>, Out2, Out2>;
 
 type Dcc = sparse::Custom<
     {
@@ -174,11 +176,11 @@ fn check_sddmm(base: Sddmm, kernels: &[Named<Sddmm>]) {
 /// Order-3 shapes: empty, one entry, and sizes no split factor divides.
 const SHAPES3: [[usize; 3]; 3] = [[0, 0, 0], [1, 1, 1], [7, 5, 6]];
 
-/// `A(i,j) = B(i,j,k) c(k)`.
-fn check_ttv(base: Ttv, kernels: &[Named<Ttv>]) {
+/// `A(i,j) = B(i,j,k) c(k)`, `B` in any format.
+fn check_ttv<F: Format>(base: Ttv<F>, kernels: &[Named<Ttv<F>>]) {
     for [p, q, r] in SHAPES3 {
         for entries in cases([p, q, r], 51) {
-            let (b, c) = (tensor::<Dcc, 3>([p, q, r], &entries), vector(r, 52));
+            let (b, c) = (tensor::<F, 3>([p, q, r], &entries), vector(r, 52));
             let mut want = full([p, q]);
             base(&mut want, &b, &c).unwrap();
             let want = want.to_dense();
@@ -233,6 +235,37 @@ fn check_spgemm(base: CsrPair, kernels: &[Named<CsrPair>]) {
             let want = want.to_dense();
             for &(name, kernel, schedule) in kernels {
                 agree((name, schedule), &want, full([m, 6]), |a| kernel(a, &b, &c));
+            }
+        }
+    }
+}
+
+/// `A = B .* C` into DCSR, `B` CSR and `C` dense.
+fn check_scale(base: Scale, kernels: &[Named<Scale>]) {
+    for [m, n] in SHAPES {
+        for entries in cases([m, n], 101) {
+            let (b, c) = (tensor::<Csr, 2>([m, n], &entries), matrix([m, n], 102));
+            let mut want = full([m, n]);
+            base(&mut want, &b, &c).unwrap();
+            let want = want.to_dense();
+            for &(name, kernel, schedule) in kernels {
+                agree((name, schedule), &want, full([m, n]), |a| kernel(a, &b, &c));
+            }
+        }
+    }
+}
+
+/// `A = B - C` into COO from dense matrices (the edge cases' dense forms, so with zeros).
+fn check_dense_difference(base: DenseDifference, kernels: &[Named<DenseDifference>]) {
+    for [m, n] in SHAPES {
+        for entries in cases([m, n], 111) {
+            let b = Tensor::from_dense([m, n], &dense([m, n], &entries)).unwrap();
+            let c = matrix([m, n], 112);
+            let mut want = full([m, n]);
+            base(&mut want, &b, &c).unwrap();
+            let want = want.to_dense();
+            for &(name, kernel, schedule) in kernels {
+                agree((name, schedule), &want, full([m, n]), |a| kernel(a, &b, &c));
             }
         }
     }

@@ -137,6 +137,27 @@ const KERNELS: &[Kernel] = &[
         tensors: &["a", "B", "C"],
         exprs: &["B(i,j) * C(i,j)"],
     },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j) * C(i,j); formats<A: dcsr, B: csr>;",
+        family: Some(("scale_dcsr", "check_scale")),
+        vars: &["i", "j"],
+        tensors: &["A", "B", "C"],
+        exprs: &["B(i,j) * C(i,j)", "C(i,j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j) - C(i,j); formats<A: coo>;",
+        family: Some(("dense_to_coo", "check_dense_difference")),
+        vars: &["i", "j"],
+        tensors: &["A", "B", "C"],
+        exprs: &["B(i,j) - C(i,j)", "C(i,j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j,k) * c(k); formats<A: csr, B: csf>;",
+        family: Some(("ttv_csf", "check_ttv")),
+        vars: &["i", "j", "k"],
+        tensors: &["A", "B", "c"],
+        exprs: &["B(i,j,k) * c(k)"],
+    },
 ];
 
 const FACTORS: &[&str] = &["0", "1", "2", "3", "7", "16"];

@@ -157,3 +157,44 @@ random_schedules!(emul, check_elementwise, { A(i,j) = B(i,j) * C(i,j); formats<A
     emul_10 { split(i, v1, v2, Up, 2).reorder(v2, j).unroll(v2, 7) }
     emul_11 { split(i, v1, v2, Up, 1).collapse(v1, v2, v3) }
 ]);
+
+random_schedules!(scale_dcsr, check_scale, { A(i,j) = B(i,j) * C(i,j); formats<A: dcsr, B: csr>; }, [
+    scale_dcsr_0 { pos(j, v1, B).precompute(B(i,j) * C(i,j), v1, v2, W) }
+    scale_dcsr_1 { split(i, v1, v2, Up, 7).split(v1, v3, v4, Down, 2).unroll(v4, 3) }
+    scale_dcsr_2 { pos(j, v1, B).precompute(C(i,j), v1, v2, W).unroll(v1, 7) }
+    scale_dcsr_3 { unroll(j, 16).split(i, v1, v2, Down, 16).split(v1, v3, v4, Up, 16).split(v3, v5, v6, Up, 2) }
+    scale_dcsr_4 { split(i, v1, v2, Up, 3).parallelize(v2, CpuVector, IgnoreRaces) }
+    scale_dcsr_5 { pos(j, v1, B).precompute(C(i,j), v1, v2, W) }
+    scale_dcsr_6 { split(i, v1, v2, Up, 2).split(v1, v3, v4, Up, 16) }
+    scale_dcsr_7 { split(i, v1, v2, Up, 2).pos(j, v3, B) }
+    scale_dcsr_8 { split(i, v1, v2, Down, 16).split(v2, v3, v4, Up, 3) }
+    scale_dcsr_9 { split(i, v1, v2, Up, 3).parallelize(v1, CpuVector, IgnoreRaces).prefetch(C, 2) }
+    scale_dcsr_10 { split(i, v1, v2, Down, 3).parallelize(v2, CpuVector, NoRaces) }
+    scale_dcsr_11 { pos(j, v1, B).split(i, v2, v3, Down, 7) }
+]);
+
+random_schedules!(dense_to_coo, check_dense_difference, { A(i,j) = B(i,j) - C(i,j); formats<A: coo>; }, [
+    dense_to_coo_0 { precompute(B(i,j) - C(i,j), j, v1, W).split(i, v2, v3, Down, 1) }
+    dense_to_coo_1 { reorder(j, i).unroll(j, 1).split(j, v1, v2, Down, 3).split(i, v3, v4, Up, 2) }
+    dense_to_coo_2 { split(i, v1, v2, Down, 16).parallelize(v1, CpuVector, IgnoreRaces) }
+    dense_to_coo_3 { split(j, v1, v2, Up, 7).parallelize(v2, CpuVector, NoRaces) }
+    dense_to_coo_4 { split(i, v1, v2, Up, 3).unroll(j, 2).bound(v1, v3, 0, MinConstraint) }
+    dense_to_coo_5 { split(i, v1, v2, Down, 16).collapse(v2, j, v3) }
+    dense_to_coo_6 { reorder(j, i).unroll(i, 7).precompute(B(i,j) - C(i,j), i, v1, W) }
+    dense_to_coo_7 { precompute(C(i,j), j, v1, W).split(i, v2, v3, Down, 2) }
+    dense_to_coo_8 { split(i, v1, v2, Down, 7).split(v2, v3, v4, Up, 16) }
+    dense_to_coo_9 { precompute(C(i,j), j, v1, W).split(v1, v2, v3, Up, 7) }
+    dense_to_coo_10 { reorder(i, j).precompute(B(i,j) - C(i,j), j, v1, W) }
+    dense_to_coo_11 { precompute(C(i,j), j, v1, W).split(v1, v2, v3, Up, 16) }
+]);
+
+random_schedules!(ttv_csf, check_ttv, { A(i,j) = B(i,j,k) * c(k); formats<A: csr, B: csf>; }, [
+    ttv_csf_0 { pos(k, v1, B).reorder(i, v1) }
+    ttv_csf_1 { pos(k, v1, B).pos(i, v2, B) }
+    ttv_csf_2 { pos(k, v1, B).pos(j, v2, B) }
+    ttv_csf_3 { pos(j, v1, B).pos(k, v2, B) }
+    ttv_csf_4 { pos(j, v1, B).split(v1, v2, v3, Down, 3) }
+    ttv_csf_5 { unroll(i, 2).pos(i, v1, B).split(v1, v2, v3, Down, 3) }
+    ttv_csf_6 { parallelize(i, CpuThread, NoRaces).parallelize(k, CpuVector, IgnoreRaces) }
+    ttv_csf_7 { reorder(i, j).pos(j, v1, B) }
+]);

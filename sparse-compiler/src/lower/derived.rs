@@ -118,6 +118,15 @@ impl Lowerer<'_> {
                     // An assembled output's rows each belong to one iteration, so no race
                     // strategy needs more than the row-parallel assembly.
                     let writes = match tag.race {
+                        _ if self.collects_entries => {
+                            let what = format!(
+                                "a thread-parallel loop into `{}`, whose entries are collected \
+                                 and packed at the end (its loops visit it against its level \
+                                 order, through a hashed input, or only through derived loops)",
+                                self.program.tensors[0].name
+                            );
+                            return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
+                        }
                         _ if self.assembles() => match self.counts_rows(v) {
                             true => ParallelWrites::AssembleRows { level: 1 },
                             false => return Err(self.unsupported(

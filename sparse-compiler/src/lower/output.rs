@@ -437,6 +437,15 @@ impl Lowerer<'_> {
                 tensors[self.accesses[source].tensor].name,
             )));
         }
+        let unbound = (self.accesses[0].indices.iter())
+            .find(|&&v| v != var && !self.scope.coords.contains_key(&v));
+        if let Some(&row) = unbound {
+            return Err(self.unsupported(&format!(
+                "`{}` assembled by append along `{}` inside a loop that visits `{}` once per \
+                 nonzero (the positions of a collapse, or of COO's repeated rows)",
+                self.program.tensors[0].name, self.program.vars[var], self.program.vars[row],
+            )));
+        }
         let segment = self.output_segment(var);
         out.push(Stmt::SortPrefix {
             array: list.clone(),

@@ -239,7 +239,8 @@ pub fn schedule(
     let outputs = program.loop_vars_of(&program.output.indices);
     let output_like = |v: IndexVar| {
         let roots = scheduled.underived(v);
-        !scheduled.is_position(v) && roots.iter().all(|r| outputs.contains(r))
+        let once = !scheduled.is_position(v) || visits_coordinates_once(program, &scheduled, v);
+        once && roots.iter().all(|r| outputs.contains(r))
     };
     let touches_output = |v: IndexVar| scheduled.underived(v).iter().any(|r| outputs.contains(r));
     // A scalar declared outside a thread-parallel loop would be shared by its tasks; around a
@@ -366,6 +367,25 @@ fn innermost_dense(state: &State<'_>, v: IndexVar) -> bool {
         }
     }
     any
+}
+
+/// Whether the loop over position variable `v` still visits each coordinate of the variable it
+/// came from once, in order: positions of one unique level (`pos(i, ip, B)` with `B`'s rows
+/// compressed, which is how the unscheduled kernel walks that level anyway), or a split of them.
+/// Positions of a collapse, or of a level that repeats coordinates (COO), visit a coordinate
+/// once per nonzero.
+fn visits_coordinates_once(program: &Program, scheduled: &Scheduled, v: IndexVar) -> bool {
+    match scheduled.deriving(v) {
+        Some(Relation::Pos { parent, access, .. }) => {
+            let tensor = &program.tensors[access_tensor(&program.rhs, access)];
+            let level = (access_level_vars(&program.rhs, access).iter()).position(|&x| x == parent);
+            scheduled.deriving(parent).is_none() && level.is_some_and(|k| tensor.levels[k].unique)
+        }
+        Some(Relation::Split { parent, .. } | Relation::Bound { parent, .. }) => {
+            visits_coordinates_once(program, scheduled, parent)
+        }
+        _ => false,
+    }
 }
 
 fn access_tensor(e: &Expr, id: usize) -> usize {
