@@ -59,8 +59,10 @@ fn front_end(
     let formats = format::resolve_formats(&kernel)?;
     let mut program = notation::Program::build(&kernel, &formats)?;
     notation::plan_sorted_copies(&mut program);
+    notation::plan_range_copies(&mut program);
     notation::plan_conversions(&mut program)?;
     notation::plan_nested_conversions(&mut program)?;
+    notation::plan_sorted_copies(&mut program);
     notation::plan_slot_copies(&mut program);
     let cin = notation::concretize(&program)?;
     let scheduled = schedule::schedule(&mut program, cin, kernel.schedule.as_ref())?;

@@ -486,8 +486,9 @@ impl<'p> Lowerer<'p> {
                 let Some(parent) = self.parent_pos(a, k) else {
                     break;
                 };
-                if a == 0 && !spec.kind.has_locate() {
-                    // An output with an input's structure sits at that input's positions.
+                if a == 0 && spec.kind != LevelKind::Dense {
+                    // An output with an input's structure sits at that input's positions (a
+                    // hashed level too: the lowerer locates into dense levels only).
                     match self
                         .pattern_source
                         .and_then(|s| self.scope.positions.get(&(s, k)).cloned())

@@ -156,17 +156,46 @@ pub fn plan_slot_copies(program: &mut Program) {
             continue;
         };
         if repeats_other_terms(&cin, &hidden, t, false) {
-            let levels: Vec<LevelSpec> = (0..tensor.order)
-                .map(|d| match d {
-                    0 => LevelSpec::dense(0),
-                    _ => LevelSpec::compressed(d),
-                })
-                .collect();
+            let levels = rows_over_compressed(tensor.order);
             program.tensors[t].convert_to = Some(FormatType::Custom(levels.clone()));
             relabel(&mut program.rhs, t, &levels);
             program.tensors[t].levels = levels;
         }
     }
+}
+
+/// A range level (DIA's rows within a diagonal) is iterated as a bounded dense loop, which cannot
+/// also walk another operand's sparse level over the same variable (DIA `.*` COO, or a DIA
+/// matrix whose rows meet another DIA's diagonals in a product); such an input is copied, when the
+/// kernel runs, into dense rows over compressed levels, as for [`plan_slot_copies`].
+pub fn plan_range_copies(program: &mut Program) {
+    let mut accesses = Vec::new();
+    collect_all(&program.rhs, &mut accesses);
+    for t in 1..program.tensors.len() {
+        let tensor = &program.tensors[t];
+        let merged = accesses.iter().filter(|a| a.tensor == t).any(|a| {
+            (tensor.levels.iter().zip(&a.level_vars)).any(|(level, &v)| {
+                level.kind == LevelKind::Range && sparse_elsewhere(program, &accesses, t, v)
+            })
+        });
+        if tensor.convert_to.is_none() && merged {
+            let levels = rows_over_compressed(tensor.order);
+            program.tensors[t].convert_to = Some(FormatType::Custom(levels.clone()));
+            relabel(&mut program.rhs, t, &levels);
+            program.tensors[t].levels = levels;
+        }
+    }
+}
+
+/// Dense rows over compressed levels, for an input of order `order`: what slot, block and range
+/// formats are copied into when their own levels cannot be iterated.
+fn rows_over_compressed(order: usize) -> Vec<LevelSpec> {
+    (0..order)
+        .map(|d| match d {
+            0 => LevelSpec::dense(0),
+            _ => LevelSpec::compressed(d),
+        })
+        .collect()
 }
 
 /// The variables of tensor `t`'s levels that no logical index names (slots, block parts).
@@ -217,16 +246,19 @@ fn every_term_reads(e: &Expr, t: usize) -> bool {
 /// unordered level must be merged with another operand's sparse level over the same variable is
 /// copied, when the kernel runs, into a sorted format: hashed levels become compressed, unordered
 /// ones ordered. (Alone, or against dense operands, an unordered level is iterated as it is.)
+///
+/// Runs again after the conversions to a concordant order, which can bring a hashed level under
+/// the same loop as another operand's sparse one (CSC `.*` a hashed matrix); a converted tensor's
+/// copy then gets its levels sorted too.
 pub fn plan_sorted_copies(program: &mut Program) {
     let mut accesses = Vec::new();
     collect_all(&program.rhs, &mut accesses);
     for t in 1..program.tensors.len() {
         let tensor = &program.tensors[t];
-        if tensor.convert_to.is_some()
-            || !tensor
-                .levels
-                .iter()
-                .all(|l| matches!(l.coord, Coord::Dim(_)))
+        if !tensor
+            .levels
+            .iter()
+            .all(|l| matches!(l.coord, Coord::Dim(_)))
         {
             continue;
         }

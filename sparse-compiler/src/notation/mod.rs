@@ -14,7 +14,8 @@ mod order;
 
 pub use concrete::{Cin, Lhs, concretize};
 pub use convert::{
-    plan_conversions, plan_nested_conversions, plan_slot_copies, plan_sorted_copies,
+    plan_conversions, plan_nested_conversions, plan_range_copies, plan_slot_copies,
+    plan_sorted_copies,
 };
 pub use order::order_edges;
 

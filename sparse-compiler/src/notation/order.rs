@@ -5,6 +5,7 @@
 
 use super::{Expr, IndexVar, Program};
 use crate::error::{Error, ErrorKind};
+use crate::format::LevelKind;
 
 /// Orders `vars` (a subset of the program's variables) so that every access in `expr` is
 /// concordant, or explains which tensor makes that impossible.
@@ -54,15 +55,17 @@ pub fn order_edges(program: &Program, expr: &Expr) -> Vec<(IndexVar, IndexVar, u
     edges
 }
 
-/// For each access and each level without locate, every variable of the levels above it must be
-/// bound first.
+/// For each access and each level the lowerer does not locate into, every variable of the levels
+/// above it must be bound first. Only dense levels are located: a hashed level supports `locate`
+/// in the paper, but a probe loop is not an expression, so hashed levels are iterated
+/// (`format/hashed.rs`).
 fn collect_edges(program: &Program, expr: &Expr, edges: &mut Vec<(IndexVar, IndexVar, usize)>) {
     match expr {
         Expr::Access { access, .. } => {
             let levels = &program.tensors[access.tensor].levels;
             let level_var = |k: usize| access.level_vars.get(k).copied();
             for (k, level) in levels.iter().enumerate().skip(1) {
-                if level.kind.has_locate() {
+                if level.kind == LevelKind::Dense {
                     continue;
                 }
                 let Some(below) = level_var(k) else { continue };
