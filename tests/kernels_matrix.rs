@@ -311,3 +311,81 @@ fn outputs_against_the_loop_order_and_slot_formats_in_sums() {
         }
     }
 }
+
+// Format pairs that were internal compiler errors: a hashed level located instead of iterated
+// (it has no locate the lowerer can emit), DIA's rows (a range level) merged with another sparse
+// level, an output with a hashed input's structure, and ELL's term first in a sum of terms over
+// `j` (its producer lost the sum over `j`).
+
+tensor_kernel! { fn csc_dot_hash; a = B(i,j) * C(i,j); formats<B: csc, C: hash>; }
+tensor_kernel! { fn dia_dot_coo; a = B(i,j) * C(i,j); formats<B: dia, C: coo>; }
+tensor_kernel! { fn dcsc_times_dia; A(i,j) = -(D(i,j) * C(i,j)); formats<C: dia, D: dcsc>; }
+tensor_kernel! { fn hash_copy; A(i,j) = -B(i,j); formats<A: hash, B: hash>; }
+tensor_kernel! {
+    fn ell_first_in_a_sum;
+    y(i) = B(i,j) * x(j) + C(i,j) * x(j) + z(i);
+    formats<B: ell, C: csr>;
+}
+
+#[test]
+fn format_pairs_that_were_internal_errors() {
+    for (m, n) in [(0, 0), (1, 1), (5, 4), (9, 7)] {
+        for (k, entries) in cases([m, n], 501).into_iter().enumerate() {
+            let other = cases([m, n], 502 + k as u64).pop().unwrap_or_default();
+            let (d, e) = (dense([m, n], &entries), dense([m, n], &other));
+            let dot: f64 = d.iter().zip(&e).map(|(p, q)| p * q).sum();
+            let mut a = garbage([]);
+            csc_dot_hash(
+                &mut a,
+                &tensor::<Csc, 2>([m, n], &entries),
+                &tensor::<HashMat, 2>([m, n], &other),
+            )
+            .unwrap();
+            assert_close(a.values(), &[dot]);
+            let mut a = garbage([]);
+            dia_dot_coo(
+                &mut a,
+                &tensor::<Dia, 2>([m, n], &entries),
+                &tensor::<Coo<2>, 2>([m, n], &other),
+            )
+            .unwrap();
+            assert_close(a.values(), &[dot]);
+            let mut a = garbage([m, n]);
+            dcsc_times_dia(
+                &mut a,
+                &tensor::<Dcsc, 2>([m, n], &entries),
+                &tensor::<Dia, 2>([m, n], &other),
+            )
+            .unwrap();
+            let product: Vec<f64> = d.iter().zip(&e).map(|(p, q)| -(p * q)).collect();
+            assert_close(a.values(), &product);
+            let mut a = tensor::<HashMat, 2>([m, n], &entries);
+            hash_copy(&mut a, &tensor::<HashMat, 2>([m, n], &other)).unwrap();
+            assert_close(&a.to_dense(), &e.iter().map(|v| -v).collect::<Vec<_>>());
+            let xs: Vec<f64> = (0..n).map(|j| 0.5 + j as f64).collect();
+            let zs: Vec<f64> = (0..m).map(|i| i as f64 - 2.0).collect();
+            let (x, z) = (
+                Tensor::from_dense([n], &xs).unwrap(),
+                Tensor::from_dense([m], &zs).unwrap(),
+            );
+            let mut y = garbage([m]);
+            ell_first_in_a_sum(
+                &mut y,
+                &tensor::<Ell, 2>([m, n], &entries),
+                &x,
+                &tensor::<Csr, 2>([m, n], &other),
+                &z,
+            )
+            .unwrap();
+            let want: Vec<f64> = (0..m)
+                .map(|i| {
+                    (0..n)
+                        .map(|j| (d[i * n + j] + e[i * n + j]) * xs[j])
+                        .sum::<f64>()
+                        + zs[i]
+                })
+                .collect();
+            assert_close(y.values(), &want);
+        }
+    }
+}

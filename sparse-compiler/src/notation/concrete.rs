@@ -206,16 +206,18 @@ fn split_nested_sums(
         sub.collect_loop_vars(&mut sub_vars);
         let sub_vars = program.loop_vars_of(&sub_vars);
         let rest_vars = vars_outside(&expr, &path);
-        // A variable the rest of the statement also sums over (its sum covers the whole
-        // expression) is summed inside the producer too when the term is only added: the sum
-        // distributes over the terms, and the producer has no loop around it that binds it.
-        let added = only_added(&expr, &path);
+        // A variable the rest of the statement also sums over is summed inside the producer too
+        // when its sum covers the term only through additions (`sum_j (B x + C x)` with `B` in
+        // ELL, whose slots make `B x` a producer): the sum distributes over the terms, and once
+        // the term is a temporary, the sum no longer reaches it.
         let summed: Vec<IndexVar> = sub_vars
             .iter()
             .copied()
             .filter(|&v| {
                 let shared = rest_vars.contains(&v);
-                !outside.contains(&v) && (!shared || (added && sum_home(&expr, v).is_empty()))
+                let home = sum_home(&expr, v);
+                let distributes = path.starts_with(&home) && only_added(&expr, &path, home.len());
+                !outside.contains(&v) && (!shared || distributes)
             })
             .collect();
         let order = default_order(program, &sub, &summed).map_err(|e| vec![e])?;
@@ -233,9 +235,10 @@ fn split_nested_sums(
     }
 }
 
-/// Whether every node above the term at `path` is a sum, a difference or a negation.
-fn only_added(expr: &Expr, path: &[usize]) -> bool {
-    (0..path.len()).all(|depth| {
+/// Whether every node above the term at `path`, from depth `from` down, is a sum, a difference
+/// or a negation.
+fn only_added(expr: &Expr, path: &[usize], from: usize) -> bool {
+    (from..path.len()).all(|depth| {
         matches!(
             subexpr(expr, &path[..depth]),
             Expr::Binary(BinOp::Add | BinOp::Sub, ..) | Expr::Neg(_)
