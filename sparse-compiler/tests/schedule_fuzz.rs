@@ -138,6 +138,20 @@ const KERNELS: &[Kernel] = &[
         exprs: &["B(i,j) * C(i,j)"],
     },
     Kernel {
+        head: "fn k; a = B(i,j) * C(i,j); formats<B: dia, C: coo>;",
+        family: None,
+        vars: &["i", "j"],
+        tensors: &["a", "B", "C"],
+        exprs: &["B(i,j) * C(i,j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j) * C(i,j) + C(i,j); formats<A: hash, B: csc, C: hash>;",
+        family: None,
+        vars: &["i", "j"],
+        tensors: &["A", "B", "C"],
+        exprs: &["B(i,j) * C(i,j)", "C(i,j)"],
+    },
+    Kernel {
         head: "fn k; A(i,j) = B(i,j) * C(i,j); formats<A: dcsr, B: csr>;",
         family: Some(("scale_dcsr", "check_scale")),
         vars: &["i", "j"],

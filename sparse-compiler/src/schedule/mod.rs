@@ -912,6 +912,13 @@ impl State<'_> {
                 },
             ));
         }
+        if levels[level].kind == LevelKind::Range {
+            let what = format!(
+                "`pos` over `{tensor}`'s range level (DIA's rows within a diagonal, iterated by \
+                 value, not by position)"
+            );
+            return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
+        }
         if levels[level].kind == LevelKind::Hashed {
             let what = format!(
                 "`pos` over `{tensor}`'s hashed level (its positions are hash buckets, empty ones \
