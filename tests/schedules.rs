@@ -313,6 +313,52 @@ fn parallel_tensor_kernels() {
     }
 }
 
+tensor_kernel! {
+    /// The seed's position split with a precomputed tile, on an order-3 input: the producer
+    /// iterates `B`'s third level below the tile's positions (an internal error once).
+    fn ttv_position_tiles_precomputed;
+    A(i,j) = B(i,j,k) * c(k);
+    formats<A: csr, B: (dense, compressed, compressed)>;
+    schedule<collapse(i, j, f).pos(f, p, B).split(p, p0, p1, Down, 3)
+        .precompute(B(i,j,k) * c(k), p1, pw, W).parallelize(p0, CpuThread, NoRaces)>;
+}
+
+#[test]
+fn ttv_with_precomputed_position_tiles() {
+    for shape in [[0, 0, 0], [1, 1, 1], [5, 4, 6]] {
+        let c = Tensor::from_dense(
+            [shape[2]],
+            &(0..shape[2]).map(|v| v as f64 - 1.5).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        for b in cases(shape, 37) {
+            let bt = tensor::<
+                sparse::Custom<
+                    {
+                        sparse::encode_levels(&[
+                            sparse::LevelSpec::dense(0),
+                            sparse::LevelSpec::compressed(1),
+                            sparse::LevelSpec::compressed(2),
+                        ])
+                    },
+                >,
+                3,
+            >(shape, &b);
+            let db = dense(shape, &b);
+            let want: Vec<f64> = (0..shape[0] * shape[1])
+                .map(|ij| {
+                    (0..shape[2])
+                        .map(|l| db[ij * shape[2] + l] * (l as f64 - 1.5))
+                        .sum()
+                })
+                .collect();
+            let mut a = tensor::<Csr, 2>([shape[0], shape[1]], &[]);
+            ttv_position_tiles_precomputed(&mut a, &bt, &c).unwrap();
+            assert_close(&a.to_dense(), &want);
+        }
+    }
+}
+
 tensor_kernel! { fn dot; s = b(i) * c(i); }
 tensor_kernel! { fn dot_lanes; s = b(i) * c(i); schedule<parallelize(i, CpuVector, ParallelReduction)>; }
 tensor_kernel! { fn dot_threads; s = b(i) * c(i); schedule<parallelize(i, CpuThread, Temporary)>; }

@@ -82,18 +82,23 @@ impl Lowerer<'_> {
     /// The producer visits the positions the consumer visits next: it walks copies of the
     /// trackers, so the consumer's walk starts where the producer's did. A walk whose upper
     /// coordinate the producer does not read (the products of an SpMV tile need only the
-    /// positions and the columns) is not walked at all.
+    /// positions and the columns) is not walked at all, unless the producer iterates the walked
+    /// tensor's levels below the positions (TTV's third level), which are only reached through
+    /// the levels above.
     fn copy_trackers(&mut self, producer: &Cin, out: &mut Vec<Stmt>) {
         let mut ids = Vec::new();
         access_ids(&self.effective(producer), &mut ids);
         let relations: Vec<usize> = self.scope.trackers.keys().copied().collect();
         for r in relations {
             if let Relation::Pos { parent, access, .. } = self.scheduled.relations[r] {
-                let outer = self.scheduled.underived(parent)[0];
+                let roots = self.scheduled.underived(parent);
+                let outer = roots[0];
                 let reads_outer = ids
                     .iter()
                     .any(|&id| id != access && self.accesses[id].level_vars.contains(&outer));
-                if !reads_outer {
+                let below = (self.access_level(access, &roots).ok())
+                    .is_some_and(|level| level + 1 < self.levels(access).len());
+                if !reads_outer && !(below && ids.contains(&access)) {
                     self.scope.trackers.remove(&r);
                     self.scope.untracked.insert(r);
                     continue;
