@@ -96,9 +96,10 @@ impl Lowerer<'_> {
                 let reads_outer = ids
                     .iter()
                     .any(|&id| id != access && self.accesses[id].level_vars.contains(&outer));
-                let below = (self.access_level(access, &roots).ok())
-                    .is_some_and(|level| level + 1 < self.levels(access).len());
-                if !reads_outer && !(below && ids.contains(&access)) {
+                let reads_below = ids.contains(&access)
+                    && (self.access_level(access, &roots).ok())
+                        .is_some_and(|level| level + 1 < self.levels(access).len());
+                if !(reads_outer || reads_below) {
                     self.scope.trackers.remove(&r);
                     self.scope.untracked.insert(r);
                     continue;
