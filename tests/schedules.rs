@@ -496,6 +496,14 @@ tensor_kernel! {
     schedule<bound(i, ib, 0, MinExact)>;
 }
 
+tensor_kernel! {
+    /// Positions of COO's rows visit a row once per nonzero, and its columns as often.
+    fn coo_rows_into_compressed_levels;
+    A(i,j,k) = B(i,j,k);
+    formats<A: (dense, compressed, compressed), B: coo>;
+    schedule<pos(i, ip, B)>;
+}
+
 /// Sparse outputs whose appended levels only derived loops visit (the level's variable split,
 /// bounded or collapsed): each was assembled without closing its segments, and failed on every
 /// call.
@@ -525,6 +533,22 @@ fn outputs_appended_through_derived_loops() {
             let want: Vec<f64> = (0..m * n).map(|k| d[k] * (k as f64 - 3.0)).collect();
             assert_close(&rows.to_dense(), &want);
         }
+    }
+    for b in cases([4, 3, 5], 43) {
+        let mut dcc = tensor::<
+            sparse::Custom<
+                {
+                    sparse::encode_levels(&[
+                        sparse::LevelSpec::dense(0),
+                        sparse::LevelSpec::compressed(1),
+                        sparse::LevelSpec::compressed(2),
+                    ])
+                },
+            >,
+            3,
+        >([4, 3, 5], &[]);
+        coo_rows_into_compressed_levels(&mut dcc, &tensor::<Coo<3>, 3>([4, 3, 5], &b)).unwrap();
+        assert_close(&dcc.to_dense(), &dense([4, 3, 5], &b));
     }
     let b = Tensor::from_dense([4], &[1.0, 0.0, -2.0, 3.0]).unwrap();
     let mut a = tensor::<SparseVec, 1>([4], &[([1], 5.0)]);

@@ -92,15 +92,28 @@ impl Lowerer<'_> {
 
     /// Whether a compressed or singleton output level's variable has no loop of its own, only
     /// loops over variables a schedule derived from it (a split, bound, collapse or position
-    /// loop). Appends close a level's segments after the loop over its variable and append an
-    /// upper level's coordinate once per visit of it, so such loops are not assembled directly.
+    /// loop), or whether a loop visits an output coordinate above such a level once per nonzero
+    /// (positions of COO's rows). Appends close a level's segments after the loop over its
+    /// variable and append a coordinate once per visit of it, so such loops are not assembled
+    /// directly.
     fn appended_level_iterated_derived(&self) -> bool {
         let order = (self.scheduled.cin.as_ref()).map_or_else(Vec::new, Cin::loops);
         let levels = self.levels(0);
-        (self.accesses[0].level_vars.iter().zip(levels)).any(|(&v, level)| {
-            level.kind != LevelKind::Dense
+        let vars = &self.accesses[0].level_vars;
+        let Some(last_appended) = levels.iter().rposition(|l| l.kind != LevelKind::Dense) else {
+            return false;
+        };
+        let repeats = |v: IndexVar| {
+            (order.iter()).any(|&l| {
+                self.scheduled.underived(l).contains(&v)
+                    && !self.scheduled.visits_coordinates_once(self.program, l)
+            })
+        };
+        (vars.iter().zip(levels).enumerate()).any(|(k, (&v, level))| {
+            let derived_only = level.kind != LevelKind::Dense
                 && !order.contains(&v)
-                && (order.iter()).any(|&l| self.scheduled.underived(l).contains(&v))
+                && (order.iter()).any(|&l| self.scheduled.underived(l).contains(&v));
+            derived_only || (k <= last_appended && repeats(v))
         })
     }
 

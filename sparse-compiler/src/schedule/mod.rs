@@ -129,6 +129,26 @@ pub struct Prefetch {
 }
 
 impl Scheduled {
+    /// Whether the loop over `v` visits each coordinate of the variables it came from at most
+    /// once, in order: any loop but a position loop, and positions of one unique level
+    /// (`pos(i, ip, B)` with `B`'s rows compressed, which is how the unscheduled kernel walks that
+    /// level anyway) or a split of them. Positions of a collapse, or of a level that repeats
+    /// coordinates (COO), visit a coordinate once per nonzero.
+    pub fn visits_coordinates_once(&self, program: &Program, v: IndexVar) -> bool {
+        match self.deriving(v) {
+            Some(Relation::Pos { parent, access, .. }) => {
+                let tensor = &program.tensors[access_tensor(&program.rhs, access)];
+                let vars = access_level_vars(&program.rhs, access);
+                let level = vars.iter().position(|&x| x == parent);
+                self.deriving(parent).is_none() && level.is_some_and(|k| tensor.levels[k].unique)
+            }
+            Some(Relation::Split { parent, .. } | Relation::Bound { parent, .. }) => {
+                self.visits_coordinates_once(program, parent)
+            }
+            _ => !self.is_position(v),
+        }
+    }
+
     /// The relation that derives `v`, if any.
     pub fn deriving(&self, v: IndexVar) -> Option<Relation> {
         self.relations.iter().copied().find(|r| match *r {
@@ -239,7 +259,7 @@ pub fn schedule(
     let outputs = program.loop_vars_of(&program.output.indices);
     let output_like = |v: IndexVar| {
         let roots = scheduled.underived(v);
-        let once = !scheduled.is_position(v) || visits_coordinates_once(program, &scheduled, v);
+        let once = !scheduled.is_position(v) || scheduled.visits_coordinates_once(program, v);
         once && roots.iter().all(|r| outputs.contains(r))
     };
     let touches_output = |v: IndexVar| scheduled.underived(v).iter().any(|r| outputs.contains(r));
@@ -367,25 +387,6 @@ fn innermost_dense(state: &State<'_>, v: IndexVar) -> bool {
         }
     }
     any
-}
-
-/// Whether the loop over position variable `v` still visits each coordinate of the variable it
-/// came from once, in order: positions of one unique level (`pos(i, ip, B)` with `B`'s rows
-/// compressed, which is how the unscheduled kernel walks that level anyway), or a split of them.
-/// Positions of a collapse, or of a level that repeats coordinates (COO), visit a coordinate
-/// once per nonzero.
-fn visits_coordinates_once(program: &Program, scheduled: &Scheduled, v: IndexVar) -> bool {
-    match scheduled.deriving(v) {
-        Some(Relation::Pos { parent, access, .. }) => {
-            let tensor = &program.tensors[access_tensor(&program.rhs, access)];
-            let level = (access_level_vars(&program.rhs, access).iter()).position(|&x| x == parent);
-            scheduled.deriving(parent).is_none() && level.is_some_and(|k| tensor.levels[k].unique)
-        }
-        Some(Relation::Split { parent, .. } | Relation::Bound { parent, .. }) => {
-            visits_coordinates_once(program, scheduled, parent)
-        }
-        _ => false,
-    }
 }
 
 fn access_tensor(e: &Expr, id: usize) -> usize {
