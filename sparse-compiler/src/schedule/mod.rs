@@ -460,6 +460,7 @@ impl State<'_> {
                 ErrorKind::AfterParallelize(name.to_string()),
             ));
         }
+        self.derives_from_coord_tile(&command)?;
         match command {
             Command::Split {
                 var,
@@ -860,6 +861,31 @@ impl State<'_> {
                 let k = level_vars.iter().position(|&x| x == v)?;
                 (tensor.levels[k].kind != LevelKind::Dense).then(|| tensor.name.clone())
             })
+    }
+
+    /// The coordinates `coord` recovers for a position tile run from the tile's first nonzero to
+    /// the next tile's; the lowering walks them as they are, so a command that would derive a new
+    /// variable from them (`split`, `bound`, `pos`, `collapse`, `precompute`) is not supported yet.
+    fn derives_from_coord_tile(&self, command: &Command) -> Result<(), Error> {
+        let vars: Vec<&Ident> = match command {
+            Command::Split { var, .. }
+            | Command::Bound { var, .. }
+            | Command::Pos { var, .. }
+            | Command::Precompute { var, .. } => vec![var],
+            Command::Collapse { outer, inner, .. } => vec![outer, inner],
+            _ => Vec::new(),
+        };
+        for var in vars {
+            let Ok(v) = self.loop_var(var) else { continue };
+            if matches!(self.scheduled.deriving(v), Some(Relation::Coord { .. })) {
+                let what = format!(
+                    "`{}` of `{var}`, the coordinates `coord` recovers for a position tile",
+                    command_name(command)
+                );
+                return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
+            }
+        }
+        Ok(())
     }
 
     fn pos(&mut self, var: &Ident, pos: &Ident, tensor: &Ident) -> Result<(), Error> {
