@@ -176,6 +176,30 @@ fn check_spmv(kernel: Spmv, tolerance: f64) {
     }
 }
 
+tensor_kernel! {
+    /// Tiles of 3 positions, themselves in groups of 2: one row walk crosses the tiles of a
+    /// group (it once stepped past a row the next tile still had to finish).
+    fn spmv_position_tiles_grouped;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 3).split(p0, g0, g1, Down, 2)
+        .parallelize(g0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    /// A bound on the tiles' loop: the walk starts at the tile's first position (it once
+    /// started every tile at position 0).
+    fn spmv_position_tiles_bounded;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 3).bound(p0, b, 0, MinExact)>;
+}
+
+#[test]
+fn spmv_position_tiles_split_or_bounded() {
+    check_spmv(spmv_position_tiles_grouped, 1e-12);
+    check_spmv(spmv_position_tiles_bounded, 1e-12);
+}
+
 #[test]
 fn spmv_row_split_in_parallel() {
     check_spmv(spmv_rows, 1e-12);

@@ -81,6 +81,12 @@ impl Lowerer<'_> {
                 );
                 return bin(BinOp::Add, lo, offset);
             }
+            // A bounded loop takes its parent's coordinates as they are.
+            if let Relation::Bound { parent, child, .. } = *r
+                && parent == v
+            {
+                return self.lowest(child);
+            }
         }
         Expr::Index(0)
     }
@@ -425,9 +431,17 @@ impl Lowerer<'_> {
             stop: self.names.fresh(&format!("{base}_stop")),
             run_end: self.names.fresh(&format!("{base}_run_end")),
             p: self.names.fresh(&base),
+            tile_first: self.names.fresh(&format!("{base}_tile_first")),
         };
         out.push(let_index(&names.cursor, walk.start.clone(), true));
         out.push(let_index(&names.stop, walk.stop.clone(), false));
+        // A tracker declared outside this tile (a split of the tiles' own loop) arrives on the
+        // row the previous tile ended in.
+        out.push(let_index(
+            &names.tile_first,
+            Expr::Var(walk.tracker.segment.clone()),
+            false,
+        ));
         let saved = self.scope.clone();
         self.scope.partial = true;
         let result = self.segment_turn(v, &walk, &names, body);
@@ -440,15 +454,25 @@ impl Lowerer<'_> {
             ..
         } = names;
         let cursor_at = Expr::Var(cursor.clone());
+        // A row that goes on past the tile stays the walk's row for the next tile.
+        let row_done = bin(
+            BinOp::Eq,
+            Expr::Var(run_end.clone()),
+            Expr::Var(walk.tracker.end.clone()),
+        );
         turn.push(Stmt::Assign {
             var: cursor,
             value: Expr::Var(run_end),
             accumulate: false,
         });
-        turn.push(Stmt::Assign {
-            var: walk.tracker.segment,
-            value: Expr::Index(1),
-            accumulate: true,
+        turn.push(Stmt::If {
+            cond: row_done,
+            then: vec![Stmt::Assign {
+                var: walk.tracker.segment,
+                value: Expr::Index(1),
+                accumulate: true,
+            }],
+            otherwise: Vec::new(),
         });
         out.push(Stmt::While {
             cond: bin(BinOp::Lt, cursor_at, Expr::Var(stop)),
@@ -470,11 +494,10 @@ impl Lowerer<'_> {
             stop,
             run_end,
             p,
+            tile_first,
         } = names;
         let Tracker {
-            segment: q,
-            end,
-            first,
+            segment: q, end, ..
         } = walk.tracker.clone();
         let pos = Array::Pos {
             param: self.accesses[walk.access].tensor,
@@ -526,7 +549,11 @@ impl Lowerer<'_> {
             // past the tile.
             let shared = bin(
                 BinOp::Or,
-                bin(BinOp::Eq, Expr::Var(q.clone()), Expr::Var(first)),
+                bin(
+                    BinOp::Eq,
+                    Expr::Var(q.clone()),
+                    Expr::Var(tile_first.clone()),
+                ),
                 bin(BinOp::Lt, Expr::Var(stop.clone()), Expr::Var(end)),
             );
             turn.push(self.segment_store(walk.access, walk.level, &q, &sum, shared));
@@ -581,6 +608,8 @@ struct TurnNames {
     stop: Var,
     run_end: Var,
     p: Var,
+    /// The row the tile starts in: shared with the tile before.
+    tile_first: Var,
 }
 
 fn let_index(var: &Var, init: Expr, mutable: bool) -> Stmt {

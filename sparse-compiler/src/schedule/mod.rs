@@ -912,6 +912,18 @@ impl State<'_> {
             ));
         };
         let roots = self.scheduled.underived(i);
+        let precomputed = matches!(
+            self.scheduled.deriving(i),
+            Some(Relation::Precompute { .. })
+        ) || (self.scheduled.relations.iter())
+            .any(|r| matches!(r, Relation::Precompute { parent, .. } if *parent == i));
+        if precomputed && roots.len() > 1 {
+            let what = format!(
+                "`pos` of `{var}`, a collapsed variable already precomputed over; put `pos` before \
+                 `precompute`, as in `collapse(i, j, f).pos(f, p, A).precompute(.., p, pw, W)`"
+            );
+            return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
+        }
         let (access, level) = self.indexing_level(t, &roots).ok_or_else(|| {
             Error::new(
                 tensor.span(),

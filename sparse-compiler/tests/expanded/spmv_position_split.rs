@@ -63,6 +63,7 @@ fn spmv_positions<T: ::sparse::Scalar>(
                     0 + __p0 * 2048 + 2048,
                     __A_l1_crd.len(),
                 );
+                let __p_tile_first: usize = __A_segment;
                 while __p_cursor < __p_stop {
                     __A_segment_end = __A_l1_pos[__A_segment + 1] as usize;
                     let __i: usize = __A_segment;
@@ -77,7 +78,7 @@ fn spmv_positions<T: ::sparse::Scalar>(
                         let __j: usize = __A_l1_crd[__p] as usize;
                         __segment_sum += __A_vals[__p] * __x_vals[__j];
                     }
-                    if __A_segment == __A_segment_first || __p_stop < __A_segment_end {
+                    if __A_segment == __p_tile_first || __p_stop < __A_segment_end {
                         ::sparse::atomic::AtomicCell::add(
                             &__out_cells[__A_segment],
                             __segment_sum,
@@ -89,7 +90,9 @@ fn spmv_positions<T: ::sparse::Scalar>(
                         );
                     }
                     __p_cursor = __p_run_end;
-                    __A_segment += 1;
+                    if __p_run_end == __A_segment_end {
+                        __A_segment += 1;
+                    }
                 }
             },
         );
