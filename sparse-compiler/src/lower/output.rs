@@ -54,7 +54,7 @@ impl Lowerer<'_> {
         }
         if (!nested && !coordinate_list)
             || !self.output_in_loop_order()
-            || self.appended_level_iterated_derived()
+            || self.derived_loops_break_appends()
         {
             // Hashed or unordered levels, loops that visit the output against its mode order (a
             // CSC result of row-major loops), or an appended level whose coordinate only derived
@@ -96,7 +96,7 @@ impl Lowerer<'_> {
     /// (positions of COO's rows). Appends close a level's segments after the loop over its
     /// variable and append a coordinate once per visit of it, so such loops are not assembled
     /// directly.
-    fn appended_level_iterated_derived(&self) -> bool {
+    fn derived_loops_break_appends(&self) -> bool {
         let order = (self.scheduled.cin.as_ref()).map_or_else(Vec::new, Cin::loops);
         let levels = self.levels(0);
         let vars = &self.accesses[0].level_vars;
