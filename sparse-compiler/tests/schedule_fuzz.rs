@@ -152,6 +152,28 @@ const KERNELS: &[Kernel] = &[
         exprs: &["B(i,j) * C(i,j)", "C(i,j)"],
     },
     Kernel {
+        head: "fn k; A(i,j,k) = B(i,j,k) * C(i,j,k); \
+               formats<A: csf, B: coo, C: (dense, compressed, compressed)>;",
+        family: None,
+        vars: &["i", "j", "k"],
+        tensors: &["A", "B", "C"],
+        exprs: &["B(i,j,k) * C(i,j,k)", "C(i,j,k)"],
+    },
+    Kernel {
+        head: "fn k; a(i) = b(i) * c(i) + d(i); formats<a: sparse, b: hash, c: sparse>;",
+        family: None,
+        vars: &["i"],
+        tensors: &["a", "b", "c", "d"],
+        exprs: &["b(i) * c(i)", "d(i)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j) * C(i,j) - D(i,j); formats<A: csc, B: dcsr, C: dia, D: ell>;",
+        family: None,
+        vars: &["i", "j"],
+        tensors: &["A", "B", "C", "D"],
+        exprs: &["B(i,j) * C(i,j)", "D(i,j)"],
+    },
+    Kernel {
         head: "fn k; A(i,j) = B(i,j) * C(i,j); formats<A: dcsr, B: csr>;",
         family: Some(("scale_dcsr", "check_scale")),
         vars: &["i", "j"],
