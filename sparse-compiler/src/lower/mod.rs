@@ -169,9 +169,10 @@ struct Tracker {
     /// Where that segment ends (its next `pos` entry), kept so that the test made at every
     /// position compares two locals instead of loading `pos`.
     end: Var,
-    /// The segment the walk started in: the only one a walk over a tile can share with an
-    /// earlier tile, so every later one it finishes is its own.
-    first: Var,
+    /// The segment the walk started in, kept where a segment sum is flushed as the walk
+    /// advances: the only segment a tile can share with an earlier tile, so every later one it
+    /// finishes is its own and is stored, not added.
+    first: Option<Var>,
 }
 
 struct Lowerer<'p> {

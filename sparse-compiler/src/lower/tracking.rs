@@ -138,6 +138,16 @@ impl Lowerer<'_> {
             init,
             mutable: true,
         });
+        let mut tracker = Tracker {
+            segment: var.clone(),
+            end,
+            first: None,
+        };
+        // A segment walk keeps its own sum per segment.
+        if !self.segment_sum_applies(relation) || self.segment_walk_var(relation).is_some() {
+            self.scope.trackers.insert(relation, tracker);
+            return None;
+        }
         let first = self.names.fresh(&format!("{base}_first"));
         out.push(Stmt::Let {
             var: first.clone(),
@@ -145,16 +155,8 @@ impl Lowerer<'_> {
             init: Expr::Var(var.clone()),
             mutable: false,
         });
-        let tracker = Tracker {
-            segment: var.clone(),
-            end,
-            first,
-        };
+        tracker.first = Some(first);
         self.scope.trackers.insert(relation, tracker);
-        // A segment walk keeps its own sum per segment.
-        if !self.segment_sum_applies(relation) || self.segment_walk_var(relation).is_some() {
-            return None;
-        }
         let sum = self.names.fresh("segment_sum");
         let zero = Expr::Value(crate::ir::Literal::Int(0));
         out.push(Stmt::Let {
@@ -274,7 +276,7 @@ impl Lowerer<'_> {
             .clone()
             .filter(|(r, _)| *r == relation)
         {
-            advance.push(self.flush(access, level, &q, &sum, Some(&first)));
+            advance.push(self.flush(access, level, &q, &sum, first.as_ref()));
         }
         advance.extend([step, reload]);
         out.push(Stmt::While {

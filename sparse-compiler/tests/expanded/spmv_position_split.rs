@@ -57,7 +57,6 @@ fn spmv_positions<T: ::sparse::Scalar>(
                 } else {
                     0
                 };
-                let __A_segment_first: usize = __A_segment;
                 let mut __p_cursor: usize = 0 + __p0 * 2048;
                 let __p_stop: usize = ::core::cmp::min(
                     0 + __p0 * 2048 + 2048,
