@@ -9,6 +9,8 @@
 //! by a `where` producer. When a reduction loop sits between the loops of a sparse output's levels,
 //! the output cannot be appended to in order: the inner output variable gets a dense workspace.
 
+use std::collections::BTreeMap;
+
 use super::order::default_order;
 use super::{Expr, IndexVar, Program};
 use crate::error::Errors;
@@ -88,24 +90,21 @@ impl Cin {
 /// of partial sums innermost. Scalar promotion and workspaces come after scheduling
 /// (`schedule::finalize`), as they depend on the final loop order.
 pub fn concretize(program: &Program) -> Result<Cin, Errors> {
-    let mut next_temp = 0;
-    let mut producers = Vec::new();
-    let rhs = split_nested_sums(program, &program.rhs, &mut next_temp, &mut producers)?;
+    let mut partials = Partials::default();
+    let rhs = partials.split_nested_sums(program, &program.rhs)?;
     let out_vars = program.loop_vars_of(&program.output.indices);
     let mut used = program.output.indices.clone();
-    rhs.collect_loop_vars(&mut used);
+    used.extend(partials.loop_vars(&rhs));
     let all = program.loop_vars_of(&used);
     let order = default_order(program, &rhs, &all).map_err(|e| vec![e])?;
     let sums = order.iter().any(|v| !out_vars.contains(v));
     let accumulate = program.op == AssignOp::AddAssign || sums;
-    let body = with_producers(
-        Cin::Assign {
-            lhs: Lhs::Output,
-            accumulate,
-            rhs,
-        },
-        &producers,
-    );
+    let assign = Cin::Assign {
+        lhs: Lhs::Output,
+        accumulate,
+        rhs,
+    };
+    let body = with_producers(assign, partials.producers.into_iter().map(|(_, p)| p));
     Ok(Cin::forall(&order, body))
 }
 
@@ -170,102 +169,174 @@ impl Expr {
     }
 }
 
-fn with_producers(consumer: Cin, producers: &[Cin]) -> Cin {
-    producers
-        .iter()
-        .fold(consumer, |c, p| Cin::where_(c, p.clone()))
+fn with_producers(consumer: Cin, producers: impl IntoIterator<Item = Cin>) -> Cin {
+    producers.into_iter().fold(consumer, Cin::where_)
 }
 
-/// Replaces every sum that covers only part of `expr` by a scalar temporary, and records the
-/// `where` producer that computes it.
-fn split_nested_sums(
-    program: &Program,
-    expr: &Expr,
-    next_temp: &mut usize,
-    producers: &mut Vec<Cin>,
-) -> Result<Expr, Errors> {
-    let outside: Vec<IndexVar> = program.loop_vars_of(&program.output.indices);
-    let mut expr = expr.clone();
-    loop {
-        let mut vars = Vec::new();
-        expr.collect_loop_vars(&mut vars);
-        let vars = program.loop_vars_of(&vars);
-        let nested = vars
-            .iter()
-            .copied()
-            .filter(|v| !outside.contains(v))
-            .find_map(|v| {
-                let path = sum_home(&expr, v);
-                (!path.is_empty()).then_some((v, path))
-            });
-        let Some((_, path)) = nested else {
-            return Ok(expr);
-        };
-        let sub = subexpr(&expr, &path).clone();
-        let mut sub_vars = Vec::new();
-        sub.collect_loop_vars(&mut sub_vars);
-        let sub_vars = program.loop_vars_of(&sub_vars);
-        let rest_vars = vars_outside(&expr, &path);
-        // A variable the rest of the statement also sums over is summed inside the producer too
-        // when its sum covers the term only through additions (`sum_j (B x + C x)` with `B` in
-        // ELL, whose slots make `B x` a producer): the sum distributes over the terms, and once
-        // the term is a temporary, the sum no longer reaches it.
-        let summed: Vec<IndexVar> = sub_vars
-            .iter()
-            .copied()
-            .filter(|&v| {
+/// The scalar temporaries that partial sums become, while the statement is split into them.
+#[derive(Default)]
+struct Partials {
+    /// Each temporary's producer, not yet placed inside another producer.
+    producers: Vec<(usize, Cin)>,
+    /// The variables each temporary's value depends on: those of its term that its producer
+    /// does not sum, bound by the loops around the `where`.
+    free: BTreeMap<usize, Vec<IndexVar>>,
+    next_temp: usize,
+}
+
+impl Partials {
+    /// Replaces every sum that covers only part of `expr` by a scalar temporary, and records the
+    /// `where` producer that computes it.
+    fn split_nested_sums(&mut self, program: &Program, expr: &Expr) -> Result<Expr, Errors> {
+        let outside: Vec<IndexVar> = program.loop_vars_of(&program.output.indices);
+        let mut expr = expr.clone();
+        loop {
+            let vars = program.loop_vars_of(&self.loop_vars(&expr));
+            // The deepest partial sum first: no other sum lies inside its term, so the producer
+            // sums that term as it stands. An outer term taken first would flatten the sums
+            // nested in it (`a = sum_i (b(i) - sum_j C(i,j))` would subtract every `b(i)` once
+            // per `j`).
+            let deepest = vars
+                .iter()
+                .filter(|v| !outside.contains(v))
+                .map(|&v| self.sum_home(&expr, v))
+                .filter(|path| !path.is_empty())
+                .reduce(|deepest, path| match path.len() > deepest.len() {
+                    true => path,
+                    false => deepest,
+                });
+            let Some(path) = deepest else {
+                return Ok(expr);
+            };
+            let sub = subexpr(&expr, &path).clone();
+            let sub_vars = program.loop_vars_of(&self.loop_vars(&sub));
+            let rest_vars = self.vars_outside(&expr, &path);
+            // A variable the rest of the statement also sums over is summed inside the producer
+            // too when its sum distributes down to the term (`sum_j (B x + C x)` with `B` in
+            // ELL, whose slots make `B x` a producer): once the term is a temporary, the sum
+            // covers only what is left.
+            let (summed, free): (Vec<IndexVar>, Vec<IndexVar>) = sub_vars.iter().partition(|&&v| {
                 let shared = rest_vars.contains(&v);
-                let home = sum_home(&expr, v);
-                let distributes = path.starts_with(&home) && only_added(&expr, &path, home.len());
-                !outside.contains(&v) && (!shared || distributes)
-            })
-            .collect();
-        let order = default_order(program, &sub, &summed).map_err(|e| vec![e])?;
-        let t = *next_temp;
-        *next_temp += 1;
-        producers.push(Cin::forall(
-            &order,
-            Cin::Assign {
+                !outside.contains(&v) && (!shared || self.distributes(&expr, &path, v))
+            });
+            let order = default_order(program, &sub, &summed).map_err(|e| vec![e])?;
+            let t = self.next_temp;
+            self.next_temp += 1;
+            // The producers of the temporaries the term reads run inside its loops, which bind
+            // what their values depend on.
+            let (inner, outer) = std::mem::take(&mut self.producers)
+                .into_iter()
+                .partition(|(read, _)| reads_temp(&sub, *read));
+            self.producers = outer;
+            let assign = Cin::Assign {
                 lhs: Lhs::Scalar(t),
                 accumulate: true,
                 rhs: sub,
-            },
-        ));
-        replace(&mut expr, &path, Expr::Temp(t));
-    }
-}
-
-/// Whether every node above the term at `path`, from depth `from` down, is a sum, a difference
-/// or a negation.
-fn only_added(expr: &Expr, path: &[usize], from: usize) -> bool {
-    (from..path.len()).all(|depth| {
-        matches!(
-            subexpr(expr, &path[..depth]),
-            Expr::Binary(BinOp::Add | BinOp::Sub, ..) | Expr::Neg(_)
-        )
-    })
-}
-
-/// The path (child indices from the root) to the term a sum over `v` covers; empty when it covers
-/// the whole expression.
-fn sum_home(expr: &Expr, v: IndexVar) -> Vec<usize> {
-    let mut path = Vec::new();
-    let mut node = expr;
-    loop {
-        match node {
-            Expr::Binary(_, a, b) if a.uses(v) != b.uses(v) => {
-                let step = usize::from(b.uses(v));
-                path.push(step);
-                node = if step == 0 { a } else { b };
-            }
-            Expr::Neg(e) => {
-                path.push(0);
-                node = e;
-            }
-            _ => break,
+            };
+            let body = with_producers(assign, inner.into_iter().map(|(_, p): (usize, Cin)| p));
+            self.producers.push((t, Cin::forall(&order, body)));
+            self.free.insert(t, free);
+            replace(&mut expr, &path, Expr::Temp(t));
         }
     }
-    widen(expr, path)
+
+    /// Whether the sum over `v` reaches the term at `path` through sums, differences, negations,
+    /// and products and numerators whose other operand does not use `v`, so that it can be
+    /// split into a sum over the term and a sum over the rest.
+    fn distributes(&self, expr: &Expr, path: &[usize], v: IndexVar) -> bool {
+        let home = self.sum_home(expr, v);
+        path.starts_with(&home)
+            && (home.len()..path.len()).all(|depth| match subexpr(expr, &path[..depth]) {
+                Expr::Binary(BinOp::Add | BinOp::Sub, ..) | Expr::Neg(_) => true,
+                Expr::Binary(op @ (BinOp::Mul | BinOp::Div), a, b) => {
+                    let (step, other) = match path[depth] {
+                        0 => (0, b),
+                        _ => (1, a),
+                    };
+                    (*op == BinOp::Mul || step == 0) && !self.uses(other, v)
+                }
+                _ => false,
+            })
+    }
+
+    /// The loop variables of `expr`'s accesses and those its temporaries depend on.
+    fn loop_vars(&self, expr: &Expr) -> Vec<IndexVar> {
+        let mut vars = Vec::new();
+        expr.collect_loop_vars(&mut vars);
+        self.collect_free(expr, &mut vars);
+        vars
+    }
+
+    fn collect_free(&self, expr: &Expr, out: &mut Vec<IndexVar>) {
+        match expr {
+            Expr::Temp(t) => {
+                for &v in self.free.get(t).into_iter().flatten() {
+                    if !out.contains(&v) {
+                        out.push(v);
+                    }
+                }
+            }
+            Expr::Access { .. } | Expr::Literal(_) => {}
+            Expr::Neg(e) => self.collect_free(e, out),
+            Expr::Binary(_, a, b) => {
+                self.collect_free(a, out);
+                self.collect_free(b, out);
+            }
+        }
+    }
+
+    /// Whether `expr` uses `v`: through an access, or through a temporary whose value depends
+    /// on it.
+    fn uses(&self, expr: &Expr, v: IndexVar) -> bool {
+        let mut vars = Vec::new();
+        self.collect_free(expr, &mut vars);
+        expr.uses(v) || vars.contains(&v)
+    }
+
+    /// The path (child indices from the root) to the term a sum over `v` covers; empty when it
+    /// covers the whole expression.
+    fn sum_home(&self, expr: &Expr, v: IndexVar) -> Vec<usize> {
+        let mut path = Vec::new();
+        let mut node = expr;
+        loop {
+            match node {
+                Expr::Binary(_, a, b) if self.uses(a, v) != self.uses(b, v) => {
+                    let step = usize::from(self.uses(b, v));
+                    path.push(step);
+                    node = if step == 0 { a } else { b };
+                }
+                Expr::Neg(e) => {
+                    path.push(0);
+                    node = e;
+                }
+                _ => break,
+            }
+        }
+        widen(expr, path)
+    }
+
+    /// The variables used outside the subterm at `path`.
+    fn vars_outside(&self, expr: &Expr, path: &[usize]) -> Vec<IndexVar> {
+        let mut copy = expr.clone();
+        replace(
+            &mut copy,
+            path,
+            Expr::Literal(crate::syntax::ast::LiteralValue::Int(0)),
+        );
+        let mut vars = self.loop_vars(&copy);
+        copy.collect_vars(&mut vars);
+        vars
+    }
+}
+
+/// Whether `expr` reads temporary `t`.
+fn reads_temp(expr: &Expr, t: usize) -> bool {
+    match expr {
+        Expr::Temp(u) => *u == t,
+        Expr::Access { .. } | Expr::Literal(_) => false,
+        Expr::Neg(e) => reads_temp(e, t),
+        Expr::Binary(_, a, b) => reads_temp(a, t) || reads_temp(b, t),
+    }
 }
 
 /// Drops trailing steps of `path` while the parent distributes the sum: a product, the numerator
@@ -309,18 +380,4 @@ fn replace(expr: &mut Expr, path: &[usize], with: Expr) {
         (Some((_, rest)), Expr::Neg(e)) => replace(e, rest, with),
         (Some(_), _) => {}
     }
-}
-
-/// The variables used outside the subterm at `path`.
-fn vars_outside(expr: &Expr, path: &[usize]) -> Vec<IndexVar> {
-    let mut copy = expr.clone();
-    replace(
-        &mut copy,
-        path,
-        Expr::Literal(crate::syntax::ast::LiteralValue::Int(0)),
-    );
-    let mut vars = Vec::new();
-    copy.collect_vars(&mut vars);
-    copy.collect_loop_vars(&mut vars);
-    vars
 }
