@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use super::order::default_order;
 use super::{Expr, IndexVar, Program};
 use crate::error::Errors;
-use crate::syntax::ast::{AssignOp, BinOp};
+use crate::syntax::ast::{AssignOp, BinOp, LiteralValue};
 
 /// A statement of concrete index notation.
 #[derive(Clone, Debug, PartialEq)]
@@ -240,23 +240,29 @@ impl Partials {
         }
     }
 
-    /// Whether the sum over `v` reaches the term at `path` through sums, differences, negations,
-    /// and products and numerators whose other operand does not use `v`, so that it can be
-    /// split into a sum over the term and a sum over the rest.
+    /// Whether the sum over `v` can be split into a sum over the term at `path` and a sum over
+    /// the rest. The sum must reach the term through negations, and products and numerators whose
+    /// other operand does not use `v`; every sum or difference on the way must add a term that
+    /// uses `v` (one that does not is counted once per `v`, and would lose that count); and the
+    /// rest's own sum over `v` must not cover the term's place again.
     fn distributes(&self, expr: &Expr, path: &[usize], v: IndexVar) -> bool {
         let home = self.sum_home(expr, v);
-        path.starts_with(&home)
-            && (home.len()..path.len()).all(|depth| match subexpr(expr, &path[..depth]) {
-                Expr::Binary(BinOp::Add | BinOp::Sub, ..) | Expr::Neg(_) => true,
-                Expr::Binary(op @ (BinOp::Mul | BinOp::Div), a, b) => {
-                    let (step, other) = match path[depth] {
-                        0 => (0, b),
-                        _ => (1, a),
-                    };
-                    (*op == BinOp::Mul || step == 0) && !self.uses(other, v)
-                }
+        let through = (home.len()..path.len()).all(|depth| {
+            let other = |a, b| if path[depth] == 0 { b } else { a };
+            match subexpr(expr, &path[..depth]) {
+                Expr::Neg(_) => true,
+                Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => self.uses(other(a, b), v),
+                Expr::Binary(BinOp::Mul, a, b) => !self.uses(other(a, b), v),
+                Expr::Binary(BinOp::Div, _, b) => path[depth] == 0 && !self.uses(b, v),
                 _ => false,
-            })
+            }
+        });
+        if !path.starts_with(&home) || !through {
+            return false;
+        }
+        let mut rest = expr.clone();
+        replace(&mut rest, path, Expr::Literal(LiteralValue::Int(0)));
+        !path.starts_with(&self.sum_home(&rest, v))
     }
 
     /// The loop variables of `expr`'s accesses and those its temporaries depend on.
@@ -318,11 +324,7 @@ impl Partials {
     /// The variables used outside the subterm at `path`.
     fn vars_outside(&self, expr: &Expr, path: &[usize]) -> Vec<IndexVar> {
         let mut copy = expr.clone();
-        replace(
-            &mut copy,
-            path,
-            Expr::Literal(crate::syntax::ast::LiteralValue::Int(0)),
-        );
+        replace(&mut copy, path, Expr::Literal(LiteralValue::Int(0)));
         let mut vars = self.loop_vars(&copy);
         copy.collect_vars(&mut vars);
         vars
