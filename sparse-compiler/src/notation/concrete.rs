@@ -240,29 +240,38 @@ impl Partials {
         }
     }
 
-    /// Whether the sum over `v` can be split into a sum over the term at `path` and a sum over
-    /// the rest. The sum must reach the term through negations, and products and numerators whose
-    /// other operand does not use `v`; every sum or difference on the way must add a term that
-    /// uses `v` (one that does not is counted once per `v`, and would lose that count); and the
-    /// rest's own sum over `v` must not cover the term's place again.
+    /// Whether the sum over `v` can be split exactly into a sum over the term at `path` and a
+    /// sum over the rest. The sum must reach the term through one sum or difference, with
+    /// negations, and products and numerators whose other operand does not use `v`, around it;
+    /// and the rest's own sum over `v` must cover exactly the other operand of that sum or
+    /// difference. Anything else the sum covered would be counted once instead of once per `v`.
     fn distributes(&self, expr: &Expr, path: &[usize], v: IndexVar) -> bool {
         let home = self.sum_home(expr, v);
-        let through = (home.len()..path.len()).all(|depth| {
+        if !path.starts_with(&home) {
+            return false;
+        }
+        let mut added = None;
+        for depth in home.len()..path.len() {
             let other = |a, b| if path[depth] == 0 { b } else { a };
-            match subexpr(expr, &path[..depth]) {
+            let through = match subexpr(expr, &path[..depth]) {
                 Expr::Neg(_) => true,
-                Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => self.uses(other(a, b), v),
+                Expr::Binary(BinOp::Add | BinOp::Sub, ..) => added.replace(depth).is_none(),
                 Expr::Binary(BinOp::Mul, a, b) => !self.uses(other(a, b), v),
                 Expr::Binary(BinOp::Div, _, b) => path[depth] == 0 && !self.uses(b, v),
                 _ => false,
+            };
+            if !through {
+                return false;
             }
-        });
-        if !path.starts_with(&home) || !through {
-            return false;
         }
+        let Some(depth) = added else {
+            return false;
+        };
         let mut rest = expr.clone();
         replace(&mut rest, path, Expr::Literal(LiteralValue::Int(0)));
-        !path.starts_with(&self.sum_home(&rest, v))
+        let mut other = path[..depth].to_vec();
+        other.push(1 - path[depth]);
+        self.sum_home(&rest, v) == other
     }
 
     /// The loop variables of `expr`'s accesses and those its temporaries depend on.
