@@ -288,17 +288,7 @@ impl<'p> Lowerer<'p> {
 
     /// The expression a statement computes, with temporaries replaced by what they stand for.
     fn effective(&self, cin: &Cin) -> crate::notation::Expr {
-        match cin {
-            Cin::Forall { body, .. } => self.effective(body),
-            Cin::Where { consumer, producer } => {
-                let mut temps = self.temp_exprs.clone();
-                if let Some((t, _)) = produced_temp(producer) {
-                    temps.insert(t, self.effective(producer));
-                }
-                substitute(&self.effective(consumer), &temps)
-            }
-            Cin::Assign { rhs, .. } => substitute(rhs, &self.temp_exprs),
-        }
+        effective_with(cin, &self.temp_exprs)
     }
 
     /// The index variable stored by level `k` of access `a`, if it stores a whole dimension.
@@ -561,6 +551,27 @@ fn collect_accesses(e: &crate::notation::Expr, out: &mut [Access]) {
             collect_accesses(a, out);
             collect_accesses(b, out);
         }
+    }
+}
+
+/// [`Lowerer::effective`] with the values of the temporaries known around `cin`: a `where`
+/// inside it gives its own temporary's value, which replaces any one left from an earlier lattice
+/// case (where another operand was absent).
+fn effective_with(
+    cin: &Cin,
+    temps: &BTreeMap<usize, crate::notation::Expr>,
+) -> crate::notation::Expr {
+    match cin {
+        Cin::Forall { body, .. } => effective_with(body, temps),
+        Cin::Where { consumer, producer } => {
+            let mut temps = temps.clone();
+            if let Some((t, _)) = produced_temp(producer) {
+                let value = effective_with(producer, &temps);
+                temps.insert(t, value);
+            }
+            effective_with(consumer, &temps)
+        }
+        Cin::Assign { rhs, .. } => substitute(rhs, temps),
     }
 }
 
