@@ -96,7 +96,7 @@ pub fn concretize(program: &Program) -> Result<Cin, Errors> {
     let mut used = program.output.indices.clone();
     used.extend(partials.loop_vars(&rhs));
     let all = program.loop_vars_of(&used);
-    let order = default_order(program, &rhs, &all).map_err(|e| vec![e])?;
+    let order = default_order(program, &partials.expand(&rhs), &all).map_err(|e| vec![e])?;
     let sums = order.iter().any(|v| !out_vars.contains(v));
     let accumulate = program.op == AssignOp::AddAssign || sums;
     let assign = Cin::Assign {
@@ -181,6 +181,8 @@ struct Partials {
     /// The variables each temporary's value depends on: those of its term that its producer
     /// does not sum, bound by the loops around the `where`.
     free: BTreeMap<usize, Vec<IndexVar>>,
+    /// The term of the statement each temporary stands for.
+    terms: BTreeMap<usize, Expr>,
     next_temp: usize,
 }
 
@@ -219,7 +221,10 @@ impl Partials {
                 let shared = rest_vars.contains(&v);
                 !outside.contains(&v) && (!shared || self.distributes(&expr, &path, v))
             });
-            let order = default_order(program, &sub, &summed).map_err(|e| vec![e])?;
+            // The loops around a producer must also suit the accesses of the producers nested
+            // in it.
+            let term = self.expand(&sub);
+            let order = default_order(program, &term, &summed).map_err(|e| vec![e])?;
             let t = self.next_temp;
             self.next_temp += 1;
             // The producers of the temporaries the term reads run inside its loops, which bind
@@ -236,6 +241,7 @@ impl Partials {
             let body = with_producers(assign, inner.into_iter().map(|(_, p): (usize, Cin)| p));
             self.producers.push((t, Cin::forall(&order, body)));
             self.free.insert(t, free);
+            self.terms.insert(t, term);
             replace(&mut expr, &path, Expr::Temp(t));
         }
     }
@@ -272,6 +278,18 @@ impl Partials {
         let mut other = path[..depth].to_vec();
         other.push(1 - path[depth]);
         self.sum_home(&rest, v) == other
+    }
+
+    /// `expr` with its temporaries replaced by the terms they stand for.
+    fn expand(&self, expr: &Expr) -> Expr {
+        match expr {
+            Expr::Temp(t) => self.terms.get(t).cloned().unwrap_or(Expr::Temp(*t)),
+            Expr::Access { .. } | Expr::Literal(_) => expr.clone(),
+            Expr::Neg(e) => Expr::Neg(Box::new(self.expand(e))),
+            Expr::Binary(op, a, b) => {
+                Expr::Binary(*op, Box::new(self.expand(a)), Box::new(self.expand(b)))
+            }
+        }
     }
 
     /// The loop variables of `expr`'s accesses and those its temporaries depend on.

@@ -1037,7 +1037,7 @@ impl State<'_> {
             return Err(Error::new(inner.span(), kind));
         }
         let f = self.fresh(fused)?;
-        self.cin = collapse_forall(&self.cin, i, f);
+        self.cin = collapse_forall(&self.cin, i, j, f);
         self.scheduled.relations.push(Relation::Collapse {
             outer: i,
             inner: j,
@@ -1337,24 +1337,19 @@ fn directly_nested(cin: &Cin, outer: IndexVar, inner: IndexVar) -> bool {
     }
 }
 
-fn collapse_forall(cin: &Cin, outer: IndexVar, fused: IndexVar) -> Cin {
+fn collapse_forall(cin: &Cin, outer: IndexVar, inner: IndexVar, fused: IndexVar) -> Cin {
     match cin {
-        Cin::Forall { var, body } if *var == outer => match &**body {
-            Cin::Forall {
-                body: inner_body, ..
-            } => Cin::Forall {
-                var: fused,
-                body: inner_body.clone(),
-            },
-            other => other.clone(),
+        Cin::Forall { .. } if let Some(body) = below_nest(cin, &[outer, inner]) => Cin::Forall {
+            var: fused,
+            body: Box::new(body.clone()),
         },
         Cin::Forall { var, body } => Cin::Forall {
             var: *var,
-            body: Box::new(collapse_forall(body, outer, fused)),
+            body: Box::new(collapse_forall(body, outer, inner, fused)),
         },
         Cin::Where { consumer, producer } => Cin::where_of(
-            collapse_forall(consumer, outer, fused),
-            collapse_forall(producer, outer, fused),
+            collapse_forall(consumer, outer, inner, fused),
+            collapse_forall(producer, outer, inner, fused),
         ),
         Cin::Assign { .. } => cin.clone(),
     }
@@ -1409,6 +1404,16 @@ fn crosses_where(cin: &Cin, vars: &[IndexVar]) -> bool {
 
 /// Whether `expr` is zero wherever `tensor` read as `access` is: a loop may then visit only that
 /// access's entries (`pos`) and skip nothing. A product is zero when one factor is, a quotient when
+/// What lies inside the loops of `nest` when `cin` begins with exactly those loops, in that order.
+/// Other producers may loop over some of the same variables (`j` and `i` around one operand,
+/// `j`, an ELL operand's slots and `i` around another); only the nest found is reordered.
+fn below_nest<'c>(cin: &'c Cin, nest: &[IndexVar]) -> Option<&'c Cin> {
+    nest.iter().try_fold(cin, |node, &v| match node {
+        Cin::Forall { var, body } if *var == v => Some(&**body),
+        _ => None,
+    })
+}
+
 /// its numerator is, a sum only when every term is.
 fn annihilated_by(expr: &Expr, access: &Access) -> bool {
     match expr {
@@ -1424,14 +1429,8 @@ fn annihilated_by(expr: &Expr, access: &Access) -> bool {
 
 fn reorder_nest(cin: &Cin, nest: &[IndexVar], order: &[IndexVar]) -> Cin {
     match cin {
-        Cin::Forall { var, .. } if *var == nest[0] => {
-            let mut node = cin;
-            for _ in nest {
-                if let Cin::Forall { body, .. } = node {
-                    node = body;
-                }
-            }
-            Cin::forall_over(order, node.clone())
+        Cin::Forall { .. } if let Some(body) = below_nest(cin, nest) => {
+            Cin::forall_over(order, body.clone())
         }
         Cin::Forall { var, body } => Cin::Forall {
             var: *var,
