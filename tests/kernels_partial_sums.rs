@@ -1,0 +1,224 @@
+//! Statements whose implicit sums cover only part of the right-hand side, against dense
+//! references. An implicit sum covers the smallest term that uses its variable (DESIGN.md), so
+//! these kernels compute partial sums in `where` producers, some nested in others. Each kernel
+//! here was wrong or an internal error once: random statements over three indices with
+//! transposed and broadcast accesses found them.
+mod common;
+
+use common::*;
+use sparse::prelude::*;
+
+// A sum over `k` inside the sum over `i` and `j`, which an added constant keeps from covering
+// the whole statement (every `B(i,j)` was subtracted once per `k`).
+tensor_kernel! {
+    fn nested_in_an_added_term;
+    a += (B(i,j) - C(j) * D(k,j,i)) + 2;
+    formats<B: csc, D: csf>;
+}
+
+// A partial sum scaled after it is subtracted (the sum over `j` lost its loop over `i`).
+tensor_kernel! { fn scaled_difference; a = (B(i) - C(j,i)) * 2; formats<C: csc>; }
+
+// ELL's slots make `B(k,j)` a producer inside the sum over `j`, which reaches it through the
+// product by 2.
+tensor_kernel! { fn ell_term_scaled; y(i) = (B(k,j) - C(j,i)) * 2; formats<B: ell>; }
+
+// Moving the sum over `i` into ELL's producer would count `C(k,j)` once instead of once per `i`.
+tensor_kernel! {
+    fn term_counted_per_i;
+    A(j) = (B(i,k) + C(k,j)) - D(k) * E(i,k) + 2;
+    formats<A: sparse, B: dcsr, C: csr, D: hash, E: ell>;
+}
+
+// Lowering the case where `C`'s row is absent recorded the sum over `k` without `C`, and the
+// case where it is present iterated that stale sum.
+tensor_kernel! { fn row_absent_dcsr; A(i,j) = C(i,j) * B(j,k) + D(i,j,k); formats<C: dcsr>; }
+tensor_kernel! { fn row_absent_coo; A(i,j) = C(i,j) * B(j,k) + D(i,j,k); formats<C: coo>; }
+
+// The loops around the output must suit `B`, which only the producer reads.
+tensor_kernel! { fn producer_sets_the_order; A(j,i) = B(i,j,k) - 2; formats<B: coo>; }
+
+// `reorder` of one producer's loops gave the other producer a loop over ELL's slots, so `C` was
+// summed once per slot.
+tensor_kernel! {
+    fn reorder_of_one_producer;
+    a = B(j,i) - C(j,i);
+    formats<B: ell, C: csr>;
+    schedule<reorder(j, i)>;
+}
+
+/// Extents of `i`, `j` and `k`: empty, single, and sizes where every index differs.
+const EXTENTS: [[usize; 3]; 5] = [[0, 0, 0], [1, 1, 1], [4, 3, 2], [5, 4, 3], [7, 2, 5]];
+
+/// Row-major offset of `coords` in a tensor of `shape`.
+fn at(shape: &[usize], coords: &[usize]) -> usize {
+    shape.iter().zip(coords).fold(0, |o, (n, c)| o * n + c)
+}
+
+fn sum(n: usize, f: impl Fn(usize) -> f64) -> f64 {
+    (0..n).map(f).sum()
+}
+
+/// Every case of `cases(shape, seed)` with its dense array.
+fn inputs<const N: usize>(shape: [usize; N], seed: u64) -> Vec<(Vec<([usize; N], f64)>, Vec<f64>)> {
+    cases(shape, seed)
+        .into_iter()
+        .map(|e| {
+            let d = dense(shape, &e);
+            (e, d)
+        })
+        .collect()
+}
+
+#[test]
+fn sums_nested_in_added_or_scaled_terms() {
+    for [ni, nj, nk] in EXTENTS {
+        let cv: Vec<f64> = (0..nj).map(|j| 0.5 - j as f64).collect();
+        let bv: Vec<f64> = (0..ni).map(|i| i as f64 - 1.5).collect();
+        let (c, b) = (
+            Tensor::from_dense([nj], &cv).unwrap(),
+            Tensor::from_dense([ni], &bv).unwrap(),
+        );
+        for (s, (me, m)) in inputs([ni, nj], 11).into_iter().enumerate() {
+            for (de, d) in inputs([nk, nj, ni], 12 + s as u64) {
+                let mut a = Tensor::from_dense([], &[1.25]).unwrap();
+                let (mt, dt) = (
+                    tensor::<Csc, 2>([ni, nj], &me),
+                    tensor::<Csf<3>, 3>([nk, nj, ni], &de),
+                );
+                nested_in_an_added_term(&mut a, &mt, &c, &dt).unwrap();
+                let terms = sum(ni, |i| {
+                    sum(nj, |j| {
+                        let dk = sum(nk, |k| d[at(&[nk, nj, ni], &[k, j, i])]);
+                        m[at(&[ni, nj], &[i, j])] - cv[j] * dk
+                    })
+                });
+                assert_close(a.values(), &[1.25 + terms + 2.0]);
+            }
+            // `C(j,i)` of shape (nj, ni): the matrix transposed.
+            let mut a = garbage([]);
+            let ct = tensor::<Csc, 2>([nj, ni], &transpose(&me));
+            scaled_difference(&mut a, &b, &ct).unwrap();
+            let want = sum(ni, |i| {
+                (bv[i] - sum(nj, |j| m[at(&[ni, nj], &[i, j])])) * 2.0
+            });
+            assert_close(a.values(), &[want]);
+        }
+    }
+}
+
+#[test]
+fn ell_producers_keep_every_count() {
+    for [ni, nj, nk] in EXTENTS {
+        for (s, (be, b)) in inputs([nk, nj], 21).into_iter().enumerate() {
+            for (ce, c) in inputs([nj, ni], 22 + s as u64) {
+                let mut y = garbage([ni]);
+                ell_term_scaled(
+                    &mut y,
+                    &tensor::<Ell, 2>([nk, nj], &be),
+                    &tensor::<Dense<2>, 2>([nj, ni], &ce),
+                )
+                .unwrap();
+                let want: Vec<f64> = (0..ni)
+                    .map(|i| {
+                        let column = |j| sum(nk, |k| b[at(&[nk, nj], &[k, j])]);
+                        sum(nj, |j| (column(j) - c[at(&[nj, ni], &[j, i])]) * 2.0)
+                    })
+                    .collect();
+                assert_close(y.values(), &want);
+            }
+        }
+        let dv: Vec<f64> = (0..nk).map(|k| 1.0 + k as f64).collect();
+        let d = tensor::<HashVec, 1>(
+            [nk],
+            &dv.iter()
+                .enumerate()
+                .map(|(k, &v)| ([k], v))
+                .collect::<Vec<_>>(),
+        );
+        for (s, (be, b)) in inputs([ni, nk], 31).into_iter().enumerate() {
+            let (ce, c) = inputs([nk, nj], 32 + s as u64).swap_remove(s.min(1));
+            let (ee, e) = inputs([ni, nk], 33 + s as u64).swap_remove(s % 2);
+            let mut a = tensor::<SparseVec, 1>([nj], &[]);
+            term_counted_per_i(
+                &mut a,
+                &tensor::<Dcsr, 2>([ni, nk], &be),
+                &tensor::<Csr, 2>([nk, nj], &ce),
+                &d,
+                &tensor::<Ell, 2>([ni, nk], &ee),
+            )
+            .unwrap();
+            let want: Vec<f64> = (0..nj)
+                .map(|j| {
+                    let terms = sum(ni, |i| {
+                        sum(nk, |k| {
+                            let ik = at(&[ni, nk], &[i, k]);
+                            b[ik] + c[at(&[nk, nj], &[k, j])] - dv[k] * e[ik]
+                        })
+                    });
+                    terms + 2.0
+                })
+                .collect();
+            assert_close(&a.to_dense(), &want);
+        }
+    }
+}
+
+#[test]
+fn sums_read_after_an_absent_row() {
+    for [ni, nj, nk] in EXTENTS {
+        let bv: Vec<f64> = (0..nj * nk).map(|p| 0.25 * p as f64 - 1.0).collect();
+        let b = Tensor::from_dense([nj, nk], &bv).unwrap();
+        for (s, (ce, c)) in inputs([ni, nj], 41).into_iter().enumerate() {
+            let (de, d) = inputs([ni, nj, nk], 42 + s as u64).swap_remove(s.min(2));
+            let dt = tensor::<Dense<3>, 3>([ni, nj, nk], &de);
+            let want: Vec<f64> = (0..ni * nj)
+                .map(|ij| {
+                    let (i, j) = (ij / nj, ij % nj);
+                    sum(nk, |k| {
+                        c[ij] * bv[at(&[nj, nk], &[j, k])] + d[at(&[ni, nj, nk], &[i, j, k])]
+                    })
+                })
+                .collect();
+            let mut a = garbage([ni, nj]);
+            row_absent_dcsr(&mut a, &tensor::<Dcsr, 2>([ni, nj], &ce), &b, &dt).unwrap();
+            assert_close(a.values(), &want);
+            let mut a = garbage([ni, nj]);
+            row_absent_coo(&mut a, &tensor::<Coo<2>, 2>([ni, nj], &ce), &b, &dt).unwrap();
+            assert_close(a.values(), &want);
+        }
+    }
+}
+
+#[test]
+fn loops_suit_every_producer() {
+    for [ni, nj, nk] in EXTENTS {
+        for (s, (be, b)) in inputs([ni, nj, nk], 51).into_iter().enumerate() {
+            let mut a = garbage([nj, ni]);
+            producer_sets_the_order(&mut a, &tensor::<Coo<3>, 3>([ni, nj, nk], &be)).unwrap();
+            let want: Vec<f64> = (0..nj * ni)
+                .map(|ji| {
+                    let (j, i) = (ji / ni, ji % ni);
+                    sum(nk, |k| b[at(&[ni, nj, nk], &[i, j, k])]) - 2.0
+                })
+                .collect();
+            assert_close(a.values(), &want);
+            let (ce, c) = inputs([nj, ni], 52 + s as u64).swap_remove(s.min(3));
+            let (me, m) = inputs([nj, ni], 53 + s as u64).swap_remove(s % 3);
+            let mut a = garbage([]);
+            reorder_of_one_producer(
+                &mut a,
+                &tensor::<Ell, 2>([nj, ni], &me),
+                &tensor::<Csr, 2>([nj, ni], &ce),
+            )
+            .unwrap();
+            let want: f64 = m.iter().sum::<f64>() - c.iter().sum::<f64>();
+            assert_close(a.values(), &[want]);
+        }
+    }
+}
+
+/// The entries of a matrix, transposed.
+fn transpose(e: &[([usize; 2], f64)]) -> Vec<([usize; 2], f64)> {
+    e.iter().map(|&([r, c], v)| ([c, r], v)).collect()
+}
