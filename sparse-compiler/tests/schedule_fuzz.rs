@@ -194,6 +194,28 @@ const KERNELS: &[Kernel] = &[
         tensors: &["A", "B", "c"],
         exprs: &["B(i,j,k) * c(k)"],
     },
+    Kernel {
+        head: "fn k; a += (B(i,j) - C(j) * D(k,j,i)) + 2; formats<B: csc, D: csf>;",
+        family: None,
+        vars: &["i", "j", "k"],
+        tensors: &["a", "B", "C", "D"],
+        exprs: &["C(j) * D(k,j,i)", "B(i,j)"],
+    },
+    Kernel {
+        head: "fn k; A(j) = (B(i,k) + C(k,j)) - D(k) * E(i,k) + 2; \
+               formats<A: sparse, B: dcsr, C: csr, D: hash, E: ell>;",
+        family: None,
+        vars: &["i", "j", "k"],
+        tensors: &["A", "B", "C", "D", "E"],
+        exprs: &["D(k) * E(i,k)", "C(k,j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = C(i,j) * B(j,k) + D(i,j,k) - 2; formats<C: coo>;",
+        family: None,
+        vars: &["i", "j", "k"],
+        tensors: &["A", "B", "C", "D"],
+        exprs: &["C(i,j) * B(j,k)"],
+    },
 ];
 
 const FACTORS: &[&str] = &["0", "1", "2", "3", "7", "16"];
