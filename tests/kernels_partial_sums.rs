@@ -47,6 +47,14 @@ tensor_kernel! {
     schedule<reorder(j, i)>;
 }
 
+// Where `D(k,j)` is absent only `- 2` is left, and the producer of the sum over `i` ran anyway,
+// reading `B` in a loop that no longer iterated it.
+tensor_kernel! {
+    fn unread_producer_dropped;
+    A(k,j) = (B(k,i) + C(k,j)) * D(k,j) - 2;
+    formats<B: dcsr, C: csc, D: dcsr>;
+}
+
 /// Extents of `i`, `j` and `k`: empty, single, and sizes where every index differs.
 const EXTENTS: [[usize; 3]; 5] = [[0, 0, 0], [1, 1, 1], [4, 3, 2], [5, 4, 3], [7, 2, 5]];
 
@@ -185,6 +193,31 @@ fn sums_read_after_an_absent_row() {
             assert_close(a.values(), &want);
             let mut a = garbage([ni, nj]);
             row_absent_coo(&mut a, &tensor::<Coo<2>, 2>([ni, nj], &ce), &b, &dt).unwrap();
+            assert_close(a.values(), &want);
+        }
+    }
+}
+
+#[test]
+fn producers_run_only_where_read() {
+    for [ni, nj, nk] in EXTENTS {
+        for (s, (be, b)) in inputs([nk, ni], 61).into_iter().enumerate() {
+            let (ce, c) = inputs([nk, nj], 62 + s as u64).swap_remove(s.min(2));
+            let (de, d) = inputs([nk, nj], 63 + s as u64).swap_remove(s % 3);
+            let mut a = garbage([nk, nj]);
+            unread_producer_dropped(
+                &mut a,
+                &tensor::<Dcsr, 2>([nk, ni], &be),
+                &tensor::<Csc, 2>([nk, nj], &ce),
+                &tensor::<Dcsr, 2>([nk, nj], &de),
+            )
+            .unwrap();
+            let want: Vec<f64> = (0..nk * nj)
+                .map(|kj| {
+                    let row = sum(ni, |i| b[at(&[nk, ni], &[kj / nj, i])]);
+                    (row + c[kj]) * d[kj] - 2.0
+                })
+                .collect();
             assert_close(a.values(), &want);
         }
     }

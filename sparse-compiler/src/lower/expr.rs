@@ -101,6 +101,13 @@ pub(super) fn zero_stmt(cin: &Cin, absent: &Absent) -> Option<Cin> {
         Cin::Where { consumer, producer } => match zero_stmt(producer, absent) {
             Some(producer) => {
                 let consumer = zero_stmt(consumer, absent)?;
+                // A consumer left without the temporary needs no producer: computing it anyway
+                // would read operands that this case does not iterate.
+                let read =
+                    super::produced_temp(&producer).is_none_or(|(t, _)| consumer.reads_temp(t));
+                if !read {
+                    return Some(consumer);
+                }
                 Some(Cin::Where {
                     consumer: Box::new(consumer),
                     producer: Box::new(producer),

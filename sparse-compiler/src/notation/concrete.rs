@@ -130,6 +130,15 @@ impl Cin {
         }
     }
 
+    /// Whether the statement reads temporary `t`.
+    pub fn reads_temp(&self, t: usize) -> bool {
+        match self {
+            Cin::Forall { body, .. } => body.reads_temp(t),
+            Cin::Where { consumer, producer } => consumer.reads_temp(t) || producer.reads_temp(t),
+            Cin::Assign { rhs, .. } => rhs.reads_temp(t),
+        }
+    }
+
     /// The largest temporary number the statement uses, plus one.
     pub fn next_temp(&self) -> usize {
         match self {
@@ -159,6 +168,16 @@ impl Cin {
 }
 
 impl Expr {
+    /// Whether the expression reads temporary `t`.
+    pub fn reads_temp(&self, t: usize) -> bool {
+        match self {
+            Expr::Temp(u) => *u == t,
+            Expr::Access { .. } | Expr::Literal(_) => false,
+            Expr::Neg(e) => e.reads_temp(t),
+            Expr::Binary(_, a, b) => a.reads_temp(t) || b.reads_temp(t),
+        }
+    }
+
     fn next_temp(&self) -> usize {
         match self {
             Expr::Temp(t) => t + 1,
@@ -231,7 +250,7 @@ impl Partials {
             // what their values depend on.
             let (inner, outer) = std::mem::take(&mut self.producers)
                 .into_iter()
-                .partition(|(read, _)| reads_temp(&sub, *read));
+                .partition(|(read, _)| sub.reads_temp(*read));
             self.producers = outer;
             let assign = Cin::Assign {
                 lhs: Lhs::Scalar(t),
@@ -355,16 +374,6 @@ impl Partials {
         let mut vars = self.loop_vars(&copy);
         copy.collect_vars(&mut vars);
         vars
-    }
-}
-
-/// Whether `expr` reads temporary `t`.
-fn reads_temp(expr: &Expr, t: usize) -> bool {
-    match expr {
-        Expr::Temp(u) => *u == t,
-        Expr::Access { .. } | Expr::Literal(_) => false,
-        Expr::Neg(e) => reads_temp(e, t),
-        Expr::Binary(_, a, b) => reads_temp(a, t) || reads_temp(b, t),
     }
 }
 
