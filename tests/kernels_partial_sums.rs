@@ -55,6 +55,18 @@ tensor_kernel! {
     formats<B: dcsr, C: csc, D: dcsr>;
 }
 
+// Converting `C` so that the producer over `i` and `k` runs inside the loop over `j` made its `i`
+// level sparse where DIA's rows meet it, after DIA's copies were planned.
+tensor_kernel! { fn dia_meets_a_converted_level; A(j) = B(i,k) * C(i,j) + 2; formats<B: dia, C: hash>; }
+
+// `D(k,i)` is read in a producer nested in the producer over `i`, inside the loop over `k`: the
+// two enclosing loops, not one of them and the producer's own, are against `D`'s order.
+tensor_kernel! {
+    fn nested_producer_against_storage;
+    A(k) = ((B(k,j) - C(j,i,k)) - D(k,i) * E(i,j)) - 2;
+    formats<B: dcsr, C: (compressed, dense, compressed), D: csc, E: ell>;
+}
+
 /// Extents of `i`, `j` and `k`: empty, single, and sizes where every index differs.
 const EXTENTS: [[usize; 3]; 5] = [[0, 0, 0], [1, 1, 1], [4, 3, 2], [5, 4, 3], [7, 2, 5]];
 
@@ -216,6 +228,60 @@ fn producers_run_only_where_read() {
                 .map(|kj| {
                     let row = sum(ni, |i| b[at(&[nk, ni], &[kj / nj, i])]);
                     (row + c[kj]) * d[kj] - 2.0
+                })
+                .collect();
+            assert_close(a.values(), &want);
+        }
+    }
+}
+
+#[test]
+fn operands_converted_for_nested_producers() {
+    for [ni, nj, nk] in EXTENTS {
+        for (s, (be, b)) in inputs([ni, nk], 71).into_iter().enumerate() {
+            let (ce, c) = inputs([ni, nj], 72 + s as u64).swap_remove(s.min(2));
+            let mut a = garbage([nj]);
+            dia_meets_a_converted_level(
+                &mut a,
+                &tensor::<Dia, 2>([ni, nk], &be),
+                &tensor::<HashMat, 2>([ni, nj], &ce),
+            )
+            .unwrap();
+            let want: Vec<f64> = (0..nj)
+                .map(|j| {
+                    let products = sum(ni, |i| {
+                        sum(nk, |k| {
+                            b[at(&[ni, nk], &[i, k])] * c[at(&[ni, nj], &[i, j])]
+                        })
+                    });
+                    products + 2.0
+                })
+                .collect();
+            assert_close(a.values(), &want);
+        }
+        for (s, (be, b)) in inputs([nk, nj], 81).into_iter().enumerate() {
+            let (ce, c) = inputs([nj, ni, nk], 82 + s as u64).swap_remove(s.min(1));
+            let (de, d) = inputs([nk, ni], 83 + s as u64).swap_remove(s.min(2));
+            let (ee, e) = inputs([ni, nj], 84 + s as u64).swap_remove(s % 3);
+            let mut a = garbage([nk]);
+            nested_producer_against_storage(
+                &mut a,
+                &tensor::<Dcsr, 2>([nk, nj], &be),
+                // A format written as a level list: the kernel's signature names its type.
+                &Tensor::from_entries([nj, ni, nk], ce.iter().copied()).unwrap(),
+                &tensor::<Csc, 2>([nk, ni], &de),
+                &tensor::<Ell, 2>([ni, nj], &ee),
+            )
+            .unwrap();
+            let want: Vec<f64> = (0..nk)
+                .map(|k| {
+                    let terms = sum(ni, |i| {
+                        sum(nj, |j| {
+                            let (kj, jik) = (at(&[nk, nj], &[k, j]), at(&[nj, ni, nk], &[j, i, k]));
+                            b[kj] - c[jik] - d[at(&[nk, ni], &[k, i])] * e[at(&[ni, nj], &[i, j])]
+                        })
+                    });
+                    terms - 2.0
                 })
                 .collect();
             assert_close(a.values(), &want);

@@ -62,6 +62,9 @@ fn front_end(
     notation::plan_range_copies(&mut program);
     notation::plan_conversions(&mut program)?;
     notation::plan_nested_conversions(&mut program)?;
+    // A conversion can make another operand's level sparse where a DIA range level meets it.
+    notation::plan_range_copies(&mut program);
+    notation::plan_nested_conversions(&mut program)?;
     notation::plan_sorted_copies(&mut program);
     notation::plan_slot_copies(&mut program);
     let cin = notation::concretize(&program)?;

@@ -74,12 +74,16 @@ fn nested_conflict(
             let mut inner = Vec::new();
             producer_loops(producer, &mut inner);
             let rhs = producer_rhs(producer)?;
+            // The producer's accesses need the enclosing loops, then its own, in their storage
+            // order: a producer nested in another sees the outer producer's loops inside the
+            // consumer's.
+            let mut order = enclosing.to_vec();
+            order.extend(inner);
+            let at = |v: &IndexVar| order.iter().position(|x| x == v);
             let conflict = order_edges(program, rhs)
                 .into_iter()
-                .find(|(a, b, _)| inner.contains(a) && enclosing.contains(b));
+                .find(|(a, b, _)| matches!((at(a), at(b)), (Some(a), Some(b)) if a > b));
             if let Some((_, _, t)) = conflict {
-                let mut order = enclosing.to_vec();
-                order.extend(inner);
                 return Some((t, order));
             }
             nested_conflict(program, consumer, enclosing)
