@@ -896,8 +896,13 @@ impl State<'_> {
                 ErrorKind::PosOfPosition(var.to_string()),
             ));
         }
+        // A precomputed copy of a variable iterates what the variable does.
+        let mut original = i;
+        while let Some(Relation::Precompute { parent, .. }) = self.scheduled.deriving(original) {
+            original = parent;
+        }
         if matches!(
-            self.scheduled.deriving(i),
+            self.scheduled.deriving(original),
             Some(Relation::Split { .. } | Relation::Bound { .. })
         ) {
             let what = "`pos` of a split or bounded coordinate variable (a position tile inside a coordinate tile)";
