@@ -1,0 +1,296 @@
+//! Random statements over up to three indices, with transposed and broadcast accesses, random
+//! formats and random schedules, for `tests/statements_random.rs` in the root package, which runs
+//! each against a dense evaluation of the statement.
+//!
+//! Statements like these found partial sums summed the wrong number of times, producers that lost
+//! their loops or read operands no loop iterated, and schedules applied to the wrong producer.
+//! `SPARSE_BLESS=1 cargo test -p sparse-compiler --test statement_fuzz` draws the list again
+//! (from a fixed seed); otherwise every listed kernel must still compile, so a change that makes
+//! one illegal fails here with its message rather than in the root package's build.
+
+mod chains;
+
+use std::path::{Path, PathBuf};
+
+use chains::{Kernel, chain_of, transforms};
+use proc_macro2::TokenStream;
+
+/// Statements kept in `tests/statements_random/statements.rs`.
+const STATEMENTS: usize = 40;
+
+/// Of them, at most this many without a schedule.
+const UNSCHEDULED: usize = 10;
+
+const INDICES: [&str; 3] = ["i", "j", "k"];
+const INPUTS: [&str; 5] = ["B", "C", "D", "E", "G"];
+const MATRICES: &[&str] = &[
+    "csr",
+    "csc",
+    "dcsr",
+    "dcsc",
+    "coo",
+    "dense",
+    "ell",
+    "hash",
+    "dia",
+    "bcsr<2,2>",
+];
+const ORDER_3: &[&str] = &[
+    "csf",
+    "coo",
+    "dense",
+    "(dense, compressed, compressed)",
+    "(compressed, dense, compressed)",
+    "(dense, dense, compressed)",
+    "(compressed, compressed, dense)",
+];
+const VECTORS: &[&str] = &["dense", "sparse", "hash"];
+const MATRIX_OUTPUTS: &[&str] = &["csr", "csc", "dcsr", "coo", "dense", "hash"];
+
+/// A small deterministic generator (xorshift64), so the list is the same on every machine.
+struct Draw(u64);
+
+impl Draw {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, options: &[&'a str]) -> &'a str {
+        options[self.below(options.len())]
+    }
+
+    fn byte(&mut self) -> u8 {
+        self.below(256) as u8
+    }
+}
+
+/// A right-hand side: accesses of distinct tensors, the constant 2, negation, `+ - *`.
+enum Node {
+    Access(&'static str, Vec<&'static str>),
+    Two,
+    Neg(Box<Node>),
+    Binary(char, Box<Node>, Box<Node>),
+}
+
+impl Node {
+    fn draw(
+        d: &mut Draw,
+        depth: usize,
+        names: &mut Vec<&'static str>,
+        indices: &[&'static str],
+    ) -> Node {
+        if names.is_empty() {
+            return Node::Two;
+        }
+        if depth == 0 || names.len() == 1 || d.below(10) < 3 {
+            let order = 1 + d.below(indices.len());
+            let mut left = indices.to_vec();
+            let vars = (0..order)
+                .map(|_| left.remove(d.below(left.len())))
+                .collect();
+            return Node::Access(names.remove(0), vars);
+        }
+        match d.below(6) {
+            0 => Node::Neg(Box::new(Node::draw(d, depth - 1, names, indices))),
+            op => {
+                let a = Node::draw(d, depth - 1, names, indices);
+                let b = Node::draw(d, depth - 1, names, indices);
+                Node::Binary(['+', '-', '*', '*', '*'][op - 1], Box::new(a), Box::new(b))
+            }
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Node::Access(t, vars) => format!("{t}({})", vars.join(",")),
+            Node::Two => "2".into(),
+            Node::Neg(e) => format!("-({})", e.text()),
+            Node::Binary(op, a, b) => format!("({}) {op} ({})", a.text(), b.text()),
+        }
+    }
+
+    fn accesses<'n>(&'n self, out: &mut Vec<(&'static str, &'n [&'static str])>) {
+        match self {
+            Node::Access(t, vars) => out.push((t, vars)),
+            Node::Two => {}
+            Node::Neg(e) => e.accesses(out),
+            Node::Binary(_, a, b) => {
+                a.accesses(out);
+                b.accesses(out);
+            }
+        }
+    }
+
+    /// What `precompute` may name: every access, and every product of two accesses.
+    fn terms(&self, out: &mut Vec<String>) {
+        match self {
+            Node::Access(..) => out.push(self.text()),
+            Node::Two => {}
+            Node::Neg(e) => e.terms(out),
+            Node::Binary(op, a, b) => {
+                if let ('*', Node::Access(..), Node::Access(..)) = (op, &**a, &**b) {
+                    out.push(format!("{} * {}", a.text(), b.text()));
+                }
+                a.terms(out);
+                b.terms(out);
+            }
+        }
+    }
+}
+
+/// One drawn statement: the kernel's head (without schedule) as the proptest's kernels have it,
+/// and the macro arguments of `tests/statements_random.rs` except the schedule.
+struct Statement {
+    kernel: Kernel,
+    statement: String,
+    formats: String,
+    output: String,
+    inputs: Vec<String>,
+}
+
+fn leak(words: Vec<String>) -> &'static [&'static str] {
+    let words: Vec<&'static str> = words.into_iter().map(|w| &*w.leak()).collect();
+    words.leak()
+}
+
+fn draw_statement(d: &mut Draw) -> Option<Statement> {
+    let indices = &INDICES[..1 + d.below(3)];
+    let mut names: Vec<&'static str> = INPUTS[..1 + d.below(4)].to_vec();
+    let rhs = Node::draw(d, 3, &mut names, indices);
+    let mut accesses = Vec::new();
+    rhs.accesses(&mut accesses);
+    let mut used: Vec<&str> = accesses
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    // A single access is a copy, which the format tests cover.
+    if accesses.len() < 2 {
+        return None;
+    }
+    let mut left = used.clone();
+    let out_order = [0, 1, 2, 2, 3][d.below(5)].min(used.len());
+    let out_vars: Vec<&str> = (0..out_order)
+        .map(|_| left.remove(d.below(left.len())))
+        .collect();
+    let (name, lhs) = match out_vars.is_empty() {
+        true => ("a", "a".to_string()),
+        false => ("A", format!("A({})", out_vars.join(","))),
+    };
+    let op = if d.below(100) < 15 { "+=" } else { "=" };
+    let statement = format!("{lhs} {op} {}", rhs.text());
+    let mut formats: Vec<String> = accesses
+        .iter()
+        .map(|(t, vars)| {
+            let options = [VECTORS, MATRICES, ORDER_3][vars.len() - 1];
+            format!("{t}: {}", d.pick(options))
+        })
+        .collect();
+    if !out_vars.is_empty() {
+        let options = [VECTORS, MATRIX_OUTPUTS, ORDER_3][out_vars.len() - 1];
+        formats.push(format!("{name}: {}", d.pick(options)));
+    }
+    let formats = format!("formats<{}>;", formats.join(", "));
+    let mut terms = Vec::new();
+    rhs.terms(&mut terms);
+    let tensors =
+        std::iter::once(name.to_string()).chain(accesses.iter().map(|(t, _)| t.to_string()));
+    let kernel = Kernel {
+        head: format!("fn k; {statement}; {formats}").leak(),
+        family: None,
+        vars: leak(used.iter().map(|v| v.to_string()).collect()),
+        tensors: leak(tensors.collect()),
+        exprs: leak(terms),
+    };
+    let inputs = accesses
+        .iter()
+        .map(|(t, vars)| format!("{t}[{}]", vars.join(", ")));
+    Some(Statement {
+        kernel,
+        statement,
+        formats,
+        output: format!("{name}[{}]", out_vars.join(", ")),
+        inputs: inputs.collect(),
+    })
+}
+
+/// Where the root package lists the statements it runs.
+fn statements_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/statements_random/statements.rs")
+}
+
+/// The statements file: [`STATEMENTS`] distinct kernels that compile, most of them scheduled.
+fn draw_statements() -> String {
+    let mut d = Draw(0x9E37_79B9_7F4A_7C15);
+    let mut text = String::from(
+        "// Written by `SPARSE_BLESS=1 cargo test -p sparse-compiler --test statement_fuzz`.\n\n",
+    );
+    let (mut kept, mut unscheduled, mut seen) = (0, 0, Vec::new());
+    for _ in 0..100_000 {
+        if kept == STATEMENTS {
+            break;
+        }
+        let Some(s) = draw_statement(&mut d) else {
+            continue;
+        };
+        let commands = d.below(5);
+        let draws: Vec<(u8, [u8; 5])> = (0..commands)
+            .map(|_| (d.byte(), std::array::from_fn(|_| d.byte())))
+            .collect();
+        let chain = chain_of(&s.kernel, draws);
+        let schedule = match chain.is_empty() {
+            true => String::new(),
+            false => format!(" schedule<{chain}>;"),
+        };
+        let source = format!("{}{schedule}", s.kernel.head);
+        // Upper bounds promise extents the test inputs do not keep; a schedule that only
+        // unrolls, assembles or prefetches leaves the loops alone.
+        let compiles = !chain.contains("Max")
+            && (chain.is_empty() || transforms(&chain) > 0)
+            && source
+                .parse::<TokenStream>()
+                .is_ok_and(|t| sparse_compiler::compile(t).is_ok());
+        if !compiles || seen.contains(&source) || (chain.is_empty() && unscheduled == UNSCHEDULED) {
+            continue;
+        }
+        unscheduled += usize::from(chain.is_empty());
+        text += &format!(
+            "random_statement!(s{kept}, [{}], [{}{schedule}], {}, [{}]);\n",
+            s.statement,
+            s.formats,
+            s.output,
+            s.inputs.join(", ")
+        );
+        seen.push(source);
+        kept += 1;
+    }
+    text
+}
+
+#[test]
+fn random_statements_of_the_root_tests_compile() {
+    if std::env::var_os("SPARSE_BLESS").is_some() {
+        std::fs::write(statements_file(), draw_statements()).expect("writable statements file");
+    }
+    let text = std::fs::read_to_string(statements_file()).expect("the statements file exists");
+    let mut listed = 0;
+    for line in text.lines().filter(|l| l.starts_with("random_statement!(")) {
+        let parts: Vec<&str> = line.splitn(3, '[').collect();
+        let statement = parts[1].rsplit_once(']').expect("[statement]").0;
+        let rest = parts[2]
+            .split_once("], ")
+            .expect("[formats and schedule]")
+            .0;
+        let source = format!("fn k; {statement}; {rest}");
+        let tokens: TokenStream = source.parse().expect("a listed statement tokenizes");
+        if let Err(errors) = sparse_compiler::compile(tokens) {
+            panic!("{source}\n{}", errors[0].message());
+        }
+        listed += 1;
+    }
+    assert_eq!(listed, STATEMENTS, "the statements file lists {listed}");
+}
