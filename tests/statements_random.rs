@@ -305,3 +305,38 @@ fn primary(tokens: &[String], at: &mut usize) -> Node {
     }
     Node::Access(token.clone(), vars)
 }
+
+/// The evaluator itself, on values worked out by hand: `b(i) - A(i,j)*x(j)` sums only the product
+/// over `j`; in `a = B(i,j) - D(j)` the sum over `i` covers `B` alone, and the one over `j` both.
+#[test]
+fn the_evaluation_places_sums_on_the_smallest_term() {
+    let mut operands = Operands::new();
+    let put = |o: &mut Operands, name: &str, shape: Vec<usize>, values: Vec<f64>| {
+        o.0.insert(name.to_string(), (shape, values));
+    };
+    put(&mut operands, "b", vec![2], vec![10.0, 20.0]);
+    put(
+        &mut operands,
+        "A",
+        vec![2, 3],
+        vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+    );
+    put(&mut operands, "x", vec![3], vec![1.0, 0.0, -1.0]);
+    let extent = |v: &str| if v == "i" { 2 } else { 3 };
+    let residual = Statement::parse("r(i) = b(i) - A(i,j) * x(j)");
+    // Row 0: 10 - (1 - 3) = 12; row 1: 20 - (4 - 6) = 22.
+    assert_eq!(residual.evaluate(&extent, &operands), vec![12.0, 22.0]);
+    put(
+        &mut operands,
+        "B",
+        vec![2, 3],
+        vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+    );
+    put(&mut operands, "D", vec![3], vec![1.0, 1.0, 1.0]);
+    let partial = Statement::parse("a = B(i,j) - D(j)");
+    // sum_j (sum_i B(i,j) - D(j)) = (5 - 1) + (7 - 1) + (9 - 1) = 18.
+    assert_eq!(partial.evaluate(&extent, &operands), vec![18.0]);
+    let accumulated = Statement::parse("a += (B(i,j) - D(j)) * 2");
+    // The same sums, doubled and added to what the output held: 7.5 + 2 * 18 = 43.5.
+    assert_eq!(accumulated.evaluate(&extent, &operands), vec![43.5]);
+}
