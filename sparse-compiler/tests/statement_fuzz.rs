@@ -294,3 +294,27 @@ fn random_statements_of_the_root_tests_compile() {
     }
     assert_eq!(listed, STATEMENTS, "the statements file lists {listed}");
 }
+
+/// `schedule<auto>` never turns a statement that compiles into one that does not. It used to
+/// split the first loop even where that loop iterates a sparse level (a sparse vector, DCSR's
+/// rows), which only `pos` can tile.
+#[test]
+fn auto_keeps_every_statement_that_compiles() {
+    let compile = |source: &str| {
+        let tokens: TokenStream = source.parse().expect("a statement tokenizes");
+        sparse_compiler::compile(tokens).is_ok()
+    };
+    let mut d = Draw(0x2545_F491_4F6C_DD1D);
+    let mut compiled = 0;
+    for _ in 0..3000 {
+        let Some(s) = draw_statement(&mut d) else {
+            continue;
+        };
+        if compile(s.kernel.head) {
+            compiled += 1;
+            let source = format!("{} schedule<auto>;", s.kernel.head);
+            assert!(compile(&source), "{source} does not compile");
+        }
+    }
+    assert!(compiled > 500, "only {compiled} statements compile");
+}

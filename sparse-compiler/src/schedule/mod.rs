@@ -312,6 +312,7 @@ fn auto_schedule(state: &mut State<'_>, span: Span) -> Vec<String> {
     if let Some(&first) = nest.first()
         && outputs.contains(&first)
         && !state.program.assembles_output()
+        && only_dense_levels(state, first)
     {
         let v = state.program.vars[first].clone();
         let (outer, inner) = (
@@ -387,6 +388,18 @@ fn innermost_dense(state: &State<'_>, v: IndexVar) -> bool {
         }
     }
     any
+}
+
+/// Whether every input level that stores `v` is dense: a split loop over `v` counts coordinates,
+/// so it cannot iterate a sparse level (that needs `pos`).
+fn only_dense_levels(state: &State<'_>, v: IndexVar) -> bool {
+    accesses_of(&state.program.rhs, usize::MAX)
+        .into_iter()
+        .all(|(id, level_vars)| {
+            let levels = &state.program.tensors[access_tensor(&state.program.rhs, id)].levels;
+            (level_vars.iter().zip(levels))
+                .all(|(&x, level)| x != v || level.kind == LevelKind::Dense)
+        })
 }
 
 fn access_tensor(e: &Expr, id: usize) -> usize {
