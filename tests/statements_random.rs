@@ -13,18 +13,19 @@ use std::collections::BTreeMap;
 use common::*;
 use sparse::prelude::*;
 
-/// One kernel and a test that runs it on every extent and input case: `$statement` and
-/// `$rest` (formats and schedule) make the kernel; the output and the inputs, in parameter order,
-/// with their indices, make its arguments.
+/// One kernel, its twin under `schedule<auto>`, and a test that runs both on every extent and
+/// input case: `$statement`, `$formats` and `$schedule` make the kernel; the output and the
+/// inputs, in parameter order, with their indices, make its arguments.
 macro_rules! random_statement {
-    ($name:ident, [$($statement:tt)*], [$($rest:tt)*], $out:ident [$($o:ident),*],
-     [$($t:ident [$($ix:ident),*]),*]) => {
+    ($name:ident, [$($statement:tt)*], [$($formats:tt)*], [$($schedule:tt)*],
+     $out:ident [$($o:ident),*], [$($t:ident [$($ix:ident),*]),*]) => {
         // Kernels into sparse outputs come with a `_compute` twin, which this test leaves alone.
         #[allow(non_snake_case, dead_code)]
         mod $name {
             use super::*;
 
-            tensor_kernel! { pub fn kernel; $($statement)*; $($rest)* }
+            tensor_kernel! { pub fn kernel; $($statement)*; $($formats)* $($schedule)* }
+            tensor_kernel! { pub fn auto; $($statement)*; $($formats)* schedule<auto>; }
 
             #[test]
             fn agrees_with_the_dense_evaluation() {
@@ -36,11 +37,16 @@ macro_rules! random_statement {
                         $( let $t = dense.input(stringify!($t), [$(ext(stringify!($ix))),*], case); )*
                         let shape = [$(ext(stringify!($o))),*];
                         let len = shape.iter().product::<usize>();
+                        let want = statement.evaluate(&|v| ext(v), &dense);
                         let mut $out = Tensor::from_dense(shape, &vec![INITIAL; len]).unwrap();
                         if let Err(e) = kernel(&mut $out, $(&$t),*) {
-                            panic!("{extents:?}, case {case}: {e}");
+                            panic!("listed schedule, {extents:?}, case {case}: {e}");
                         }
-                        let want = statement.evaluate(&|v| ext(v), &dense);
+                        assert_close(&$out.to_dense(), &want);
+                        let mut $out = Tensor::from_dense(shape, &vec![INITIAL; len]).unwrap();
+                        if let Err(e) = auto(&mut $out, $(&$t),*) {
+                            panic!("schedule<auto>, {extents:?}, case {case}: {e}");
+                        }
                         assert_close(&$out.to_dense(), &want);
                     }
                 }

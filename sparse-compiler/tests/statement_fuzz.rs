@@ -244,9 +244,9 @@ fn draw_statements() -> String {
         let chain = chain_of(&s.kernel, draws);
         let schedule = match chain.is_empty() {
             true => String::new(),
-            false => format!(" schedule<{chain}>;"),
+            false => format!("schedule<{chain}>;"),
         };
-        let source = format!("{}{schedule}", s.kernel.head);
+        let source = format!("{} {schedule}", s.kernel.head);
         // Upper bounds promise extents the test inputs do not keep; a schedule that only
         // unrolls, assembles or prefetches leaves the loops alone.
         let compiles = !chain.contains("Max")
@@ -259,7 +259,7 @@ fn draw_statements() -> String {
         }
         unscheduled += usize::from(chain.is_empty());
         text += &format!(
-            "random_statement!(s{kept}, [{}], [{}{schedule}], {}, [{}]);\n",
+            "random_statement!(s{kept}, [{}], [{}], [{schedule}], {}, [{}]);\n",
             s.statement,
             s.formats,
             s.output,
@@ -279,13 +279,11 @@ fn random_statements_of_the_root_tests_compile() {
     let text = std::fs::read_to_string(statements_file()).expect("the statements file exists");
     let mut listed = 0;
     for line in text.lines().filter(|l| l.starts_with("random_statement!(")) {
-        let parts: Vec<&str> = line.splitn(3, '[').collect();
+        let parts: Vec<&str> = line.splitn(4, '[').collect();
         let statement = parts[1].rsplit_once(']').expect("[statement]").0;
-        let rest = parts[2]
-            .split_once("], ")
-            .expect("[formats and schedule]")
-            .0;
-        let source = format!("fn k; {statement}; {rest}");
+        let formats = parts[2].split_once("], ").expect("[formats]").0;
+        let schedule = parts[3].split_once("], ").expect("[schedule]").0;
+        let source = format!("fn k; {statement}; {formats} {schedule}");
         let tokens: TokenStream = source.parse().expect("a listed statement tokenizes");
         if let Err(errors) = sparse_compiler::compile(tokens) {
             panic!("{source}\n{}", errors[0].message());
