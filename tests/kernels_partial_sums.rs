@@ -79,8 +79,11 @@ fn sum(n: usize, f: impl Fn(usize) -> f64) -> f64 {
     (0..n).map(f).sum()
 }
 
+/// An input's entries, and its dense array.
+type Input<const N: usize> = (Vec<([usize; N], f64)>, Vec<f64>);
+
 /// Every case of `cases(shape, seed)` with its dense array.
-fn inputs<const N: usize>(shape: [usize; N], seed: u64) -> Vec<(Vec<([usize; N], f64)>, Vec<f64>)> {
+fn inputs<const N: usize>(shape: [usize; N], seed: u64) -> Vec<Input<N>> {
     cases(shape, seed)
         .into_iter()
         .map(|e| {
