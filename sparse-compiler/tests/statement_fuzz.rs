@@ -86,7 +86,11 @@ impl Node {
             return Node::Two;
         }
         if depth == 0 || names.len() == 1 || d.below(10) < 3 {
-            let order = 1 + d.below(indices.len());
+            // One access in eight is a scalar (an order-0 tensor, written without parentheses).
+            let order = match d.below(8) {
+                0 => 0,
+                _ => 1 + d.below(indices.len()),
+            };
             let mut left = indices.to_vec();
             let vars = (0..order)
                 .map(|_| left.remove(d.below(left.len())))
@@ -105,6 +109,7 @@ impl Node {
 
     fn text(&self) -> String {
         match self {
+            Node::Access(t, vars) if vars.is_empty() => t.to_string(),
             Node::Access(t, vars) => format!("{t}({})", vars.join(",")),
             Node::Two => "2".into(),
             Node::Neg(e) => format!("-({})", e.text()),
@@ -169,7 +174,7 @@ fn draw_statement(d: &mut Draw) -> Option<Statement> {
     used.sort_unstable();
     used.dedup();
     // A single access is a copy, which the format tests cover.
-    if accesses.len() < 2 {
+    if accesses.len() < 2 || used.is_empty() {
         return None;
     }
     let mut left = used.clone();
@@ -183,8 +188,8 @@ fn draw_statement(d: &mut Draw) -> Option<Statement> {
     };
     let op = if d.below(100) < 15 { "+=" } else { "=" };
     let statement = format!("{lhs} {op} {}", rhs.text());
-    let mut formats: Vec<String> = accesses
-        .iter()
+    let mut formats: Vec<String> = (accesses.iter())
+        .filter(|(_, vars)| !vars.is_empty())
         .map(|(t, vars)| {
             let options = [VECTORS, MATRICES, ORDER_3][vars.len() - 1];
             format!("{t}: {}", d.pick(options))
@@ -194,7 +199,10 @@ fn draw_statement(d: &mut Draw) -> Option<Statement> {
         let options = [VECTORS, MATRIX_OUTPUTS, ORDER_3][out_vars.len() - 1];
         formats.push(format!("{name}: {}", d.pick(options)));
     }
-    let formats = format!("formats<{}>;", formats.join(", "));
+    let formats = match formats.is_empty() {
+        true => String::new(),
+        false => format!("formats<{}>;", formats.join(", ")),
+    };
     let mut terms = Vec::new();
     rhs.terms(&mut terms);
     let tensors =

@@ -48,7 +48,7 @@ pub fn cases<const N: usize>(shape: [usize; N], seed: u64) -> Vec<Vec<([usize; N
     let c = coord(&mut rng);
     out.push(vec![(c, 1.0), (coord(&mut rng), 2.0), (c, -0.5), (c, 0.25)]);
     // Empty first, last and middle slices of dimension 0 (rows of a matrix).
-    if shape[0] >= 3 {
+    if N > 0 && shape[0] >= 3 {
         let mut e: Vec<([usize; N], f64)> = Vec::new();
         for _ in 0..total {
             let c = coord(&mut rng);
