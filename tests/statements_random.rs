@@ -149,7 +149,12 @@ impl Statement {
                     env.insert(v.clone(), flat % n);
                     flat /= n;
                 }
-                let value = self.value(&self.rhs, &mut env, extent, operands);
+                let value = Evaluation {
+                    statement: self,
+                    extent,
+                    operands,
+                }
+                .value(&self.rhs, &mut env);
                 if self.accumulate {
                     INITIAL + value
                 } else {
@@ -157,58 +162,6 @@ impl Statement {
                 }
             })
             .collect()
-    }
-
-    fn value(
-        &self,
-        node: &Node,
-        env: &mut BTreeMap<String, usize>,
-        extent: &dyn Fn(&str) -> usize,
-        operands: &Operands,
-    ) -> f64 {
-        // One variable at a time: the others summed here are summed inside, at the same node.
-        let summed = ["i", "j", "k"]
-            .into_iter()
-            .find(|v| !env.contains_key(*v) && self.home(node, v));
-        let Some(v) = summed else {
-            return self.apply(node, env, extent, operands);
-        };
-        let mut total = 0.0;
-        for x in 0..extent(v) {
-            env.insert(v.to_string(), x);
-            total += self.value(node, env, extent, operands);
-        }
-        env.remove(v);
-        total
-    }
-
-    fn apply(
-        &self,
-        node: &Node,
-        env: &mut BTreeMap<String, usize>,
-        extent: &dyn Fn(&str) -> usize,
-        operands: &Operands,
-    ) -> f64 {
-        match node {
-            Node::Literal(x) => *x,
-            Node::Access(t, vars) => {
-                let (shape, values) = &operands.0[t];
-                let at = (vars.iter().zip(shape)).fold(0, |o, (v, n)| o * n + env[v]);
-                values[at]
-            }
-            Node::Neg(e) => -self.value(e, env, extent, operands),
-            Node::Binary(op, a, b) => {
-                let (a, b) = (
-                    self.value(a, env, extent, operands),
-                    self.value(b, env, extent, operands),
-                );
-                match op {
-                    '+' => a + b,
-                    '-' => a - b,
-                    _ => a * b,
-                }
-            }
-        }
     }
 
     /// Whether `node` is where the sum over `v` is taken.
@@ -220,6 +173,52 @@ impl Statement {
             Node::Binary(_, a, b) => vec![a, b],
         };
         total > 0 && node.uses(v) == total && children.iter().all(|c| c.uses(v) < total)
+    }
+}
+
+/// One evaluation of a statement: its extents and operands.
+struct Evaluation<'a> {
+    statement: &'a Statement,
+    extent: &'a dyn Fn(&str) -> usize,
+    operands: &'a Operands,
+}
+
+impl Evaluation<'_> {
+    fn value(&self, node: &Node, env: &mut BTreeMap<String, usize>) -> f64 {
+        // One variable at a time: the others summed here are summed inside, at the same node.
+        let summed = ["i", "j", "k"]
+            .into_iter()
+            .find(|v| !env.contains_key(*v) && self.statement.home(node, v));
+        let Some(v) = summed else {
+            return self.apply(node, env);
+        };
+        let mut total = 0.0;
+        for x in 0..(self.extent)(v) {
+            env.insert(v.to_string(), x);
+            total += self.value(node, env);
+        }
+        env.remove(v);
+        total
+    }
+
+    fn apply(&self, node: &Node, env: &mut BTreeMap<String, usize>) -> f64 {
+        match node {
+            Node::Literal(x) => *x,
+            Node::Access(t, vars) => {
+                let (shape, values) = &self.operands.0[t];
+                let at = (vars.iter().zip(shape)).fold(0, |o, (v, n)| o * n + env[v]);
+                values[at]
+            }
+            Node::Neg(e) => -self.value(e, env),
+            Node::Binary(op, a, b) => {
+                let (a, b) = (self.value(a, env), self.value(b, env));
+                match op {
+                    '+' => a + b,
+                    '-' => a - b,
+                    _ => a * b,
+                }
+            }
+        }
     }
 }
 
