@@ -67,6 +67,16 @@ tensor_kernel! {
     formats<B: dcsr, C: (compressed, dense, compressed), D: csc, E: ell>;
 }
 
+// The sums over `i` and `j` cannot move into ELL's producer exactly (`D(j)` lies between), so
+// the producer runs inside both loops, against ELL's slot order: `E` is copied into rows over
+// compressed columns. This was a storage-order error; so was ELL read transposed next to ELL.
+tensor_kernel! {
+    fn ell_copied_for_a_nested_producer;
+    a = (B(j,i) * C(j,i) - (D(j) - E(i,j))) * 2;
+    formats<B: csr, C: dcsc, E: ell>;
+}
+tensor_kernel! { fn ell_times_ell_transposed; A(i,j) = B(i,j) * C(j,i); formats<B: ell, C: ell>; }
+
 /// Extents of `i`, `j` and `k`: empty, single, and sizes where every index differs.
 const EXTENTS: [[usize; 3]; 5] = [[0, 0, 0], [1, 1, 1], [4, 3, 2], [5, 4, 3], [7, 2, 5]];
 
@@ -286,6 +296,42 @@ fn operands_converted_for_nested_producers() {
                     });
                     terms - 2.0
                 })
+                .collect();
+            assert_close(a.values(), &want);
+        }
+    }
+}
+
+#[test]
+fn slot_formats_copied_where_their_order_does_not_fit() {
+    for [ni, nj, _] in EXTENTS {
+        let dv: Vec<f64> = (0..nj).map(|j| 1.5 - j as f64).collect();
+        let d = Tensor::<f64, Dense<1>>::from_dense([nj], &dv).unwrap();
+        for (s, (be, b)) in inputs([nj, ni], 91).into_iter().enumerate() {
+            let (ce, c) = inputs([nj, ni], 92 + s as u64).swap_remove(s.min(2));
+            let (ee, e) = inputs([ni, nj], 93 + s as u64).swap_remove(s % 3);
+            let mut a = garbage([]);
+            ell_copied_for_a_nested_producer(
+                &mut a,
+                &tensor::<Csr, 2>([nj, ni], &be),
+                &tensor::<Dcsc, 2>([nj, ni], &ce),
+                &d,
+                &tensor::<Ell, 2>([ni, nj], &ee),
+            )
+            .unwrap();
+            let want = sum(nj, |j| {
+                let ji = |i| at(&[nj, ni], &[j, i]);
+                let products = sum(ni, |i| b[ji(i)] * c[ji(i)]);
+                let column = sum(ni, |i| e[at(&[ni, nj], &[i, j])]);
+                (products - (dv[j] * ni as f64 - column)) * 2.0
+            });
+            assert_close(a.values(), &[want]);
+            let mut a = garbage([ni, nj]);
+            let transposed = tensor::<Ell, 2>([nj, ni], &be);
+            ell_times_ell_transposed(&mut a, &tensor::<Ell, 2>([ni, nj], &ee), &transposed)
+                .unwrap();
+            let want: Vec<f64> = (0..ni * nj)
+                .map(|ij| e[ij] * b[at(&[nj, ni], &[ij % nj, ij / nj])])
                 .collect();
             assert_close(a.values(), &want);
         }

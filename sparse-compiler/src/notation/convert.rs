@@ -109,15 +109,18 @@ fn producer_rhs(cin: &Cin) -> Option<&Expr> {
 }
 
 /// Tensor `t`'s level formats with their dimensions in the order `order` visits their variables.
+/// Slot, block and range levels cannot be permuted: such a tensor is copied into dense rows over
+/// compressed levels in that order.
 fn levels_in_order(program: &Program, t: usize, order: &[IndexVar]) -> Option<Vec<LevelSpec>> {
     let tensor = &program.tensors[t];
-    if !tensor
+    let levels = match tensor
         .levels
         .iter()
         .all(|l| matches!(l.coord, Coord::Dim(_)))
     {
-        return None;
-    }
+        true => tensor.levels.clone(),
+        false => rows_over_compressed(tensor.order),
+    };
     let mut accesses = Vec::new();
     collect_accesses(&program.rhs, t, &mut accesses);
     let indices = accesses.first()?.clone();
@@ -133,10 +136,7 @@ fn levels_in_order(program: &Program, t: usize, order: &[IndexVar]) -> Option<Ve
     let mut dims: Vec<usize> = (0..tensor.order).collect();
     dims.sort_by_key(|&d| rank(d));
     Some(
-        tensor
-            .levels
-            .iter()
-            .zip(dims)
+        (levels.iter().zip(dims))
             .map(|(l, d)| l.with_coord(Coord::Dim(d)))
             .collect(),
     )
@@ -353,7 +353,8 @@ fn relabel(e: &mut Expr, t: usize, levels: &[LevelSpec]) {
     }
 }
 
-fn collect_accesses(e: &Expr, t: usize, out: &mut Vec<Vec<IndexVar>>) {
+/// The indices of every read of tensor `t` in `e`.
+pub(super) fn collect_accesses(e: &Expr, t: usize, out: &mut Vec<Vec<IndexVar>>) {
     match e {
         Expr::Access { access, .. } if access.tensor == t => out.push(access.indices.clone()),
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}

@@ -98,7 +98,15 @@ fn cycle_error(
         .levels
         .iter()
         .all(|l| matches!(l.coord, crate::format::Coord::Dim(_)));
-    let suggestion = if !whole_dims {
+    let mut reads = Vec::new();
+    super::convert::collect_accesses(&program.rhs, tensor, &mut reads);
+    let suggestion = if reads.iter().any(|r| *r != reads[0]) {
+        format!(
+            "`{}` is read in two index orders, and no copy of it can follow both; pass a copy \
+             stored in the other order as a second tensor",
+            t.name
+        )
+    } else if !whole_dims {
         format!(
             "`{}` has slot or block levels, which cannot be iterated in another order; store it \
              in a format whose levels follow the other tensors' order",

@@ -1,11 +1,11 @@
-// Two ELL matrices read in transposed orders: no loop order visits both in storage order, and
-// ELL (with its slot level) cannot be converted into a concordant copy.
+// A matrix read in both index orders: no loop order visits both reads in storage order, and no
+// single copy of it serves both (a second tensor, stored the other way, does).
 use sparse::prelude::*;
 
 tensor_kernel! {
     fn product;
-    A(i,j) = B(i,j) * C(j,i);
-    formats<B: ell, C: ell>;
+    A(i,j) = B(i,j) * B(j,i);
+    formats<B: csr>;
 }
 
 fn main() {}
