@@ -1424,7 +1424,7 @@ fn crosses_where(cin: &Cin, vars: &[IndexVar]) -> bool {
 /// access's entries (`pos`) and skip nothing. A product is zero when one factor is, a quotient when
 /// What lies inside the loops of `nest` when `cin` begins with exactly those loops, in that order.
 /// Other producers may loop over some of the same variables (`j` and `i` around one operand,
-/// `j`, an ELL operand's slots and `i` around another); only the nest found is reordered.
+/// `j`, an ELL operand's slots and `i` around another); only the nest found is rewritten.
 fn below_nest<'c>(cin: &'c Cin, nest: &[IndexVar]) -> Option<&'c Cin> {
     nest.iter().try_fold(cin, |node, &v| match node {
         Cin::Forall { var, body } if *var == v => Some(&**body),
