@@ -16,10 +16,10 @@ use chains::{Kernel, chain_of, transforms};
 use proc_macro2::TokenStream;
 
 /// Statements kept in `tests/statements_random/statements.rs`.
-const STATEMENTS: usize = 40;
+const STATEMENTS: usize = 60;
 
 /// Of them, at most this many without a schedule.
-const UNSCHEDULED: usize = 10;
+const UNSCHEDULED: usize = 15;
 
 const INDICES: [&str; 3] = ["i", "j", "k"];
 const INPUTS: [&str; 5] = ["B", "C", "D", "E", "G"];
