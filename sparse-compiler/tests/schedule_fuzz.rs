@@ -12,8 +12,7 @@ mod chains;
 
 use std::path::{Path, PathBuf};
 
-use chains::{Kernel, chain_of, compile_without_panic, transforms};
-use proc_macro2::TokenStream;
+use chains::{Kernel, chain_of, compile, compile_without_panic, transforms};
 use proptest::prelude::*;
 
 const KERNELS: &[Kernel] = &[
@@ -226,14 +225,10 @@ proptest! {
 /// `schedule<auto>` never turns a kernel that compiles into one that does not.
 #[test]
 fn auto_schedules_compile_on_every_kernel() {
-    let compile = |source: &str| {
-        let tokens: TokenStream = source.parse().expect("a kernel tokenizes");
-        sparse_compiler::compile(tokens)
-    };
     for kernel in KERNELS {
         let source = format!("{} schedule<auto>;", kernel.head);
         match (compile(kernel.head), compile(&source)) {
-            (Ok(_), Err(errors)) => panic!("{source}\n{}", errors[0].message()),
+            (Ok(_), Err(e)) => panic!("{source}\n{e}"),
             (Err(_), Ok(_)) => panic!("{source} compiles, but not without a schedule"),
             _ => {}
         }
@@ -278,9 +273,8 @@ fn random_schedules_of_the_root_tests_compile() {
                 .and_then(|(_, rest)| rest.rsplit_once('}'));
             let chain = chain.expect("`name { chain }`").0.trim();
             let source = format!("{} schedule<{chain}>;", kernel.head);
-            let tokens: TokenStream = source.parse().expect("a listed chain tokenizes");
-            if let Err(errors) = sparse_compiler::compile(tokens) {
-                panic!("{source}\n{}", errors[0].message());
+            if let Err(e) = compile(&source) {
+                panic!("{source}\n{e}");
             }
             listed += 1;
         }
@@ -315,10 +309,7 @@ fn draw_chains() -> String {
                 .collect();
             let chain = chain_of(kernel, draws);
             let source = format!("{} schedule<{chain}>;", kernel.head);
-            let compiles = source
-                .parse::<TokenStream>()
-                .is_ok_and(|t| sparse_compiler::compile(t).is_ok());
-            if compiles
+            if compile(&source).is_ok()
                 && !chain.contains("Max")
                 && transforms(&chain) >= 2
                 && !kept.contains(&chain)

@@ -178,3 +178,11 @@ pub fn transforms(chain: &str) -> usize {
         .filter(|c| !plain.iter().any(|p| c.starts_with(p)))
         .count()
 }
+
+/// Compiles `source`: `Err` with the first error's message when it does not compile.
+pub fn compile(source: &str) -> Result<(), String> {
+    let tokens: TokenStream = source.parse().map_err(|e| format!("no tokens: {e}"))?;
+    sparse_compiler::compile(tokens)
+        .map(|_| ())
+        .map_err(|errors| errors[0].message())
+}
