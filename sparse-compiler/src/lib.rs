@@ -4,6 +4,7 @@
 //! ```text
 //! tokens --syntax--> AST --format::resolve--> level lists --notation--> concrete index notation
 //!        --schedule--> scheduled notation --lower (lattice, format level functions)--> ir::Kernel
+//!        --ir::passes (lanes, assembly phases; ir::verify after each)--> ir::Kernel
 //!        --emit::rust--> Rust tokens
 //! ```
 //!
@@ -29,7 +30,7 @@ use proc_macro2::TokenStream;
 pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
     let (kernel, _, ir) = front_end(input)?;
     let mut tokens = emit::emit_rust(&ir, &kernel.attrs, &kernel.vis);
-    if let Some(compute) = lower::compute_only(&ir) {
+    if let Some(compute) = ir::passes::compute_only(&ir) {
         let doc = format!(
             " Like [`{}`], but reuses the output's structure (assembled by an earlier call with \
              inputs of the same structure) and computes only its values.",
@@ -70,5 +71,7 @@ fn front_end(
     let cin = notation::concretize(&program)?;
     let scheduled = schedule::schedule(&mut program, cin, kernel.schedule.as_ref())?;
     let ir = lower::lower(&program, &scheduled, &kernel.name.to_string())?;
+    let ir = ir::passes::run(ir)
+        .map_err(|problem| vec![Error::new(kernel.name.span(), ErrorKind::Internal(problem))])?;
     Ok((kernel, scheduled, ir))
 }

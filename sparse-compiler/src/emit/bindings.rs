@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::{Array, Expr, Kernel, Stmt, Var};
+use crate::ir::{Array, Expr, HostStep, Kernel, OutputAccess, Place, Region, Stmt, Var};
 
 /// One bound local. The derived order (variants, then fields) is the order of the bindings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -336,104 +336,38 @@ impl Walk<'_> {
         stmts.iter().try_for_each(|s| self.stmt(s))
     }
 
+    /// What `stmt` binds: its expressions', plus the arrays it names outside them. Whether
+    /// it may write them is the verifier's question, asked before.
     fn stmt(&mut self, stmt: &Stmt) -> Result<(), String> {
+        if let Some(var) = crate::ir::visit::declared(stmt) {
+            self.local(var)?;
+        }
+        for expr in crate::ir::visit::stmt_exprs(stmt) {
+            self.expr(expr)?;
+        }
         match stmt {
-            Stmt::Let { var, init, .. } => {
-                self.local(var)?;
-                self.expr(init)
-            }
-            Stmt::Assign { var, value, .. } => {
-                self.local(var)?;
-                self.expr(value)
-            }
-            Stmt::Store {
-                array,
-                index,
-                value,
+            Stmt::Update { place, .. } => match place {
+                Place::Var(var) => self.local(var)?,
+                Place::Elem(array, _) => self.array(array)?,
+            },
+            Stmt::SortPrefix { array, .. } => self.local(array)?,
+            Stmt::Host(HostStep::ZeroOutput { .. })
+            | Stmt::Parallel(Region {
+                output:
+                    OutputAccess::Blocks { .. } | OutputAccess::Scattered | OutputAccess::Reduced { .. },
                 ..
-            } => {
-                match array {
-                    Array::Vals { param: 0 } | Array::Temp(_) => {}
-                    Array::Vals { .. }
-                    | Array::Pos { .. }
-                    | Array::Crd { .. }
-                    | Array::Offsets { .. } => {
-                        return Err(format!("a store into {array:?}"));
-                    }
-                }
-                self.array(array)?;
-                self.expr(index)?;
-                self.expr(value)
-            }
-            Stmt::Workspace { var, len, .. } => {
-                self.local(var)?;
-                self.expr(len)
-            }
-            Stmt::SortPrefix { array, len } => {
-                self.local(array)?;
-                self.expr(len)
-            }
-            Stmt::For { var, lo, hi, body }
-            | Stmt::VectorFor { var, lo, hi, body }
-            | Stmt::ParallelFor {
-                var, lo, hi, body, ..
-            } => {
-                self.local(var)?;
-                self.expr(lo)?;
-                self.expr(hi)?;
-                self.stmts(body)
-            }
-            Stmt::While { cond, body } => {
-                self.expr(cond)?;
-                self.stmts(body)
-            }
-            Stmt::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                self.expr(cond)?;
-                self.stmts(then)?;
-                self.stmts(otherwise)
-            }
-            Stmt::ZeroOutput { .. } => {
+            }) => {
                 self.used.insert(Binding::Vals { param: 0 });
-                Ok(())
             }
-            Stmt::CopyStructure { from } => self.param(*from),
-            Stmt::Append { coord: e, .. }
-            | Stmt::AppendValue(e)
-            | Stmt::FinishSegment { parent: e, .. } => self.expr(e),
-            Stmt::AppendEntry { coords, value } => {
-                for c in coords {
-                    self.expr(c)?;
-                }
-                self.expr(value)
-            }
-            Stmt::BeginAssembly
-            | Stmt::EndAssembly
-            | Stmt::BeginEntries
-            | Stmt::EndEntries
-            | Stmt::FailStructureMismatch => Ok(()),
-            Stmt::CheckBound { extent, .. } => self.expr(extent),
-            Stmt::Prefetch { array, from } => {
-                self.array(array)?;
-                self.expr(from)
-            }
-            Stmt::PrefetchGather {
-                array,
-                crd,
-                at,
-                offset,
-                stride,
-            } => {
+            Stmt::Host(HostStep::CopyStructure { from }) => self.param(*from)?,
+            Stmt::Prefetch { array, .. } => self.array(array)?,
+            Stmt::PrefetchGather { array, crd, .. } => {
                 self.array(array)?;
                 self.array(crd)?;
-                self.expr(at)?;
-                self.expr(offset)?;
-                self.expr(stride)
             }
+            _ => {}
         }
+        stmt.bodies().into_iter().try_for_each(|b| self.stmts(b))
     }
 
     fn expr(&mut self, expr: &Expr) -> Result<(), String> {

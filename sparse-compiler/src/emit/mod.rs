@@ -6,17 +6,23 @@
 //! 2. the bindings (`bindings.rs`): every dimension, level array and values array the IR uses,
 //!    bound once to a local (`__A_l1_pos`), in a deterministic order, with the output's values
 //!    last so no later read of the output conflicts with their mutable borrow;
-//! 3. the statements (`body.rs`), and `Ok(())`.
+//! 3. the statements (`stmt.rs`; thread regions in `region.rs`, SIMD lanes in `lanes.rs`,
+//!    expressions in `expr.rs`), and `Ok(())`.
 //!
 //! The generated code is safe Rust (no `unsafe` token), names everything through absolute paths
 //! (`::sparse::...`, `::core::...`) so no user import can change its meaning, and carries an
 //! `#[allow]` for the lints that generated code cannot help (unused bindings, names that are not
-//! snake case, clippy). It relies on the IR's invariants (`ir` module docs); a kernel that breaks
-//! them is reported as an internal `compile_error!`, never a panic of the macro.
+//! snake case, clippy). It relies on the IR's invariants (`ir` module docs), checked first by
+//! `ir::verify`; a kernel that breaks them is reported as an internal `compile_error!`, never a
+//! panic of the macro. Its own locals are named by `names.rs`, away from the IR's.
 
 mod bindings;
-mod body;
+mod expr;
+mod lanes;
+mod names;
+mod region;
 mod signature;
+mod stmt;
 #[cfg(test)]
 mod tests;
 
@@ -25,11 +31,17 @@ use quote::quote;
 use syn::{Attribute, Visibility};
 
 use crate::ir::Kernel;
+use crate::ir::verify::{Stage, verify};
 use bindings::Bindings;
+use names::Locals;
+use stmt::Emitter;
 
 /// The Rust function for `kernel`, with the user's attributes (doc comments included) and
 /// visibility.
 pub fn emit_rust(kernel: &Kernel, attrs: &[Attribute], vis: &Visibility) -> TokenStream {
+    if let Err(problem) = verify(kernel, Stage::Final) {
+        return write_internal_error(&kernel.name, &problem);
+    }
     match Bindings::collect(kernel) {
         Ok(bindings) => write_function(kernel, &bindings, attrs, vis),
         Err(problem) => write_internal_error(&kernel.name, &problem),
@@ -46,9 +58,16 @@ fn write_function(
     let params = signature::put_params(kernel);
     let dims = bindings.put_dims(kernel);
     let checks = signature::put_shape_checks(kernel, bindings);
-    let (copies, prologue) = body::put_prologue(kernel, bindings, &kernel.body);
+    let locals = Locals::new(kernel);
+    let emitter = Emitter {
+        kernel,
+        bindings,
+        locals: &locals,
+        writes: None,
+    };
+    let (copies, prologue) = stmt::put_prologue(&emitter, &kernel.body);
     let data = bindings.put_data(kernel);
-    let stmts = body::put_block(kernel, bindings, &kernel.body[prologue..]);
+    let stmts = emitter.put_stmts(&kernel.body[prologue..]);
     quote! {
         #(#attrs)*
         #[allow(

@@ -9,7 +9,8 @@ use syn::Visibility;
 use super::emit_rust;
 use crate::format::{FormatType, LevelSpec};
 use crate::ir::{
-    Array, BinOp, Expr, Kernel, Literal, Param, RangeEnd, ShapeCheck, Stmt, TempType, Type, Var,
+    Array, BinOp, Expr, HostStep, Kernel, Literal, Param, RangeEnd, ShapeCheck, Stmt, TempType,
+    Type, Var,
 };
 
 // ---- IR builders -------------------------------------------------------------------------------
@@ -73,20 +74,11 @@ fn let_mut(name: &str, ty: Type, init: Expr) -> Stmt {
 }
 
 fn add_to(name: &str, value: Expr) -> Stmt {
-    Stmt::Assign {
-        var: v(name),
-        value,
-        accumulate: true,
-    }
+    Stmt::assign(v(name), value, true)
 }
 
 fn store(array: Array, index: Expr, value: Expr, accumulate: bool) -> Stmt {
-    Stmt::Store {
-        array,
-        index,
-        value,
-        accumulate,
-    }
+    Stmt::store(array, index, value, accumulate)
 }
 
 fn for_(name: &str, lo: Expr, hi: Expr, body: Vec<Stmt>) -> Stmt {
@@ -222,7 +214,7 @@ fn spmv_dia() -> Kernel {
         ],
         shape_checks: vec![check("i", &[(0, 0), (1, 0)]), check("j", &[(1, 1), (2, 0)])],
         body: vec![
-            Stmt::ZeroOutput { parallel: false },
+            Stmt::Host(HostStep::ZeroOutput { parallel: false }),
             for_(
                 "__d",
                 idx(0),
@@ -325,9 +317,9 @@ fn sub_csr() -> Kernel {
             check("j", &[(0, 1), (1, 1), (2, 1)]),
         ],
         body: vec![
-            Stmt::BeginAssembly,
+            Stmt::Host(HostStep::BeginAssembly),
             for_("__i", idx(0), dim(0, 0), row),
-            Stmt::EndAssembly,
+            Stmt::Host(HostStep::EndAssembly),
         ],
     }
 }
@@ -394,11 +386,7 @@ fn spgemm_csr() -> Kernel {
             parent: var("__i"),
         },
     ];
-    let workspace = |name: &str, ty| Stmt::Workspace {
-        var: v(name),
-        ty,
-        len: dim(0, 1),
-    };
+    let workspace = |name: &str, ty| Stmt::workspace(v(name), ty, dim(0, 1));
     Kernel {
         name: "spgemm_csr".into(),
         params: csr_params("C", "A", "B"),
@@ -411,9 +399,9 @@ fn spgemm_csr() -> Kernel {
             workspace("__w", TempType::Value),
             workspace("__seen", TempType::Bool),
             workspace("__list", TempType::Index),
-            Stmt::BeginAssembly,
+            Stmt::Host(HostStep::BeginAssembly),
             for_("__i", idx(0), dim(0, 0), row),
-            Stmt::EndAssembly,
+            Stmt::Host(HostStep::EndAssembly),
         ],
     }
 }
@@ -542,6 +530,9 @@ fn parentheses_follow_rust_precedence() {
         Expr::Neg(Box::new(bin(BinOp::Add, a.clone(), a))),
     ];
     let mut kernel = spmv_csr();
+    for name in ["__a", "__b", "__c"] {
+        kernel.body.push(let_(name, Type::Index, idx(1)));
+    }
     for (k, init) in lets.into_iter().enumerate() {
         kernel
             .body

@@ -10,68 +10,25 @@
 //!   ([`Array::Pos`], [`Array::Crd`], index workspaces) yield indices. Arithmetic on indices never
 //!   underflows (lowering orders subtractions so).
 //! - Value expressions ([`Type::Value`]) are of the kernel's scalar type `T`.
-//! - Every variable is declared by [`Stmt::Let`] before use, in an enclosing block; names are unique
-//!   in a kernel (the namer in `lower` guarantees it) and never collide with parameter names.
+//! - Every variable is declared (by [`Stmt::Let`], a loop, a region or a workspace) before use, in
+//!   an enclosing block, and never declared again where it is visible; names never collide with
+//!   parameter names. Back ends name their own locals away from every name the kernel declares.
+//! - A [`Region`] says where its iterations run ([`Unit`]), how they reach the output
+//!   ([`OutputAccess`]) and which scalars they reduce into ([`Reduction`]); each [`Stmt::Update`]
+//!   says whether it synchronizes ([`Sync`]). Lowering decides these from the schedule's race
+//!   strategy; a back end only spells them.
+//! - Steps that run on the host around the compute are [`Stmt::Host`]; a row-parallel assembly
+//!   is three explicit phases (count, [`HostStep::LayoutRows`], fill).
+//! - [`verify::verify`] checks these invariants after lowering and after every pass.
 //! - Out-of-bounds accesses cannot happen on validated tensors, but backends may keep bounds checks.
 
+pub mod passes;
 mod print;
+pub mod verify;
+pub(crate) mod visit;
 
 pub use print::print_kernel;
-
-/// Local names a backend may introduce in the code it emits for IR statements (lane loops,
-/// parallel pieces, binary searches), and that IR passes after lowering may declare (the
-/// compute-only cursor). The lowerer never names a variable with one of these, so they cannot
-/// hide the kernel's.
-pub const RESERVED_LOCALS: &[&str] = &[
-    "__acc",
-    "__add",
-    "__at",
-    "__chunk",
-    "__compute_cursor",
-    "__counts",
-    "__crd_part",
-    "__cursor",
-    "__from",
-    "__hi",
-    "__lanes",
-    "__lanes_end",
-    "__len",
-    "__lo",
-    "__n",
-    "__out",
-    "__out_cells",
-    "__out_chunk",
-    "__out_offset",
-    "__out_row",
-    "__out_rows",
-    "__part",
-    "__partial",
-    "__partials",
-    "__parts",
-    "__piece",
-    "__pieces",
-    "__row",
-    "__segments",
-    "__span",
-    "__to",
-    "__vals_part",
-    "__width",
-    "__x",
-];
-
-/// Families of backend locals numbered per operand (`__row_0`, `__row_1`, ...): a name that is one
-/// of these prefixes followed by digits only is reserved too.
-pub const RESERVED_FAMILIES: &[&str] = &["__chunk_", "__row_", "__splat_"];
-
-/// Whether `name` is a backend's local: listed in [`RESERVED_LOCALS`] or numbered in one of the
-/// [`RESERVED_FAMILIES`].
-pub fn is_reserved_local(name: &str) -> bool {
-    RESERVED_LOCALS.contains(&name)
-        || RESERVED_FAMILIES.iter().any(|family| {
-            name.strip_prefix(family)
-                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        })
-}
+pub use visit::{any_stmt, bin, declared_names, mentions, substitute};
 
 use crate::format::FormatType;
 
@@ -292,34 +249,207 @@ pub enum BinOp {
     Or,
 }
 
-/// How the iterations of a [`Stmt::ParallelFor`] write the output's values.
+/// The unit a [`Region`]'s iterations are spread over (Senanayake et al., the `parallelize`
+/// command's hardware units). A back end maps each to what it has: rayon tasks, SIMD lanes, CUDA
+/// blocks, warps and threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// CPU threads.
+    CpuThread,
+    /// SIMD lanes of one thread.
+    CpuVector,
+    /// GPU thread blocks.
+    GpuBlock,
+    /// GPU warps of a block.
+    GpuWarp,
+    /// GPU threads of a warp or block.
+    GpuThread,
+}
+
+/// How a [`Region`]'s iterations reach the output's values.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ParallelWrites {
-    /// Iteration `v` (the loop starts at 0) writes only the output positions
-    /// `[v * chunk, (v + 1) * chunk)`: each iteration owns a plain slice of the values, so its
-    /// stores need no atomics and can use SIMD lanes. (`NoRaces` over the output's rows.)
-    Rows {
+pub enum OutputAccess {
+    /// The region writes no output value.
+    Untouched,
+    /// Iteration `v` (the region starts at 0) owns the output positions `[v * chunk, (v + 1) *
+    /// chunk)` and writes only those (`NoRaces` over dense rows): its updates are plain.
+    Blocks {
         /// The number of value positions per iteration.
         chunk: Expr,
     },
-    /// Each entry is written by one iteration only (`NoRaces`, `IgnoreRaces`): through atomic
-    /// cells with relaxed loads and stores, plain moves.
-    Exclusive,
-    /// Iterations may add into one entry (`Atomics`): atomic read-modify-writes.
-    Atomic,
-    /// Each iteration appends whole rows of the output's last level `level` (compressed, under
-    /// dense rows), in row order. Backends run the body twice in parallel: once counting each
-    /// row's appends (a row ends at its [`Stmt::FinishSegment`]), then, after laying out `pos` by
-    /// prefix sums, once writing each iteration's coordinates and values into its own part of the
-    /// arrays (between [`Stmt::BeginAssembly`] and [`Stmt::EndAssembly`]).
-    AssembleRows {
+    /// The iterations write one shared output; each [`Stmt::Update`] of it says whether it
+    /// synchronizes ([`Sync`]).
+    Scattered,
+    /// Each unit of `scope` updates its own copy of the output's values, which starts at the
+    /// identity of `op`; after the region the copies are combined into the output with `op`, in
+    /// a fixed order, so the result does not depend on scheduling (`Temporary`,
+    /// `ParallelReduction`).
+    Reduced {
+        /// How the copies combine.
+        op: ReduceOp,
+        /// Who owns a copy.
+        scope: Scope,
+    },
+    /// Each iteration appends whole rows of output level `level` (compressed, under dense rows),
+    /// in row order. Only between lowering and the assembly pass, which splits the region into
+    /// its count and fill phases.
+    AppendRows {
         /// The output level appended to.
         level: usize,
     },
-    /// Each task adds into its own zeroed copy of the output; the copies are added into the output
-    /// afterwards in task order (`Temporary`, `ParallelReduction`), so the result does not depend
-    /// on scheduling for a given thread count.
-    Partials,
+    /// The count phase of a row-parallel assembly: each iteration counts the entries it appends
+    /// to each row of output level `level` ([`Stmt::CountEntry`], [`Stmt::CloseRow`]).
+    CountRows {
+        /// The output level appended to.
+        level: usize,
+    },
+    /// The fill phase of a row-parallel assembly, after [`HostStep::LayoutRows`]: each
+    /// iteration writes its coordinates and values into its own part of the output's arrays
+    /// ([`Stmt::FillCoord`], [`Stmt::FillValue`]).
+    FillRows {
+        /// The output level appended to.
+        level: usize,
+    },
+}
+
+/// An associative, commutative operator that combines partial results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    /// `+`, identity zero.
+    Add,
+}
+
+/// Who owns a private copy in a reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// Each SIMD lane.
+    Lanes,
+    /// Each task of a thread-parallel region.
+    Tasks,
+    /// Each thread of a GPU warp, combined by shuffles.
+    Warp,
+    /// Each thread of a GPU block, combined through shared memory.
+    Block,
+}
+
+/// A scalar that a region's iterations reduce into: each unit of `scope` adds into its own copy,
+/// which starts at the identity of `op`, and the copies are combined into `var` with `op` after
+/// the region.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reduction {
+    /// The variable, declared before the region.
+    pub var: Var,
+    /// How the copies combine.
+    pub op: ReduceOp,
+    /// Who owns a copy.
+    pub scope: Scope,
+}
+
+/// A loop whose iterations run in parallel on `unit`: `for var in lo..hi { body }`. The body may
+/// write only the output's values (as `output` says), the reductions' variables, and locals and
+/// workspaces it declares (each iteration's own).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Region {
+    /// Where the iterations run.
+    pub unit: Unit,
+    /// The loop variable, declared by the region.
+    pub var: Var,
+    /// The first value.
+    pub lo: Expr,
+    /// One past the last value.
+    pub hi: Expr,
+    /// The body.
+    pub body: Vec<Stmt>,
+    /// How the iterations reach the output's values.
+    pub output: OutputAccess,
+    /// The scalars the iterations reduce into.
+    pub reductions: Vec<Reduction>,
+}
+
+/// Where an [`Stmt::Update`] writes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Place {
+    /// A local variable.
+    Var(Var),
+    /// An element of an array: the output's values or a workspace.
+    Elem(Array, Expr),
+}
+
+/// How an [`Stmt::Update`] combines its value with what the place holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UpdateOp {
+    /// Overwrite.
+    Set,
+    /// Combine with a reduction operator.
+    Reduce(ReduceOp),
+}
+
+/// Whether an [`Stmt::Update`] must synchronize with other iterations of the region around it.
+/// Lowering decides it once, from the schedule's race strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sync {
+    /// No other iteration writes the place while this one does: a plain write.
+    Owned,
+    /// Other iterations may update the place concurrently: an atomic read-modify-write.
+    Atomic,
+}
+
+/// A step that runs on the host around the kernel's compute (assembly of a sparse output, bound
+/// checks, copies): a GPU back end runs these on the CPU side of its launcher.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HostStep {
+    /// Sets every value of the output to zero (an `=` kernel into a dense output); on the
+    /// back end's threads when `parallel` (the kernel runs a thread-parallel region anyway).
+    ZeroOutput {
+        /// Whether the zeroing may use threads.
+        parallel: bool,
+    },
+    /// Gives the output the structure of input `from`'s first levels, values zeroed: the kernel
+    /// then writes values at that input's positions. Only in the kernel's prologue, the run of
+    /// [`HostStep::CheckBound`] and `CopyStructure` steps that starts its body, before anything
+    /// reads the output (back ends run the prologue before binding the output's arrays).
+    CopyStructure {
+        /// The input parameter whose structure the output takes.
+        from: usize,
+    },
+    /// Returns with an error unless `extent` equals `bound` (`exact`) or is at most `bound`: the
+    /// promise a `bound` schedule command makes about an index variable's extent.
+    CheckBound {
+        /// The index variable (for the message).
+        index: String,
+        /// Its extent.
+        extent: Expr,
+        /// The bound.
+        bound: usize,
+        /// Whether the extent must equal the bound rather than not exceed it.
+        exact: bool,
+    },
+    /// Starts assembling a sparse output: its levels are cleared (capacity kept) and rebuilt by
+    /// the [`Stmt::Append`] and [`Stmt::FinishSegment`] statements that follow.
+    BeginAssembly,
+    /// Between the phases of a row-parallel assembly: lays out `pos` of output level `level` by
+    /// prefix sums of the counted rows, and gives each fill iteration its part of the arrays.
+    LayoutRows {
+        /// The output level appended to.
+        level: usize,
+    },
+    /// Ends the assembly: the rebuilt levels are validated and installed in the output.
+    EndAssembly,
+    /// Starts collecting the output's entries, for an output whose levels cannot be appended to
+    /// in order (hashed levels): the entries are packed into its format at
+    /// [`HostStep::EndEntries`].
+    BeginEntries,
+    /// Packs the collected entries into the output's format and installs them.
+    EndEntries,
+}
+
+/// Where a workspace lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// Private to the iteration (or thread) that declares it: registers, the stack, the heap.
+    Local,
+    /// Shared by the threads of a GPU block.
+    Shared,
 }
 
 /// A statement.
@@ -336,28 +466,19 @@ pub enum Stmt {
         /// Whether later statements assign it.
         mutable: bool,
     },
-    /// `var = value` (or `var += value` when `accumulate`).
-    Assign {
-        /// The variable.
-        var: Var,
-        /// The value.
-        value: Expr,
-        /// Whether to add instead of overwrite.
-        accumulate: bool,
-    },
-    /// `array[index] = value` (or `+=` when `accumulate`); the array is an output's values or a
+    /// `place = value`, or `place = place op value`: into a local, the output's values or a
     /// workspace.
-    Store {
-        /// The array.
-        array: Array,
-        /// The index.
-        index: Expr,
+    Update {
+        /// Where.
+        place: Place,
+        /// Overwrite or combine.
+        op: UpdateOp,
         /// The value.
         value: Expr,
-        /// Whether to add instead of overwrite.
-        accumulate: bool,
+        /// Whether the write synchronizes with other iterations of the enclosing region.
+        sync: Sync,
     },
-    /// Declares a workspace of `len` elements of `ty`, zeroed.
+    /// Declares a workspace of `len` elements of `ty`, each `init`.
     Workspace {
         /// Its name.
         var: Var,
@@ -365,6 +486,10 @@ pub enum Stmt {
         ty: TempType,
         /// The number of elements.
         len: Expr,
+        /// Every element's first value (a constant of the element type).
+        init: Expr,
+        /// Where it lives.
+        space: Space,
     },
     /// Sorts the first `len` elements of an index workspace.
     SortPrefix {
@@ -384,33 +509,8 @@ pub enum Stmt {
         /// The body.
         body: Vec<Stmt>,
     },
-    /// `for var in lo..hi { body }` with iterations spread over threads. The body may only write
-    /// the output's values (as `writes` says) and locals it declares.
-    ParallelFor {
-        /// The loop variable.
-        var: Var,
-        /// The first value.
-        lo: Expr,
-        /// One past the last value.
-        hi: Expr,
-        /// The body.
-        body: Vec<Stmt>,
-        /// How iterations write the output.
-        writes: ParallelWrites,
-    },
-    /// `for var in lo..hi { body }` to be computed in SIMD lanes where the body allows it: a body
-    /// that stores `out[b + var] (+)= f(loads at c + var, loop invariants)` runs `T::LANES` values
-    /// at a time, with a scalar tail; any other body runs as a plain loop.
-    VectorFor {
-        /// The loop variable.
-        var: Var,
-        /// The first value.
-        lo: Expr,
-        /// One past the last value.
-        hi: Expr,
-        /// The body.
-        body: Vec<Stmt>,
-    },
+    /// A loop whose iterations run in parallel.
+    Parallel(Region),
     /// `while cond { body }`.
     While {
         /// The condition.
@@ -427,25 +527,10 @@ pub enum Stmt {
         /// Taken when false (may be empty).
         otherwise: Vec<Stmt>,
     },
-    /// Sets every value of the output to zero (an `=` kernel into a dense output); on the
-    /// backend's threads when `parallel` (the kernel runs a thread-parallel loop anyway).
-    ZeroOutput {
-        /// Whether the zeroing may use threads.
-        parallel: bool,
-    },
-    /// Gives the output the structure of input `from`'s first levels, values zeroed: the kernel
-    /// then writes values at that input's positions. Only in the kernel's prologue, the run of
-    /// [`Stmt::CheckBound`] and `CopyStructure` statements that starts its body, before anything
-    /// reads the output (backends run the prologue before binding the output's arrays).
-    CopyStructure {
-        /// The input parameter whose structure the output takes.
-        from: usize,
-    },
-    /// Starts assembling a sparse output: its levels are cleared (capacity kept) and rebuilt by
-    /// the [`Stmt::Append`] and [`Stmt::FinishSegment`] statements that follow.
-    BeginAssembly,
-    /// Appends coordinate `coord` to compressed or singleton level `level` of the output (and,
-    /// on the last level, `value` to its values).
+    /// A step on the host around the compute.
+    Host(HostStep),
+    /// Appends coordinate `coord` to compressed or singleton level `level` of the output being
+    /// assembled (between [`HostStep::BeginAssembly`] and [`HostStep::EndAssembly`]).
     Append {
         /// The output level.
         level: usize,
@@ -462,20 +547,28 @@ pub enum Stmt {
         /// The parent position.
         parent: Expr,
     },
-    /// Ends the assembly: the rebuilt levels are validated and installed in the output.
-    EndAssembly,
-    /// Starts collecting the output's entries, for an output whose levels cannot be appended to
-    /// in order (hashed levels): the entries are packed into its format at [`Stmt::EndEntries`].
-    BeginEntries,
-    /// Adds an entry at logical coordinates `coords`.
+    /// In a [`OutputAccess::CountRows`] region: one more entry in the current row.
+    CountEntry,
+    /// In a [`OutputAccess::CountRows`] region: the current row, under parent position
+    /// `parent`, holds the entries counted since the last one closed.
+    CloseRow {
+        /// The parent position.
+        parent: Expr,
+    },
+    /// In a [`OutputAccess::FillRows`] region: writes the coordinate of the iteration's next
+    /// entry.
+    FillCoord(Expr),
+    /// In a [`OutputAccess::FillRows`] region: writes the value of the iteration's next entry and
+    /// moves on to the one after it.
+    FillValue(Expr),
+    /// Adds an entry at logical coordinates `coords` to the entries collected since
+    /// [`HostStep::BeginEntries`].
     AppendEntry {
         /// One coordinate per dimension of the output.
         coords: Vec<Expr>,
         /// The value.
         value: Expr,
     },
-    /// Packs the collected entries into the output's format and installs them.
-    EndEntries,
     /// Returns from the kernel with an error: the output's existing structure is not the one the
     /// kernel computes (compute-only kernels).
     FailStructureMismatch,
@@ -506,27 +599,66 @@ pub enum Stmt {
         /// Elements per coordinate of the gathered level.
         stride: Expr,
     },
-    /// Returns with an error unless `extent` equals `bound` (`exact`) or is at most `bound`: the
-    /// promise a `bound` schedule command makes about an index variable's extent.
-    CheckBound {
-        /// The index variable (for the message).
-        index: String,
-        /// Its extent.
-        extent: Expr,
-        /// The bound.
-        bound: usize,
-        /// Whether the extent must equal the bound rather than not exceed it.
-        exact: bool,
-    },
 }
 
 impl Stmt {
+    /// `var = value`, or `var += value` when `accumulate`.
+    pub fn assign(var: Var, value: Expr, accumulate: bool) -> Stmt {
+        Stmt::update(Place::Var(var), value, accumulate)
+    }
+
+    /// `array[index] = value`, or `+=` when `accumulate`, unsynchronized.
+    pub fn store(array: Array, index: Expr, value: Expr, accumulate: bool) -> Stmt {
+        Stmt::update(Place::Elem(array, index), value, accumulate)
+    }
+
+    fn update(place: Place, value: Expr, accumulate: bool) -> Stmt {
+        let op = match accumulate {
+            true => UpdateOp::Reduce(ReduceOp::Add),
+            false => UpdateOp::Set,
+        };
+        Stmt::Update {
+            place,
+            op,
+            value,
+            sync: Sync::Owned,
+        }
+    }
+
+    /// A zeroed workspace of `len` elements of `ty`, private to the code that declares it.
+    pub fn workspace(var: Var, ty: TempType, len: Expr) -> Stmt {
+        let init = match ty {
+            TempType::Value => Expr::Value(Literal::Int(0)),
+            TempType::Index => Expr::Index(0),
+            TempType::Bool => Expr::Bool(false),
+        };
+        Stmt::Workspace {
+            var,
+            ty,
+            len,
+            init,
+            space: Space::Local,
+        }
+    }
+
     /// The statement lists nested directly inside this statement.
     pub fn bodies(&self) -> Vec<&[Stmt]> {
         match self {
             Stmt::For { body, .. }
-            | Stmt::ParallelFor { body, .. }
-            | Stmt::VectorFor { body, .. }
+            | Stmt::Parallel(Region { body, .. })
+            | Stmt::While { body, .. } => vec![body],
+            Stmt::If {
+                then, otherwise, ..
+            } => vec![then, otherwise],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The statement lists nested directly inside this statement, to change.
+    pub fn bodies_mut(&mut self) -> Vec<&mut Vec<Stmt>> {
+        match self {
+            Stmt::For { body, .. }
+            | Stmt::Parallel(Region { body, .. })
             | Stmt::While { body, .. } => vec![body],
             Stmt::If {
                 then, otherwise, ..
@@ -536,13 +668,19 @@ impl Stmt {
     }
 
     /// Whether this statement belongs to a kernel's prologue, which backends run before binding
-    /// the output's arrays: bound checks and structure copies ([`Stmt::CopyStructure`]).
+    /// the output's arrays: bound checks and structure copies ([`HostStep::CopyStructure`]).
     pub fn is_prologue(&self) -> bool {
-        matches!(self, Stmt::CheckBound { .. } | Stmt::CopyStructure { .. })
+        matches!(
+            self,
+            Stmt::Host(HostStep::CheckBound { .. } | HostStep::CopyStructure { .. })
+        )
     }
-}
 
-/// Whether `holds` is true of a statement of `stmts` or of one nested in them, at any depth.
-pub fn any_stmt(stmts: &[Stmt], holds: &impl Fn(&Stmt) -> bool) -> bool {
-    (stmts.iter()).any(|s| holds(s) || s.bodies().into_iter().any(|b| any_stmt(b, holds)))
+    /// Whether this statement adds to the output being assembled.
+    pub fn is_append(&self) -> bool {
+        matches!(
+            self,
+            Stmt::Append { .. } | Stmt::AppendValue(_) | Stmt::FinishSegment { .. }
+        )
+    }
 }

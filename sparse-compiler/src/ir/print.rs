@@ -27,7 +27,8 @@
 //! is for.
 
 use super::{
-    Array, BinOp, Expr, Kernel, Literal, ParallelWrites, RangeEnd, ShapeCheck, Stmt, TempType, Type,
+    Array, BinOp, Expr, HostStep, Kernel, Literal, OutputAccess, Place, RangeEnd, ReduceOp, Region,
+    Scope, ShapeCheck, Space, Stmt, Sync, TempType, Type, Unit, UpdateOp,
 };
 use crate::format::{FormatType, LevelKind, LevelSpec};
 
@@ -124,36 +125,47 @@ impl Printer<'_> {
                 );
                 self.line(&line);
             }
-            Stmt::Assign {
+            Stmt::Update {
+                place,
+                op,
+                value,
+                sync,
+            } => {
+                let place = match place {
+                    Place::Var(var) => var.0.clone(),
+                    Place::Elem(array, index) => {
+                        format!("{}[{}]", self.array(array), self.expr(index))
+                    }
+                };
+                let sync = match sync {
+                    Sync::Owned => "",
+                    Sync::Atomic => "atomic ",
+                };
+                let line = format!("{sync}{place} {} {};", update_op(*op), self.expr(value));
+                self.line(&line);
+            }
+            Stmt::Workspace {
                 var,
-                value,
-                accumulate,
+                ty,
+                len,
+                init,
+                space,
             } => {
-                let line = format!("{} {} {};", var.0, assign_op(*accumulate), self.expr(value));
-                self.line(&line);
-            }
-            Stmt::Store {
-                array,
-                index,
-                value,
-                accumulate,
-            } => {
-                let line = format!(
-                    "{}[{}] {} {};",
-                    self.array(array),
-                    self.expr(index),
-                    assign_op(*accumulate),
-                    self.expr(value)
-                );
-                self.line(&line);
-            }
-            Stmt::Workspace { var, ty, len } => {
                 let ty = match ty {
                     TempType::Value => "value",
                     TempType::Index => "index",
                     TempType::Bool => "bool",
                 };
-                let line = format!("workspace {}: {ty}[{}];", var.0, self.expr(len));
+                let space = match space {
+                    Space::Local => "",
+                    Space::Shared => "shared ",
+                };
+                let line = format!(
+                    "{space}workspace {}: {ty}[{}] = {};",
+                    var.0,
+                    self.expr(len),
+                    self.expr(init)
+                );
                 self.line(&line);
             }
             Stmt::SortPrefix { array, len } => {
@@ -165,39 +177,9 @@ impl Printer<'_> {
                 self.block(&head, body);
                 self.line("}");
             }
-            Stmt::ParallelFor {
-                var,
-                lo,
-                hi,
-                body,
-                writes,
-            } => {
-                let how = match writes {
-                    ParallelWrites::Atomic => "atomic".to_string(),
-                    ParallelWrites::Exclusive => "exclusive".to_string(),
-                    ParallelWrites::Partials => "partials".to_string(),
-                    ParallelWrites::Rows { chunk } => format!("rows of {}", self.expr(chunk)),
-                    ParallelWrites::AssembleRows { level } => {
-                        format!("assembling l{level} by rows")
-                    }
-                };
-                let head = format!(
-                    "parallel({how}) for {} in {}..{}",
-                    var.0,
-                    self.expr(lo),
-                    self.expr(hi)
-                );
-                self.block(&head, body);
-                self.line("}");
-            }
-            Stmt::VectorFor { var, lo, hi, body } => {
-                let head = format!(
-                    "vector for {} in {}..{}",
-                    var.0,
-                    self.expr(lo),
-                    self.expr(hi)
-                );
-                self.block(&head, body);
+            Stmt::Parallel(region) => {
+                let head = self.region_head(region);
+                self.block(&head, &region.body);
                 self.line("}");
             }
             Stmt::While { cond, body } => {
@@ -210,21 +192,8 @@ impl Printer<'_> {
                 then,
                 otherwise,
             } => self.if_chain(cond, then, otherwise),
-            Stmt::ZeroOutput { parallel } => {
-                let how = if *parallel {
-                    "zero_in_parallel"
-                } else {
-                    "zero"
-                };
-                let line = format!("{how}({}.vals);", self.param(0));
-                self.line(&line);
-            }
-            Stmt::CopyStructure { from } => {
-                let line = format!("copy_structure({}, {});", self.param(0), self.param(*from));
-                self.line(&line);
-            }
-            Stmt::BeginAssembly => {
-                let line = format!("begin_assembly({});", self.param(0));
+            Stmt::Host(step) => {
+                let line = self.host(step);
                 self.line(&line);
             }
             Stmt::Append { level, coord } => {
@@ -243,12 +212,17 @@ impl Printer<'_> {
                 );
                 self.line(&line);
             }
-            Stmt::EndAssembly => {
-                let line = format!("end_assembly({});", self.param(0));
+            Stmt::CountEntry => self.line("count_entry;"),
+            Stmt::CloseRow { parent } => {
+                let line = format!("close_row({});", self.expr(parent));
                 self.line(&line);
             }
-            Stmt::BeginEntries => {
-                let line = format!("begin_entries({});", self.param(0));
+            Stmt::FillCoord(coord) => {
+                let line = format!("fill_coord({});", self.expr(coord));
+                self.line(&line);
+            }
+            Stmt::FillValue(value) => {
+                let line = format!("fill_value({});", self.expr(value));
                 self.line(&line);
             }
             Stmt::AppendEntry { coords, value } => {
@@ -259,10 +233,6 @@ impl Printer<'_> {
                     coords.join(", "),
                     self.expr(value)
                 );
-                self.line(&line);
-            }
-            Stmt::EndEntries => {
-                let line = format!("end_entries({});", self.param(0));
                 self.line(&line);
             }
             Stmt::FailStructureMismatch => self.line("fail(structure mismatch);"),
@@ -287,16 +257,75 @@ impl Printer<'_> {
                     "prefetch_gather({array}, {offset}{crd}[{at}] * {stride});"
                 ));
             }
-            Stmt::CheckBound {
+        }
+    }
+
+    /// `parallel(UNIT, OUTPUT[, reduce OP VAR over SCOPE]) for v in lo..hi`.
+    fn region_head(&self, region: &Region) -> String {
+        let unit = match region.unit {
+            Unit::CpuThread => "threads",
+            Unit::CpuVector => "lanes",
+            Unit::GpuBlock => "blocks",
+            Unit::GpuWarp => "warps",
+            Unit::GpuThread => "gpu threads",
+        };
+        let mut how = vec![unit.to_string()];
+        match &region.output {
+            OutputAccess::Untouched => {}
+            OutputAccess::Blocks { chunk } => {
+                how.push(format!("owns blocks of {}", self.expr(chunk)))
+            }
+            OutputAccess::Scattered => how.push("shared".into()),
+            OutputAccess::Reduced { op, scope } => {
+                how.push(format!(
+                    "reduced {} over {}",
+                    reduce_op(*op),
+                    scope_name(*scope)
+                ));
+            }
+            OutputAccess::AppendRows { level } => how.push(format!("appends rows of l{level}")),
+            OutputAccess::CountRows { level } => how.push(format!("counts rows of l{level}")),
+            OutputAccess::FillRows { level } => how.push(format!("fills rows of l{level}")),
+        }
+        for r in &region.reductions {
+            how.push(format!(
+                "reduce {} {} over {}",
+                reduce_op(r.op),
+                r.var.0,
+                scope_name(r.scope)
+            ));
+        }
+        format!(
+            "parallel({}) for {} in {}..{}",
+            how.join(", "),
+            region.var.0,
+            self.expr(&region.lo),
+            self.expr(&region.hi)
+        )
+    }
+
+    fn host(&self, step: &HostStep) -> String {
+        let out = self.param(0);
+        match step {
+            HostStep::ZeroOutput { parallel: true } => format!("zero_in_parallel({out}.vals);"),
+            HostStep::ZeroOutput { parallel: false } => format!("zero({out}.vals);"),
+            HostStep::CopyStructure { from } => {
+                format!("copy_structure({out}, {});", self.param(*from))
+            }
+            HostStep::CheckBound {
                 index,
                 extent,
                 bound,
                 exact,
             } => {
                 let op = if *exact { "==" } else { "<=" };
-                let line = format!("check_bound({index}: {} {op} {bound});", self.expr(extent));
-                self.line(&line);
+                format!("check_bound({index}: {} {op} {bound});", self.expr(extent))
             }
+            HostStep::BeginAssembly => format!("begin_assembly({out});"),
+            HostStep::LayoutRows { level } => format!("layout_rows({out}.l{level});"),
+            HostStep::EndAssembly => format!("end_assembly({out});"),
+            HostStep::BeginEntries => format!("begin_entries({out});"),
+            HostStep::EndEntries => format!("end_entries({out});"),
         }
     }
 
@@ -477,8 +506,26 @@ impl Prec {
     }
 }
 
-fn assign_op(accumulate: bool) -> &'static str {
-    if accumulate { "+=" } else { "=" }
+fn update_op(op: UpdateOp) -> &'static str {
+    match op {
+        UpdateOp::Set => "=",
+        UpdateOp::Reduce(ReduceOp::Add) => "+=",
+    }
+}
+
+fn reduce_op(op: ReduceOp) -> &'static str {
+    match op {
+        ReduceOp::Add => "+",
+    }
+}
+
+fn scope_name(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Lanes => "lanes",
+        Scope::Tasks => "tasks",
+        Scope::Warp => "warp",
+        Scope::Block => "block",
+    }
 }
 
 fn type_name(ty: Type) -> &'static str {
@@ -592,9 +639,9 @@ mod tests {
                     var: Var("__p".into()),
                     lo: load(pos(), var("__i")),
                     hi: load(pos(), bin(BinOp::Add, var("__i"), Expr::Index(1))),
-                    body: vec![Stmt::Assign {
-                        var: Var("__t".into()),
-                        value: bin(
+                    body: vec![Stmt::assign(
+                        Var("__t".into()),
+                        bin(
                             BinOp::Mul,
                             load(Array::Vals { param: 1 }, var("__p")),
                             load(
@@ -602,15 +649,10 @@ mod tests {
                                 load(Array::Crd { param: 1, level: 1 }, var("__p")),
                             ),
                         ),
-                        accumulate: true,
-                    }],
+                        true,
+                    )],
                 },
-                Stmt::Store {
-                    array: Array::Vals { param: 0 },
-                    index: var("__i"),
-                    value: var("__t"),
-                    accumulate: false,
-                },
+                Stmt::store(Array::Vals { param: 0 }, var("__i"), var("__t"), false),
             ],
         }];
         let expected = "\
@@ -633,17 +675,17 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
     fn every_statement_form_prints_on_its_own_line() {
         let w = Var("__w".into());
         let body = vec![
-            Stmt::Workspace {
-                var: w.clone(),
-                ty: TempType::Index,
-                len: Expr::Len(Array::Crd { param: 1, level: 1 }),
-            },
+            Stmt::workspace(
+                w.clone(),
+                TempType::Index,
+                Expr::Len(Array::Crd { param: 1, level: 1 }),
+            ),
             Stmt::SortPrefix {
                 array: w.clone(),
                 len: Expr::Index(3),
             },
-            Stmt::ZeroOutput { parallel: false },
-            Stmt::BeginAssembly,
+            Stmt::Host(HostStep::ZeroOutput { parallel: false }),
+            Stmt::Host(HostStep::BeginAssembly),
             Stmt::While {
                 cond: Expr::Not(Box::new(Expr::Bool(false))),
                 body: vec![
@@ -652,11 +694,7 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
                         coord: load(Array::Temp(w), Expr::Index(0)),
                     },
                     Stmt::AppendValue(Expr::Neg(Box::new(Expr::Value(Literal::Float(2.5))))),
-                    Stmt::Assign {
-                        var: Var("__n".into()),
-                        value: Expr::AppendedLen { level: 1 },
-                        accumulate: false,
-                    },
+                    Stmt::assign(Var("__n".into()), Expr::AppendedLen { level: 1 }, false),
                 ],
             },
             Stmt::If {
@@ -668,13 +706,13 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
                 otherwise: vec![Stmt::If {
                     cond: var("__b"),
                     then: vec![],
-                    otherwise: vec![Stmt::EndAssembly],
+                    otherwise: vec![Stmt::Host(HostStep::EndAssembly)],
                 }],
             },
         ];
         let text = print_kernel(&kernel(body));
         let expected = "
-    workspace __w: index[len(A.l1.crd)];
+    workspace __w: index[len(A.l1.crd)] = 0;
     sort(__w[0..3]);
     zero(y.vals);
     begin_assembly(y);
@@ -763,36 +801,42 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
             array: Array::Pos { param: 1, level: 1 },
             target: Box::new(var("__p")),
         };
+        let region = |var: &str, hi: Expr, unit, output| {
+            Stmt::Parallel(Region {
+                unit,
+                var: Var(var.into()),
+                lo: lo(),
+                hi,
+                body: vec![],
+                output,
+                reductions: vec![],
+            })
+        };
         let body = vec![
-            Stmt::ParallelFor {
-                var: Var("__i".into()),
-                lo: lo(),
-                hi: hi(),
-                body: vec![],
-                writes: ParallelWrites::Atomic,
-            },
-            Stmt::ParallelFor {
-                var: Var("__k".into()),
-                lo: lo(),
-                hi: search,
-                body: vec![],
-                writes: ParallelWrites::Exclusive,
-            },
-            Stmt::VectorFor {
-                var: Var("__j".into()),
-                lo: lo(),
-                hi: hi(),
-                body: vec![],
+            region("__i", hi(), Unit::CpuThread, OutputAccess::Scattered),
+            region(
+                "__k",
+                search,
+                Unit::CpuThread,
+                OutputAccess::Blocks { chunk: lo() },
+            ),
+            region("__j", hi(), Unit::CpuVector, OutputAccess::Untouched),
+            Stmt::Update {
+                place: Place::Elem(Array::Vals { param: 0 }, lo()),
+                op: UpdateOp::Reduce(ReduceOp::Add),
+                value: var("__t"),
+                sync: Sync::Atomic,
             },
         ];
         let text = print_kernel(&kernel(body));
         let expected = "
-    parallel(atomic) for __i in 0..y.shape[0] {
+    parallel(threads, shared) for __i in 0..y.shape[0] {
     }
-    parallel(exclusive) for __k in 0..count_up_to(A.l1.pos, __p) {
+    parallel(threads, owns blocks of 0) for __k in 0..count_up_to(A.l1.pos, __p) {
     }
-    vector for __j in 0..y.shape[0] {
+    parallel(lanes) for __j in 0..y.shape[0] {
     }
+    atomic y.vals[0] += __t;
 }
 ";
         assert!(text.ends_with(expected), "{text}");

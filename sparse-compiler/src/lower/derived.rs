@@ -8,9 +8,12 @@
 use super::Lowerer;
 use crate::error::{Error, ErrorKind};
 use crate::format::{LevelKind, bin, level_fns};
-use crate::ir::{Array, BinOp, Expr, ParallelWrites, Stmt, Type, Var, any_stmt};
+use crate::ir::{
+    Array, BinOp, Expr, OutputAccess, Place, ReduceOp, Region, Scope, Stmt, Sync, Type,
+    Unit as IrUnit, UpdateOp, Var, any_stmt,
+};
 use crate::notation::{Cin, IndexVar};
-use crate::schedule::{BoundKind, Direction, Race, Relation, Unit};
+use crate::schedule::{BoundKind, Direction, Parallel as ParallelTag, Race, Relation, Unit};
 
 impl Lowerer<'_> {
     /// A loop over a variable a schedule command created.
@@ -102,63 +105,11 @@ impl Lowerer<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
         if let Some(tag) = self.scheduled.parallel.get(&v).copied() {
-            out.push(match tag.unit {
-                Unit::CpuVector => {
-                    if appends(&body) {
-                        let what = format!(
-                            "`CpuVector` lanes over `{}`, whose iterations append to output `{}` \
-                             (its entries must come in order); vectorize a loop that does not append",
-                            self.program.vars[v], self.program.tensors[0].name
-                        );
-                        return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
-                    }
-                    Stmt::VectorFor { var, lo, hi, body }
-                }
-                _ => {
-                    // An assembled output's rows each belong to one iteration, so no race
-                    // strategy needs more than the row-parallel assembly.
-                    let writes = match tag.race {
-                        _ if self.collects_entries => {
-                            let what = format!(
-                                "a thread-parallel loop into `{}`, whose entries are collected \
-                                 and packed at the end (its loops visit it against its level \
-                                 order, through a hashed input, or only through derived loops)",
-                                self.program.tensors[0].name
-                            );
-                            return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
-                        }
-                        _ if self.assembles() => match self.counts_rows(v) {
-                            true => ParallelWrites::AssembleRows { level: 1 },
-                            false => return Err(self.unsupported(
-                                "a parallel loop that is not over the rows of the assembled output",
-                            )),
-                        },
-                        Race::Atomics => ParallelWrites::Atomic,
-                        Race::NoRaces | Race::IgnoreRaces => match self.row_chunk(v, &lo) {
-                            Some(chunk) => ParallelWrites::Rows { chunk },
-                            None => ParallelWrites::Exclusive,
-                        },
-                        Race::Temporary | Race::ParallelReduction => ParallelWrites::Partials,
-                    };
-                    // Workspaces used inside the loop are declared per iteration.
-                    let mut locals = std::mem::take(&mut self.parallel_locals);
-                    locals.extend(body);
-                    if let Some(what) = shared_by_iterations(&locals) {
-                        let what = format!(
-                            "parallelizing `{}` on threads: {what}",
-                            self.program.vars[v]
-                        );
-                        return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
-                    }
-                    Stmt::ParallelFor {
-                        var,
-                        lo,
-                        hi,
-                        body: locals,
-                        writes,
-                    }
-                }
-            });
+            let region = match tag.unit {
+                Unit::CpuVector => self.lane_region(v, var, lo, hi, body, tag.span)?,
+                _ => self.thread_region(v, var, lo, hi, body, tag)?,
+            };
+            out.push(Stmt::Parallel(region));
             return Ok(());
         }
         match self.scheduled.unroll.get(&v).copied() {
@@ -166,6 +117,101 @@ impl Lowerer<'_> {
             _ => out.push(Stmt::For { var, lo, hi, body }),
         }
         Ok(())
+    }
+
+    /// A loop in SIMD lanes (`CpuVector`): the `lanes` pass shapes it or turns it back into a
+    /// plain loop.
+    fn lane_region(
+        &self,
+        v: IndexVar,
+        var: Var,
+        lo: Expr,
+        hi: Expr,
+        body: Vec<Stmt>,
+        span: proc_macro2::Span,
+    ) -> Result<Region, Error> {
+        if any_stmt(&body, &Stmt::is_append) {
+            let what = format!(
+                "`CpuVector` lanes over `{}`, whose iterations append to output `{}` \
+                 (its entries must come in order); vectorize a loop that does not append",
+                self.program.vars[v], self.program.tensors[0].name
+            );
+            return Err(Error::new(span, ErrorKind::Unsupported(what)));
+        }
+        Ok(Region {
+            unit: IrUnit::CpuVector,
+            var,
+            lo,
+            hi,
+            body,
+            output: OutputAccess::Scattered,
+            reductions: Vec::new(),
+        })
+    }
+
+    /// A loop on threads. How its iterations reach the output follows from the race strategy
+    /// and the output: an assembled output's rows each belong to one iteration, so no race
+    /// strategy needs more than the row-parallel assembly; a dense output's rows owned by one
+    /// iteration are plain blocks; `Atomics` makes every sum into the output atomic.
+    fn thread_region(
+        &mut self,
+        v: IndexVar,
+        var: Var,
+        lo: Expr,
+        hi: Expr,
+        body: Vec<Stmt>,
+        tag: ParallelTag,
+    ) -> Result<Region, Error> {
+        let output = match tag.race {
+            _ if self.collects_entries => {
+                let what = format!(
+                    "a thread-parallel loop into `{}`, whose entries are collected \
+                     and packed at the end (its loops visit it against its level \
+                     order, through a hashed input, or only through derived loops)",
+                    self.program.tensors[0].name
+                );
+                return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
+            }
+            _ if self.assembles() => match self.counts_rows(v) {
+                true => OutputAccess::AppendRows { level: 1 },
+                false => {
+                    return Err(self.unsupported(
+                        "a parallel loop that is not over the rows of the assembled output",
+                    ));
+                }
+            },
+            Race::Atomics => OutputAccess::Scattered,
+            Race::NoRaces | Race::IgnoreRaces => match self.row_chunk(v, &lo) {
+                Some(chunk) => OutputAccess::Blocks { chunk },
+                None => OutputAccess::Scattered,
+            },
+            Race::Temporary | Race::ParallelReduction => OutputAccess::Reduced {
+                op: ReduceOp::Add,
+                scope: Scope::Tasks,
+            },
+        };
+        // Workspaces used inside the loop are declared per iteration.
+        let mut locals = std::mem::take(&mut self.parallel_locals);
+        locals.extend(body);
+        if let Some(what) = shared_by_iterations(&locals) {
+            let what = format!(
+                "parallelizing `{}` on threads: {what}",
+                self.program.vars[v]
+            );
+            return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
+        }
+        if tag.race == Race::Atomics {
+            make_output_sums_atomic(&mut locals);
+        }
+        Ok(Region {
+            unit: IrUnit::CpuThread,
+            var,
+            lo,
+            hi,
+            body: locals,
+            output,
+            reductions: Vec::new(),
+        })
     }
 
     /// Whether `v` runs over the output's rows: its first coordinate, or the outer part of a
@@ -651,14 +697,17 @@ fn rem(a: Expr, b: Expr) -> Expr {
 }
 
 /// Why iterations of a thread-parallel loop with body `body` would share something other than
-/// the output, which [`Stmt::ParallelFor`] does not allow: a thread-parallel loop inside it, a
+/// the output, which a thread-parallel [`Stmt::Parallel`] does not allow: a thread-parallel loop inside it, a
 /// running sum declared outside it (a statement that adds a term after the sum over the loop
 /// keeps that sum in a scalar), or a workspace declared outside it.
 fn shared_by_iterations(body: &[Stmt]) -> Option<&'static str> {
     let mut locals = Locals::default();
     locals.visit(body);
     let outside = |vars: &[&Var]| vars.iter().any(|v| !locals.declared.contains(v));
-    if any_stmt(body, &|s| matches!(s, Stmt::ParallelFor { .. })) {
+    if any_stmt(
+        body,
+        &|s| matches!(s, Stmt::Parallel(r) if r.unit == IrUnit::CpuThread),
+    ) {
         Some("another thread-parallel loop runs inside it")
     } else if outside(&locals.assigned) {
         Some(
@@ -672,14 +721,23 @@ fn shared_by_iterations(body: &[Stmt]) -> Option<&'static str> {
     }
 }
 
-/// Whether `body` appends to the output, whose entries must then come in order.
-fn appends(body: &[Stmt]) -> bool {
-    any_stmt(body, &|s| {
-        matches!(
-            s,
-            Stmt::Append { .. } | Stmt::AppendValue(_) | Stmt::FinishSegment { .. }
-        )
-    })
+/// Under `Atomics`: every sum into the output's values becomes an atomic update (a plain
+/// overwrite stays plain: each position is overwritten by the one iteration that owns it).
+fn make_output_sums_atomic(stmts: &mut [Stmt]) {
+    for stmt in stmts {
+        if let Stmt::Update {
+            place: Place::Elem(Array::Vals { param: 0 }, _),
+            op: UpdateOp::Reduce(_),
+            sync,
+            ..
+        } = stmt
+        {
+            *sync = Sync::Atomic;
+        }
+        for body in stmt.bodies_mut() {
+            make_output_sums_atomic(body);
+        }
+    }
 }
 
 /// What a loop body declares and writes.
@@ -699,10 +757,13 @@ impl<'s> Locals<'s> {
                 Stmt::Let { var, .. }
                 | Stmt::Workspace { var, .. }
                 | Stmt::For { var, .. }
-                | Stmt::VectorFor { var, .. } => self.declared.push(var),
-                Stmt::Assign { var, .. } => self.assigned.push(var),
-                Stmt::Store {
-                    array: Array::Temp(var),
+                | Stmt::Parallel(Region { var, .. }) => self.declared.push(var),
+                Stmt::Update {
+                    place: Place::Var(var),
+                    ..
+                } => self.assigned.push(var),
+                Stmt::Update {
+                    place: Place::Elem(Array::Temp(var), _),
                     ..
                 }
                 | Stmt::SortPrefix { array: var, .. } => self.stored.push(var),

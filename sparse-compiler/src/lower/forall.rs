@@ -301,11 +301,7 @@ impl Lowerer<'_> {
             body,
             &mut inner,
         )?;
-        inner.push(Stmt::Assign {
-            var: c.pos.clone(),
-            value: h.next,
-            accumulate: false,
-        });
+        inner.push(Stmt::assign(c.pos.clone(), h.next, false));
         let cond = bin(
             BinOp::Lt,
             Expr::Var(c.pos.clone()),
@@ -516,11 +512,7 @@ impl Lowerer<'_> {
                     Expr::Var(name.clone()),
                 ),
             );
-            let step = Stmt::Assign {
-                var: run.clone(),
-                value: Expr::Index(1),
-                accumulate: true,
-            };
+            let step = Stmt::assign(run.clone(), Expr::Index(1), true);
             out.push(Stmt::While {
                 cond: same,
                 body: vec![step],
@@ -686,11 +678,7 @@ fn writes_output(cin: &Cin) -> bool {
 fn advance(cursors: &[Cursor], here: &BTreeMap<Iterator, Here>, out: &mut Vec<Stmt>) {
     for c in cursors {
         let h = &here[&c.it];
-        let step = Stmt::Assign {
-            var: c.pos.clone(),
-            value: h.next.clone(),
-            accumulate: false,
-        };
+        let step = Stmt::assign(c.pos.clone(), h.next.clone(), false);
         out.push(Stmt::If {
             cond: Expr::Var(h.at.clone()),
             then: vec![step],

@@ -8,7 +8,6 @@
 //! (`expr::zero`). Levels are only ever touched through their level functions (`format::Level`).
 //! Outputs are assembled as they are computed: dense levels by insert, compressed levels by append.
 
-mod compute;
 mod coord;
 mod derived;
 mod expr;
@@ -22,10 +21,9 @@ use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{LevelEnv, LevelKind, LevelRef, bin, level_fns};
-use crate::ir::{self, Array, Expr, Stmt, Type, Var};
+use crate::ir::{self, Array, Expr, HostStep, Stmt, Type, Var};
 use crate::notation::{Access, Cin, IndexVar, Lhs, Program};
 use crate::schedule::{BoundKind, Direction, Relation, Scheduled};
-pub use compute::compute_only;
 use names::Namer;
 
 /// Lowers a scheduled program to an IR kernel named `name`.
@@ -44,7 +42,7 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
     lowerer.check_prefetches_apply()?;
     if !lowerer.partial_output_write {
         // Every output position is overwritten, so zeroing it first would be a wasted pass.
-        body.retain(|s| !matches!(s, Stmt::ZeroOutput { .. }));
+        body.retain(|s| !matches!(s, Stmt::Host(HostStep::ZeroOutput { .. })));
     }
     // The bound checks and the structure copy come first, before anything hoisted: backends run
     // them before binding the output's arrays.
@@ -233,12 +231,12 @@ impl<'p> Lowerer<'p> {
                 ..
             } = *r
             {
-                checks.push(Stmt::CheckBound {
+                checks.push(Stmt::Host(HostStep::CheckBound {
                     index: self.program.vars[parent].clone(),
                     extent: self.extent(parent),
                     bound: value,
                     exact: kind == BoundKind::MaxExact,
-                });
+                }));
             }
         }
         checks

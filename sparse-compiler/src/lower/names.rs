@@ -20,19 +20,12 @@ impl Default for Namer {
 }
 
 impl Namer {
-    /// A name not handed out before and not a backend's own local ([`crate::ir::is_reserved_local`]),
-    /// built from `hint`: `__i`, then `__i_1`, `__i_2`, ...
+    /// A name not handed out before, built from `hint`: `__i`, then `__i_1`, `__i_2`, ...
+    /// Back ends name their own locals away from these, so no name here is off limits.
     pub fn fresh(&mut self, hint: &str) -> Var {
-        // Every `__row_<n>` is a backend's, so a hint whose numbered names would all be taken
-        // gets another base.
-        let family = format!("__{hint}_");
-        let hint = match crate::ir::RESERVED_FAMILIES.contains(&family.as_str()) {
-            true => format!("{hint}_v"),
-            false => hint.to_string(),
-        };
         let mut name = format!("__{hint}");
         let mut n = 0;
-        while self.issued.contains(&name) || crate::ir::is_reserved_local(&name) {
+        while self.issued.contains(&name) {
             n += 1;
             name = format!("__{hint}_{n}");
         }
@@ -46,19 +39,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_are_unique_and_avoid_backend_locals() {
+    fn names_are_unique() {
         let mut namer = Namer::default();
         assert_eq!(namer.fresh("i").0, "__i");
         assert_eq!(namer.fresh("i").0, "__i_1");
-        // `__x` is a backend's local, so an index named `x` is renamed.
-        assert_eq!(namer.fresh("x").0, "__x_1");
-        // So are the lane loop's count and numbered rows, and the row counter of parallel assembly.
-        assert_eq!(namer.fresh("n").0, "__n_1");
-        assert_eq!(namer.fresh("compute_cursor").0, "__compute_cursor_1");
-        assert_eq!(namer.fresh("row").0, "__row_v");
-        assert_eq!(namer.fresh("row").0, "__row_v_1");
-        assert_eq!(namer.fresh("row_0").0, "__row_0_1");
-        assert_eq!(namer.fresh("chunk_12").0, "__chunk_12_1");
-        assert_eq!(namer.fresh("splat").0, "__splat_v");
+        assert_eq!(namer.fresh("i_1").0, "__i_1_1");
+        // Back ends keep their own locals apart, so their names are the lowerer's to take.
+        assert_eq!(namer.fresh("x").0, "__x");
+        assert_eq!(namer.fresh("row").0, "__row");
     }
 }

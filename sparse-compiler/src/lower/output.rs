@@ -10,7 +10,7 @@
 use super::{Lowerer, Temp};
 use crate::error::{Error, Errors};
 use crate::format::LevelKind;
-use crate::ir::{Array, Expr, Literal, Stmt, TempType, Type};
+use crate::ir::{Array, Expr, HostStep, Literal, Stmt, TempType, Type};
 use crate::notation::{Cin, Expr as NExpr, IndexVar, Lhs};
 use crate::syntax::ast::AssignOp;
 
@@ -26,15 +26,15 @@ impl Lowerer<'_> {
     pub(super) fn begin_output(&mut self, out: &mut Vec<Stmt>) -> Result<(), Errors> {
         let levels = self.levels(0).to_vec();
         if let Some(source) = self.pattern_source {
-            out.push(Stmt::CopyStructure {
+            out.push(Stmt::Host(HostStep::CopyStructure {
                 from: self.accesses[source].tensor,
-            });
+            }));
             return Ok(());
         }
         if !self.assembles() {
             if self.program.op == AssignOp::Assign {
                 let parallel = self.threads();
-                out.push(Stmt::ZeroOutput { parallel });
+                out.push(Stmt::Host(HostStep::ZeroOutput { parallel }));
             }
             return Ok(());
         }
@@ -60,10 +60,10 @@ impl Lowerer<'_> {
             // CSC result of row-major loops), or an appended level whose coordinate only derived
             // loops visit: collect entries, pack them at the end.
             self.collects_entries = true;
-            out.push(Stmt::BeginEntries);
+            out.push(Stmt::Host(HostStep::BeginEntries));
             return Ok(());
         }
-        out.push(Stmt::BeginAssembly);
+        out.push(Stmt::Host(HostStep::BeginAssembly));
         Ok(())
     }
 
@@ -119,9 +119,9 @@ impl Lowerer<'_> {
 
     pub(super) fn end_output(&mut self, out: &mut Vec<Stmt>) {
         if self.collects_entries {
-            out.push(Stmt::EndEntries);
+            out.push(Stmt::Host(HostStep::EndEntries));
         } else if self.assembles() {
-            out.push(Stmt::EndAssembly);
+            out.push(Stmt::Host(HostStep::EndAssembly));
         }
     }
 
@@ -204,11 +204,7 @@ impl Lowerer<'_> {
         match lhs {
             Lhs::Scalar(t) => match self.temps.get(t) {
                 Some(Temp::Scalar(var)) => {
-                    out.push(Stmt::Assign {
-                        var: var.clone(),
-                        value,
-                        accumulate,
-                    });
+                    out.push(Stmt::assign(var.clone(), value, accumulate));
                     Ok(())
                 }
                 _ => Err(self.internal("a scalar temporary without a variable")),
@@ -238,22 +234,18 @@ impl Lowerer<'_> {
                 let Some((_, sum)) = self.scope.segment_sum.clone() else {
                     return Ok(());
                 };
-                out.push(Stmt::Assign {
-                    var: sum,
-                    value,
-                    accumulate: true,
-                });
+                out.push(Stmt::assign(sum, value, true));
                 Ok(())
             }
             Lhs::Output => {
                 self.partial_output_write |= accumulate || self.scope.partial;
                 let index = self.output_position()?;
-                out.push(Stmt::Store {
-                    array: Array::Vals { param: 0 },
+                out.push(Stmt::store(
+                    Array::Vals { param: 0 },
                     index,
                     value,
                     accumulate,
-                });
+                ));
                 Ok(())
             }
         }
@@ -324,21 +316,9 @@ impl Lowerer<'_> {
         let list = self.names.fresh(&format!("w_{name}_list"));
         let count = self.names.fresh(&format!("w_{name}_count"));
         let declarations = [
-            Stmt::Workspace {
-                var: values.clone(),
-                ty: TempType::Value,
-                len: len.clone(),
-            },
-            Stmt::Workspace {
-                var: set.clone(),
-                ty: TempType::Bool,
-                len: len.clone(),
-            },
-            Stmt::Workspace {
-                var: list.clone(),
-                ty: TempType::Index,
-                len,
-            },
+            Stmt::workspace(values.clone(), TempType::Value, len.clone()),
+            Stmt::workspace(set.clone(), TempType::Bool, len.clone()),
+            Stmt::workspace(list.clone(), TempType::Index, len),
             Stmt::Let {
                 var: count.clone(),
                 ty: Type::Index,
@@ -384,23 +364,14 @@ impl Lowerer<'_> {
             .cloned()
             .ok_or_else(|| self.internal("workspace coordinate unbound"))?;
         let first = vec![
-            Stmt::Store {
-                array: Array::Temp(set.clone()),
-                index: j.clone(),
-                value: Expr::Bool(true),
-                accumulate: false,
-            },
-            Stmt::Store {
-                array: Array::Temp(list),
-                index: Expr::Var(count.clone()),
-                value: j.clone(),
-                accumulate: false,
-            },
-            Stmt::Assign {
-                var: count,
-                value: Expr::Index(1),
-                accumulate: true,
-            },
+            Stmt::store(Array::Temp(set.clone()), j.clone(), Expr::Bool(true), false),
+            Stmt::store(
+                Array::Temp(list),
+                Expr::Var(count.clone()),
+                j.clone(),
+                false,
+            ),
+            Stmt::assign(count, Expr::Index(1), true),
         ];
         let untouched = Expr::Not(Box::new(Expr::Load(Array::Temp(set), Box::new(j.clone()))));
         out.push(Stmt::If {
@@ -408,12 +379,7 @@ impl Lowerer<'_> {
             then: first,
             otherwise: Vec::new(),
         });
-        out.push(Stmt::Store {
-            array: Array::Temp(values),
-            index: j,
-            value,
-            accumulate: true,
-        });
+        out.push(Stmt::store(Array::Temp(values), j, value, true));
         Ok(())
     }
 
@@ -483,38 +449,29 @@ impl Lowerer<'_> {
             self.append(value, &mut body)?;
         } else {
             let index = self.output_position()?;
-            body.push(Stmt::Store {
-                array: Array::Vals { param: 0 },
-                index,
-                value,
-                accumulate: false,
-            });
+            body.push(Stmt::store(Array::Vals { param: 0 }, index, value, false));
         }
         self.scope = saved;
         let zero = Expr::Value(Literal::Int(0));
-        body.push(Stmt::Store {
-            array: Array::Temp(values),
-            index: Expr::Var(j.clone()),
-            value: zero,
-            accumulate: false,
-        });
-        body.push(Stmt::Store {
-            array: Array::Temp(set),
-            index: Expr::Var(j),
-            value: Expr::Bool(false),
-            accumulate: false,
-        });
+        body.push(Stmt::store(
+            Array::Temp(values),
+            Expr::Var(j.clone()),
+            zero,
+            false,
+        ));
+        body.push(Stmt::store(
+            Array::Temp(set),
+            Expr::Var(j),
+            Expr::Bool(false),
+            false,
+        ));
         out.push(Stmt::For {
             var: idx,
             lo: Expr::Index(0),
             hi: Expr::Var(count.clone()),
             body,
         });
-        out.push(Stmt::Assign {
-            var: count,
-            value: Expr::Index(0),
-            accumulate: false,
-        });
+        out.push(Stmt::assign(count, Expr::Index(0), false));
         if let Some((level, parent)) = segment {
             out.push(Stmt::FinishSegment { level, parent });
         }

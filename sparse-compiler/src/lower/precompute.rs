@@ -34,11 +34,7 @@ impl Lowerer<'_> {
         // cleared first, so one workspace per kernel (or per parallel task) serves every use,
         // unless its length depends on the enclosing loops.
         let invariant = matches!(len, Expr::Index(_)) || self.scheduled.deriving(var).is_none();
-        let declaration = Stmt::Workspace {
-            var: values.clone(),
-            ty: TempType::Value,
-            len: len.clone(),
-        };
+        let declaration = Stmt::workspace(values.clone(), TempType::Value, len.clone());
         match (invariant, self.scope.in_parallel) {
             (true, true) => self.parallel_locals.push(declaration),
             (true, false) => self.hoisted.push(declaration),
@@ -70,12 +66,12 @@ impl Lowerer<'_> {
             var: k.clone(),
             lo: Expr::Index(0),
             hi: len,
-            body: vec![Stmt::Store {
-                array: Array::Temp(values.clone()),
-                index: Expr::Var(k),
-                value: Expr::Value(crate::ir::Literal::Int(0)),
-                accumulate: false,
-            }],
+            body: vec![Stmt::store(
+                Array::Temp(values.clone()),
+                Expr::Var(k),
+                Expr::Value(crate::ir::Literal::Int(0)),
+                false,
+            )],
         }
     }
 
@@ -178,10 +174,5 @@ fn offset(at: Expr, lo: &Expr) -> Expr {
 
 /// The store (or addition, when it holds a sum) of a producer's value into its workspace slot.
 pub(super) fn fill(values: crate::ir::Var, at: Expr, value: Expr, accumulate: bool) -> Stmt {
-    Stmt::Store {
-        array: Array::Temp(values),
-        index: at,
-        value,
-        accumulate,
-    }
+    Stmt::store(Array::Temp(values), at, value, accumulate)
 }

@@ -190,11 +190,13 @@ impl Lowerer<'_> {
         let row =
             level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
         let zero = Expr::Value(crate::ir::Literal::Int(0));
-        let store = |accumulate| Stmt::Store {
-            array: Array::Vals { param: 0 },
-            index: row.clone(),
-            value: Expr::Var(sum.clone()),
-            accumulate,
+        let store = |accumulate| {
+            Stmt::store(
+                Array::Vals { param: 0 },
+                row.clone(),
+                Expr::Var(sum.clone()),
+                accumulate,
+            )
         };
         let store = match first {
             Some(first) if self.program.op == AssignOp::Assign => Stmt::If {
@@ -204,11 +206,7 @@ impl Lowerer<'_> {
             },
             _ => store(true),
         };
-        let reset = Stmt::Assign {
-            var: sum.clone(),
-            value: zero.clone(),
-            accumulate: false,
-        };
+        let reset = Stmt::assign(sum.clone(), zero.clone(), false);
         Stmt::If {
             cond: bin(BinOp::Ne, Expr::Var(sum.clone()), zero),
             then: vec![store, reset],
@@ -258,17 +256,13 @@ impl Lowerer<'_> {
             param: tensor,
             level,
         };
-        let step = Stmt::Assign {
-            var: q.clone(),
-            value: Expr::Index(1),
-            accumulate: true,
-        };
+        let step = Stmt::assign(q.clone(), Expr::Index(1), true);
         // `p` is a stored position, so `pos` ends past it and the walk stops inside `pos`.
-        let reload = Stmt::Assign {
-            var: end.clone(),
-            value: load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1))),
-            accumulate: false,
-        };
+        let reload = Stmt::assign(
+            end.clone(),
+            load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1))),
+            false,
+        );
         let mut advance = Vec::new();
         if let Some((_, sum)) = self
             .scope
@@ -462,18 +456,10 @@ impl Lowerer<'_> {
             Expr::Var(run_end.clone()),
             Expr::Var(walk.tracker.end.clone()),
         );
-        turn.push(Stmt::Assign {
-            var: cursor,
-            value: Expr::Var(run_end),
-            accumulate: false,
-        });
+        turn.push(Stmt::assign(cursor, Expr::Var(run_end), false));
         turn.push(Stmt::If {
             cond: row_done,
-            then: vec![Stmt::Assign {
-                var: walk.tracker.segment,
-                value: Expr::Index(1),
-                accumulate: true,
-            }],
+            then: vec![Stmt::assign(walk.tracker.segment, Expr::Index(1), true)],
             otherwise: Vec::new(),
         });
         out.push(Stmt::While {
@@ -505,11 +491,11 @@ impl Lowerer<'_> {
             param: self.accesses[walk.access].tensor,
             level: walk.level,
         };
-        let mut turn = vec![Stmt::Assign {
-            var: end.clone(),
-            value: load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1))),
-            accumulate: false,
-        }];
+        let mut turn = vec![Stmt::assign(
+            end.clone(),
+            load(pos, bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1))),
+            false,
+        )];
         self.bind_upper(walk.access, walk.level, &q, walk.roots[0], &mut turn);
         let run_stop = bin(BinOp::Min, Expr::Var(end.clone()), Expr::Var(stop.clone()));
         turn.push(let_index(run_end, run_stop, false));
@@ -571,11 +557,13 @@ impl Lowerer<'_> {
         let env = self.level_env(access, upper);
         let row =
             level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
-        let store = |accumulate| Stmt::Store {
-            array: Array::Vals { param: 0 },
-            index: row.clone(),
-            value: Expr::Var(sum.clone()),
-            accumulate,
+        let store = |accumulate| {
+            Stmt::store(
+                Array::Vals { param: 0 },
+                row.clone(),
+                Expr::Var(sum.clone()),
+                accumulate,
+            )
         };
         if self.program.op != AssignOp::Assign {
             return store(true);

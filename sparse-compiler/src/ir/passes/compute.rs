@@ -4,14 +4,19 @@
 //! and each appended coordinate is checked against the stored one, so an output assembled for
 //! other inputs is reported (`KernelError::StructureMismatch`) instead of silently overwritten.
 
-use crate::format::bin;
-use crate::ir::{Array, BinOp, Expr, Kernel, Stmt, Type, Var, any_stmt};
+use super::fresh_local;
+use crate::ir::{
+    Array, BinOp, Expr, HostStep, Kernel, Place, Region, Stmt, Type, Unit, Var, any_stmt, bin,
+};
 
 /// The compute-only kernel `<name>_compute`, if `kernel` assembles its output by append in one
-/// serial pass (a row-parallel assembly has no single cursor to follow).
+/// serial pass (a row-parallel assembly has no single cursor to follow, and lanes never append).
 pub fn compute_only(kernel: &Kernel) -> Option<Kernel> {
-    if !kernel.body.contains(&Stmt::BeginAssembly)
-        || any_stmt(&kernel.body, &|s| matches!(s, Stmt::ParallelFor { .. }))
+    if !kernel.body.contains(&Stmt::Host(HostStep::BeginAssembly))
+        || any_stmt(
+            &kernel.body,
+            &|s| matches!(s, Stmt::Parallel(r) if r.unit != Unit::CpuVector),
+        )
     {
         return None;
     }
@@ -24,7 +29,7 @@ pub fn compute_only(kernel: &Kernel) -> Option<Kernel> {
     let last = (0..8).rev().find(|&k| appends(k))?;
     let rewrite = Rewrite {
         last,
-        cursor: Var("__compute_cursor".into()),
+        cursor: fresh_local(kernel, "__compute_cursor"),
     };
     Some(Kernel {
         name: format!("{}_compute", kernel.name),
@@ -52,7 +57,7 @@ impl Rewrite {
             level: self.last,
         };
         match stmt {
-            Stmt::BeginAssembly => {
+            Stmt::Host(HostStep::BeginAssembly) => {
                 vec![Stmt::Let {
                     var: self.cursor.clone(),
                     ty: Type::Index,
@@ -92,19 +97,10 @@ impl Rewrite {
             }
             Stmt::Append { .. } | Stmt::FinishSegment { .. } => Vec::new(),
             Stmt::AppendValue(value) => vec![
-                Stmt::Store {
-                    array: values,
-                    index: cursor,
-                    value: self.expr(value),
-                    accumulate: false,
-                },
-                Stmt::Assign {
-                    var: self.cursor.clone(),
-                    value: Expr::Index(1),
-                    accumulate: true,
-                },
+                Stmt::store(values, cursor, self.expr(value), false),
+                Stmt::assign(self.cursor.clone(), Expr::Index(1), true),
             ],
-            Stmt::EndAssembly => {
+            Stmt::Host(HostStep::EndAssembly) => {
                 let short = bin(BinOp::Ne, cursor, Expr::Len(values));
                 vec![Stmt::If {
                     cond: short,
@@ -125,17 +121,17 @@ impl Rewrite {
                     mutable: *mutable,
                 }]
             }
-            Stmt::Assign {
-                var,
+            Stmt::Update {
+                place: Place::Var(var),
+                op,
                 value,
-                accumulate,
-            } => {
-                vec![Stmt::Assign {
-                    var: var.clone(),
-                    value: self.expr(value),
-                    accumulate: *accumulate,
-                }]
-            }
+                sync,
+            } => vec![Stmt::Update {
+                place: Place::Var(var.clone()),
+                op: *op,
+                value: self.expr(value),
+                sync: *sync,
+            }],
             Stmt::For { var, lo, hi, body } => {
                 vec![Stmt::For {
                     var: var.clone(),
@@ -144,14 +140,12 @@ impl Rewrite {
                     body: self.stmts(body),
                 }]
             }
-            Stmt::VectorFor { var, lo, hi, body } => {
-                vec![Stmt::VectorFor {
-                    var: var.clone(),
-                    lo: self.expr(lo),
-                    hi: self.expr(hi),
-                    body: self.stmts(body),
-                }]
-            }
+            Stmt::Parallel(region) => vec![Stmt::Parallel(Region {
+                lo: self.expr(&region.lo),
+                hi: self.expr(&region.hi),
+                body: self.stmts(&region.body),
+                ..region.clone()
+            })],
             Stmt::While { cond, body } => vec![Stmt::While {
                 cond: self.expr(cond),
                 body: self.stmts(body),

@@ -1,0 +1,306 @@
+//! IR expressions -> Rust expressions.
+//!
+//! Expressions carry their precedence, so parentheses appear only where Rust needs them (the
+//! generated code reads like hand-written code, and golden files stay readable). Types follow the
+//! IR: indices are `usize`, values `T`, `pos`/`crd` loads are widened from `Idx` with `as usize`,
+//! DIA offsets are `i64` and only meet indices inside `AddOffset` and `RangeBound`, which compute
+//! in `i64` and clamp before converting back so no cast can wrap.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::bindings::{Binding, LevelArray, ident, lit};
+use super::stmt::{Emitter, Writes};
+use crate::ir::{Array, BinOp, Expr, Literal as IrLiteral, RangeEnd, Type};
+
+/// Rust operator precedence, lowest first, as far as the emitter uses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Prec {
+    /// `if c { a } else { b }`: parenthesized in every operand position.
+    Select,
+    Or,
+    And,
+    Compare,
+    Sum,
+    Product,
+    Cast,
+    Unary,
+    /// Paths, literals, calls, method calls, indexing.
+    Postfix,
+}
+
+/// An emitted expression.
+pub(super) struct Operand {
+    pub(super) tokens: TokenStream,
+    pub(super) prec: Prec,
+    /// Whether the tokens end in `as TYPE`: followed by `<`, Rust would read the `<` as the start
+    /// of generic arguments.
+    ends_in_cast: bool,
+}
+
+impl Operand {
+    pub(super) fn new(tokens: TokenStream, prec: Prec) -> Self {
+        Operand {
+            tokens,
+            prec,
+            ends_in_cast: prec == Prec::Cast,
+        }
+    }
+
+    /// The tokens, parenthesized unless they bind at least as tightly as `min`.
+    pub(super) fn at(self, min: Prec) -> TokenStream {
+        if self.prec < min {
+            let tokens = self.tokens;
+            quote! { (#tokens) }
+        } else {
+            self.tokens
+        }
+    }
+
+    /// The tokens as the left operand of `<` or `<=`.
+    pub(super) fn before_less_than(self) -> TokenStream {
+        if self.ends_in_cast || self.prec < Prec::Sum {
+            let tokens = self.tokens;
+            quote! { (#tokens) }
+        } else {
+            self.tokens
+        }
+    }
+}
+impl Emitter<'_> {
+    pub(super) fn put_expr(&self, expr: &Expr) -> Operand {
+        match expr {
+            Expr::Var(var) => {
+                let var = ident(&var.0);
+                Operand::new(quote! { #var }, Prec::Postfix)
+            }
+            Expr::Index(n) => {
+                let n = lit(*n);
+                Operand::new(quote! { #n }, Prec::Postfix)
+            }
+            Expr::Value(value) => Operand::new(put_value(*value), Prec::Postfix),
+            Expr::Bool(b) => Operand::new(quote! { #b }, Prec::Postfix),
+            Expr::Load(array, index) => self.put_load(array, index),
+            Expr::Dim { param, dim } => {
+                let name = self.bindings.name(Binding::Dim {
+                    param: *param,
+                    dim: *dim,
+                });
+                Operand::new(quote! { #name }, Prec::Postfix)
+            }
+            Expr::LevelSize { param, level } => {
+                let name = self.bindings.name(Binding::LevelSize {
+                    param: *param,
+                    level: *level,
+                });
+                Operand::new(quote! { #name }, Prec::Postfix)
+            }
+            Expr::Len(array) => {
+                let array = self.put_array(array);
+                Operand::new(quote! { #array.len() }, Prec::Postfix)
+            }
+            Expr::AppendedLen { level } => {
+                let (asm, level) = (self.bindings.assembly(), lit(*level));
+                Operand::new(quote! { #asm.len(#level) }, Prec::Postfix)
+            }
+            Expr::Binary(op, a, b) => self.put_binary(*op, a, b),
+            Expr::Neg(a) => {
+                let a = self.put_expr(a).at(Prec::Unary);
+                Operand::new(quote! { -#a }, Prec::Unary)
+            }
+            Expr::Not(a) => {
+                let a = self.put_expr(a).at(Prec::Unary);
+                Operand::new(quote! { !#a }, Prec::Unary)
+            }
+            Expr::AddOffset(index, offset) => {
+                let index = self.put_expr(index).at(Prec::Cast);
+                let offset = self.put_expr(offset).at(Prec::Product);
+                Operand::new(quote! { (#index as i64 + #offset) as usize }, Prec::Cast)
+            }
+            Expr::RangeBound {
+                end,
+                offset,
+                rows,
+                cols,
+            } => self.put_range_bound(*end, offset, rows, cols),
+            Expr::Select(c, a, b) => {
+                let c = self.put_expr(c).at(Prec::Or);
+                let (a, b) = (self.put_expr(a).tokens, self.put_expr(b).tokens);
+                Operand::new(quote! { if #c { #a } else { #b } }, Prec::Select)
+            }
+            Expr::CountUpTo { array, target } => {
+                let array = self.put_array(array);
+                let target = self.put_expr(target).at(Prec::Compare);
+                let x = self.local("__x");
+                let tokens = quote! { #array.partition_point(|&#x| (#x as usize) <= #target) };
+                Operand::new(tokens, Prec::Postfix)
+            }
+        }
+    }
+
+    fn put_load(&self, array: &Array, index: &Expr) -> Operand {
+        let index = self.put_expr(index).tokens;
+        if matches!(array, Array::Vals { param: 0 }) && self.writes == Some(Writes::Blocks) {
+            let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
+            return Operand::new(quote! { #rows[#index - #offset] }, Prec::Postfix);
+        }
+        let name = self.put_array(array);
+        match array {
+            Array::Pos { .. } | Array::Crd { .. } => {
+                Operand::new(quote! { #name[#index] as usize }, Prec::Cast)
+            }
+            Array::Offsets { .. } | Array::Vals { .. } | Array::Temp(_) => {
+                Operand::new(quote! { #name[#index] }, Prec::Postfix)
+            }
+        }
+    }
+
+    fn put_binary(&self, op: BinOp, a: &Expr, b: &Expr) -> Operand {
+        let (a, b) = (self.put_expr(a), self.put_expr(b));
+        let (prec, symbol) = match op {
+            BinOp::Min | BinOp::Max => {
+                let f = ident(if op == BinOp::Min { "min" } else { "max" });
+                let (a, b) = (a.tokens, b.tokens);
+                return Operand::new(quote! { ::core::cmp::#f(#a, #b) }, Prec::Postfix);
+            }
+            BinOp::Quotient => {
+                let (a, b) = (a.tokens, b.tokens);
+                return Operand::new(
+                    quote! { <T as ::sparse::Scalar>::divide(#a, #b) },
+                    Prec::Postfix,
+                );
+            }
+            BinOp::Add => (Prec::Sum, quote! { + }),
+            BinOp::Sub => (Prec::Sum, quote! { - }),
+            BinOp::Mul => (Prec::Product, quote! { * }),
+            BinOp::Div => (Prec::Product, quote! { / }),
+            BinOp::Lt => (Prec::Compare, quote! { < }),
+            BinOp::Le => (Prec::Compare, quote! { <= }),
+            BinOp::Eq => (Prec::Compare, quote! { == }),
+            BinOp::Ne => (Prec::Compare, quote! { != }),
+            BinOp::And => (Prec::And, quote! { && }),
+            BinOp::Or => (Prec::Or, quote! { || }),
+        };
+        // Left-associative: the left operand may bind as loosely as the operator, the right one
+        // must bind tighter; comparisons do not chain at all.
+        let left = match op {
+            BinOp::Lt | BinOp::Le => a.before_less_than(),
+            BinOp::Eq | BinOp::Ne => a.at(Prec::Sum),
+            _ => a.at(prec),
+        };
+        let right_min = match prec {
+            Prec::Compare => Prec::Sum,
+            _ => next(prec),
+        };
+        let ends_in_cast = b.ends_in_cast && b.prec >= right_min;
+        let right = b.at(right_min);
+        Operand {
+            tokens: quote! { #left #symbol #right },
+            prec,
+            ends_in_cast,
+        }
+    }
+
+    /// `coord_bounds` of a range level for the diagonal with offset `off`: rows
+    /// `[max(0, -off), min(rows, cols - off))`, both clamped to `0..=rows`.
+    fn put_range_bound(&self, end: RangeEnd, offset: &Expr, rows: &Expr, cols: &Expr) -> Operand {
+        let offset = self.put_expr(offset);
+        let rows = self.put_expr(rows).at(Prec::Cast);
+        let tokens = match end {
+            RangeEnd::Lo => {
+                let offset = offset.at(Prec::Postfix);
+                quote! { #offset.saturating_neg().clamp(0, #rows as i64) as usize }
+            }
+            RangeEnd::Hi => {
+                let cols = self.put_expr(cols).at(Prec::Cast);
+                let offset = offset.tokens;
+                quote! { (#cols as i64).saturating_sub(#offset).clamp(0, #rows as i64) as usize }
+            }
+        };
+        Operand::new(tokens, Prec::Cast)
+    }
+}
+
+pub(super) fn level_array(param: usize, level: usize, array: LevelArray) -> Binding {
+    Binding::LevelArray {
+        param,
+        level,
+        array,
+    }
+}
+
+/// The precedence one step tighter.
+fn next(prec: Prec) -> Prec {
+    match prec {
+        Prec::Select => Prec::Or,
+        Prec::Or => Prec::And,
+        Prec::And => Prec::Compare,
+        Prec::Compare => Prec::Sum,
+        Prec::Sum => Prec::Product,
+        Prec::Product => Prec::Cast,
+        Prec::Cast => Prec::Unary,
+        Prec::Unary | Prec::Postfix => Prec::Postfix,
+    }
+}
+
+pub(super) fn put_type(ty: Type) -> TokenStream {
+    match ty {
+        Type::Index => quote! { usize },
+        Type::Value => quote! { T },
+        Type::Bool => quote! { bool },
+    }
+}
+
+/// A value literal of type `T`: zero and one are the trait's constants; other integers convert
+/// exactly through `from_i64`, floats through `from_f64`.
+pub(super) fn put_value(value: IrLiteral) -> TokenStream {
+    match value {
+        IrLiteral::Int(0) => quote! { <T as ::sparse::Scalar>::ZERO },
+        IrLiteral::Int(1) => quote! { <T as ::sparse::Scalar>::ONE },
+        IrLiteral::Int(n) => {
+            let n = Literal::i64_unsuffixed(n);
+            quote! { <T as ::sparse::Scalar>::from_i64(#n) }
+        }
+        IrLiteral::Float(f) => {
+            let f = put_f64(f);
+            quote! { <T as ::sparse::Scalar>::from_f64(#f) }
+        }
+    }
+}
+
+/// An `f64` expression; a literal too large for `f64` parses as infinity, which no literal
+/// token can spell.
+fn put_f64(f: f64) -> TokenStream {
+    if f.is_finite() {
+        let f = Literal::f64_unsuffixed(f);
+        quote! { #f }
+    } else if f.is_nan() {
+        quote! { ::core::f64::NAN }
+    } else if f > 0.0 {
+        quote! { ::core::f64::INFINITY }
+    } else {
+        quote! { ::core::f64::NEG_INFINITY }
+    }
+}
+
+/// Whether an index expression is built from literals only (its type is not fixed by anything).
+pub(super) fn is_constant(expr: &Expr) -> bool {
+    match expr {
+        Expr::Index(_) => true,
+        Expr::Binary(_, a, b) => is_constant(a) && is_constant(b),
+        Expr::Select(c, a, b) => is_constant(c) && is_constant(a) && is_constant(b),
+        Expr::Bool(_) => true,
+        Expr::Var(_)
+        | Expr::Value(_)
+        | Expr::Load(..)
+        | Expr::Dim { .. }
+        | Expr::LevelSize { .. }
+        | Expr::Len(_)
+        | Expr::AppendedLen { .. }
+        | Expr::CountUpTo { .. }
+        | Expr::Neg(_)
+        | Expr::Not(_)
+        | Expr::AddOffset(..)
+        | Expr::RangeBound { .. } => false,
+    }
+}

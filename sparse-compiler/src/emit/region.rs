@@ -1,0 +1,246 @@
+//! Thread regions -> rayon. How the region reaches the output picks the form:
+//! - its own blocks: `par_chunks_mut` over the output's values, one chunk per iteration;
+//! - shared: the values viewed as atomic cells for the region's duration, so every iteration
+//!   writes through a shared borrow (a relaxed store or an unsynchronized add compiles to plain
+//!   moves; only `Atomic` updates pay for read-modify-writes);
+//! - reduced over tasks: the range cut into one contiguous piece per thread, each adding into its
+//!   own zeroed copy of the values, the copies added into the output in piece order;
+//! - the count and fill phases of a row assembly: a parallel map collecting each iteration's row
+//!   counts, then (after the host's layout) a parallel fill of each iteration's own part.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::bindings::lit;
+use super::expr::Prec;
+use super::stmt::{Emitter, Writes, internal_error};
+use crate::ir::{Array, OutputAccess, ReduceOp, Region, Scope, Stmt};
+
+impl Emitter<'_> {
+    pub(super) fn put_thread_region(&self, region: &Region) -> TokenStream {
+        let writes = match &region.output {
+            OutputAccess::Untouched | OutputAccess::Scattered => Writes::Scattered,
+            OutputAccess::Blocks { .. } => Writes::Blocks,
+            OutputAccess::Reduced {
+                op: ReduceOp::Add,
+                scope: Scope::Tasks,
+            } => Writes::Reduced,
+            OutputAccess::CountRows { .. } => Writes::CountRows,
+            OutputAccess::FillRows { .. } => Writes::FillRows,
+            other => return internal_error(&format!("a thread region whose output is {other:?}")),
+        };
+        let inner = Emitter {
+            writes: Some(writes),
+            ..*self
+        };
+        let body = inner.put_stmts(&region.body);
+        match (&region.output, writes) {
+            (OutputAccess::Blocks { chunk }, _) => self.put_blocks(region, chunk, body),
+            (_, Writes::Reduced) => self.put_reduced(region, body),
+            (_, Writes::CountRows) => self.put_count_rows(region, body),
+            (_, Writes::FillRows) => self.put_fill_rows(region, body),
+            _ => self.put_scattered(region, body),
+        }
+    }
+
+    fn bounds(&self, region: &Region) -> (TokenStream, TokenStream) {
+        (
+            self.put_expr(&region.lo).at(Prec::Or),
+            self.put_expr(&region.hi).at(Prec::Or),
+        )
+    }
+
+    fn put_blocks(
+        &self,
+        region: &Region,
+        chunk: &crate::ir::Expr,
+        body: TokenStream,
+    ) -> TokenStream {
+        let chunk = self.put_expr(chunk).at(Prec::Postfix);
+        let vals = self.put_array(&Array::Vals { param: 0 });
+        let var = super::bindings::ident(&region.var.0);
+        let (rows, offset, size) = (
+            self.local("__out_rows"),
+            self.local("__out_offset"),
+            self.local("__chunk"),
+        );
+        let rayon = quote! { ::sparse::__private::rayon };
+        quote! {
+            {
+                let #size: usize = ::core::cmp::max(#chunk, 1);
+                #rayon::iter::ParallelIterator::for_each(
+                    #rayon::iter::IndexedParallelIterator::enumerate(
+                        #rayon::slice::ParallelSliceMut::par_chunks_mut(&mut *#vals, #size),
+                    ),
+                    |(#var, #rows): (usize, &mut [T])| {
+                        let #offset = #var * #size;
+                        #body
+                    },
+                );
+            }
+        }
+    }
+
+    fn put_reduced(&self, region: &Region, body: TokenStream) -> TokenStream {
+        let (lo, hi) = self.bounds(region);
+        let vals = self.put_array(&Array::Vals { param: 0 });
+        let var = super::bindings::ident(&region.var.0);
+        let [
+            cells,
+            lo_,
+            hi_,
+            len,
+            pieces,
+            span,
+            partials,
+            piece,
+            from,
+            to,
+            partial,
+            out,
+            add,
+        ] = [
+            "__out_cells",
+            "__lo",
+            "__hi",
+            "__len",
+            "__pieces",
+            "__span",
+            "__partials",
+            "__piece",
+            "__from",
+            "__to",
+            "__partial",
+            "__out",
+            "__add",
+        ]
+        .map(|name| self.local(name));
+        let rayon = quote! { ::sparse::__private::rayon };
+        quote! {
+            {
+                let (#lo_, #hi_): (usize, usize) = (#lo, #hi);
+                let #len = #vals.len();
+                let #pieces = #rayon::current_num_threads().max(1);
+                let #span = #hi_.saturating_sub(#lo_);
+                let #partials: ::std::vec::Vec<::std::vec::Vec<T>> = #rayon::iter::ParallelIterator::collect(
+                    #rayon::iter::ParallelIterator::map(
+                        #rayon::iter::IntoParallelIterator::into_par_iter(0..#pieces),
+                        |#piece: usize| {
+                            let mut #cells = ::std::vec![<T as ::sparse::Scalar>::ZERO; #len];
+                            let #from = #lo_ + #span * #piece / #pieces;
+                            let #to = #lo_ + #span * (#piece + 1) / #pieces;
+                            for #var in #from..#to { #body }
+                            #cells
+                        },
+                    ),
+                );
+                for #partial in &#partials {
+                    for (#out, #add) in #vals.iter_mut().zip(#partial) {
+                        *#out += *#add;
+                    }
+                }
+            }
+        }
+    }
+
+    fn put_scattered(&self, region: &Region, body: TokenStream) -> TokenStream {
+        let (lo, hi) = self.bounds(region);
+        let vals = self.put_array(&Array::Vals { param: 0 });
+        let (var, cells) = (
+            super::bindings::ident(&region.var.0),
+            self.local("__out_cells"),
+        );
+        let rayon = quote! { ::sparse::__private::rayon };
+        quote! {
+            {
+                let #cells = ::sparse::atomic::as_atomic(&mut *#vals);
+                #rayon::iter::ParallelIterator::for_each(
+                    #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
+                    |#var: usize| { #body },
+                );
+            }
+        }
+    }
+
+    /// The count phase: each iteration's `(parent, entries)` per row it closes.
+    fn put_count_rows(&self, region: &Region, body: TokenStream) -> TokenStream {
+        let (lo, hi) = self.bounds(region);
+        let var = super::bindings::ident(&region.var.0);
+        let (counts, segments, row) = (
+            self.local("__counts"),
+            self.local("__segments"),
+            self.local("__row"),
+        );
+        let rayon = quote! { ::sparse::__private::rayon };
+        quote! {
+            let #counts: ::std::vec::Vec<::std::vec::Vec<(usize, usize)>> = #rayon::iter::ParallelIterator::collect(
+                #rayon::iter::ParallelIterator::map(
+                    #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
+                    |#var: usize| {
+                        let mut #segments: ::std::vec::Vec<(usize, usize)> = ::std::vec::Vec::new();
+                        let mut #row: usize = 0;
+                        #body
+                        #segments
+                    },
+                ),
+            );
+        }
+    }
+
+    /// The host's layout of the counted rows: `pos` by prefix sums, and one part of the arrays
+    /// per iteration.
+    pub(super) fn put_layout_rows(&self, level: usize) -> TokenStream {
+        let (asm, level) = (self.bindings.assembly(), lit(level));
+        let (counts, parts) = (self.local("__counts"), self.local("__parts"));
+        quote! { let #parts = #asm.parallel_rows(#level, &#counts)?; }
+    }
+
+    /// The fill phase: iteration `lo + k` writes part `k`.
+    fn put_fill_rows(&self, region: &Region, body: TokenStream) -> TokenStream {
+        let lo = self.put_expr(&region.lo).at(Prec::Sum);
+        let var = super::bindings::ident(&region.var.0);
+        let [parts, part, crd_part, vals_part, cursor] =
+            ["__parts", "__part", "__crd_part", "__vals_part", "__cursor"].map(|n| self.local(n));
+        let rayon = quote! { ::sparse::__private::rayon };
+        quote! {
+            #rayon::iter::ParallelIterator::for_each(
+                #rayon::iter::IndexedParallelIterator::enumerate(
+                    #rayon::iter::IntoParallelIterator::into_par_iter(#parts),
+                ),
+                |(#part, (#crd_part, #vals_part)): (usize, (&mut [::sparse::Idx], &mut [T]))| {
+                    let #var = #lo + #part;
+                    let mut #cursor: usize = 0;
+                    #body
+                },
+            );
+        }
+    }
+
+    /// A statement of the count or fill phase.
+    pub(super) fn put_row_phase_stmt(&self, stmt: &Stmt) -> TokenStream {
+        let [segments, row, crd_part, vals_part, cursor] = [
+            "__segments",
+            "__row",
+            "__crd_part",
+            "__vals_part",
+            "__cursor",
+        ]
+        .map(|n| self.local(n));
+        match stmt {
+            Stmt::CountEntry => quote! { #row += 1; },
+            Stmt::CloseRow { parent } => {
+                let parent = self.put_expr(parent).tokens;
+                quote! { #segments.push((#parent, #row)); #row = 0; }
+            }
+            Stmt::FillCoord(coord) => {
+                let coord = self.put_expr(coord).tokens;
+                quote! { #crd_part[#cursor] = (#coord) as ::sparse::Idx; }
+            }
+            Stmt::FillValue(value) => {
+                let value = self.put_expr(value).tokens;
+                quote! { #vals_part[#cursor] = #value; #cursor += 1; }
+            }
+            other => internal_error(&format!("{other:?} is not a row phase statement")),
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! IR -> IR passes between lowering and the back ends, each followed by the verifier: what a
+//! back end would otherwise have to work out for itself.
+//!
+//! - `lanes`: shapes each `CpuVector` region into one a back end can print in SIMD lanes (one
+//!   update of lane loads and loop invariants, the loop over a few nonzeros moved outside), or
+//!   turns it back into a plain loop;
+//! - `assembly`: splits a row-parallel assembly into its count phase, the layout of the rows on
+//!   the host, and its fill phase;
+//! - `compute`: the compute-only twin of a kernel that assembles its output.
+
+mod assembly;
+mod compute;
+mod lanes;
+
+pub use compute::compute_only;
+pub use lanes::lane_base;
+
+use super::{Kernel, Var, declared_names, verify};
+
+/// Runs every pass over a lowered kernel, verifying the IR before and after each.
+pub fn run(kernel: Kernel) -> Result<Kernel, String> {
+    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after lowering: {e}"))?;
+    let kernel = lanes::shape(kernel);
+    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after lanes: {e}"))?;
+    let kernel = assembly::split_phases(kernel);
+    verify::verify(&kernel, verify::Stage::Final).map_err(|e| format!("after assembly: {e}"))?;
+    Ok(kernel)
+}
+
+/// A name for a local a pass introduces: `hint`, or `hint` numbered, whichever no statement of
+/// `kernel` declares yet.
+fn fresh_local(kernel: &Kernel, hint: &str) -> Var {
+    let taken = declared_names(kernel);
+    let mut name = hint.to_string();
+    let mut n = 0;
+    while taken.contains(&name) {
+        n += 1;
+        name = format!("{hint}_{n}");
+    }
+    Var(name)
+}

@@ -1,0 +1,244 @@
+//! The IR verifier: run after lowering and after every pass (`passes::run`), so a broken
+//! invariant is reported as an internal error where it was made, not as a strange program in a
+//! back end. Back ends may rely on everything checked here.
+//!
+//! It checks:
+//! - every variable is declared before use in an enclosing block, and never again where that
+//!   declaration is visible (an unrolled loop's copies of its body declare the same names in
+//!   sibling blocks);
+//! - updates write only locals, workspaces and the output's values (never an input or an index
+//!   array), and a local or workspace only after its declaration;
+//! - inside a thread region, a scalar declared outside is written only as a declared reduction;
+//! - `Atomic` updates are sums into the output inside a region whose iterations share it;
+//! - appends happen only outside regions or in a row-assembling region, and the statements of
+//!   the count and fill phases only in those phases;
+//! - after the passes: no `AppendRows` region is left, and each lane region is one update;
+//! - the prologue (bound checks, structure copies) comes first.
+
+use super::visit::{declared, stmt_exprs};
+use super::{
+    Array, Expr, HostStep, Kernel, OutputAccess, Place, Region, Scope, Stmt, Sync, Unit, UpdateOp,
+    Var,
+};
+
+/// Which invariants hold at a point of the pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Straight from lowering: lane regions and row assemblies are not shaped yet.
+    Lowered,
+    /// After every pass: what back ends see.
+    Final,
+}
+
+/// Checks `kernel`'s invariants, or says which one is broken.
+pub fn verify(kernel: &Kernel, stage: Stage) -> Result<(), String> {
+    let prologue = kernel.body.iter().take_while(|s| s.is_prologue()).count();
+    if let Some(late) = kernel.body[prologue..].iter().find(|s| s.is_prologue()) {
+        return Err(format!("a prologue step after the prologue: {late:?}"));
+    }
+    let mut verifier = Verifier {
+        kernel,
+        stage,
+        scopes: vec![Vec::new()],
+        regions: Vec::new(),
+    };
+    verifier.stmts(&kernel.body)
+}
+
+/// What the statements being checked sit inside.
+struct Verifier<'k> {
+    kernel: &'k Kernel,
+    stage: Stage,
+    /// The names visible here, one list per enclosing block.
+    scopes: Vec<Vec<&'k Var>>,
+    /// The regions around, innermost last, with the depth of `scopes` at which each starts.
+    regions: Vec<(&'k Region, usize)>,
+}
+
+impl<'k> Verifier<'k> {
+    fn stmts(&mut self, stmts: &'k [Stmt]) -> Result<(), String> {
+        self.scopes.push(Vec::new());
+        let result = stmts.iter().try_for_each(|s| self.stmt(s));
+        self.scopes.pop();
+        result
+    }
+
+    fn stmt(&mut self, stmt: &'k Stmt) -> Result<(), String> {
+        for expr in stmt_exprs(stmt) {
+            self.expr(expr)?;
+        }
+        self.placement(stmt)?;
+        if let Stmt::Update {
+            place, op, sync, ..
+        } = stmt
+        {
+            self.update(place, *op, *sync)?;
+        }
+        let Some(var) = declared(stmt) else {
+            return stmt.bodies().into_iter().try_for_each(|b| self.stmts(b));
+        };
+        if self.visible(var) {
+            return Err(format!("`{}` is declared again where it is visible", var.0));
+        }
+        match stmt {
+            Stmt::For { body, .. } => self.body_with(var, body, None),
+            Stmt::Parallel(region) => {
+                self.region(region)?;
+                self.body_with(var, &region.body, Some(region))
+            }
+            _ => {
+                self.scopes.last_mut().expect("a block").push(var);
+                Ok(())
+            }
+        }
+    }
+
+    /// A loop body, which sees the loop variable.
+    fn body_with(
+        &mut self,
+        var: &'k Var,
+        body: &'k [Stmt],
+        region: Option<&'k Region>,
+    ) -> Result<(), String> {
+        self.scopes.push(vec![var]);
+        if let Some(region) = region {
+            self.regions.push((region, self.scopes.len()));
+        }
+        let result = self.stmts(body);
+        if region.is_some() {
+            self.regions.pop();
+        }
+        self.scopes.pop();
+        result
+    }
+
+    fn visible(&self, var: &Var) -> bool {
+        self.scopes.iter().flatten().any(|v| *v == var)
+    }
+
+    fn expr(&self, expr: &Expr) -> Result<(), String> {
+        match expr {
+            Expr::Var(var) if !self.visible(var) => {
+                Err(format!("`{}` is read where it is not declared", var.0))
+            }
+            Expr::Load(Array::Temp(var), _) | Expr::Len(Array::Temp(var)) if !self.visible(var) => {
+                Err(format!(
+                    "workspace `{}` is read where it is not declared",
+                    var.0
+                ))
+            }
+            Expr::Dim { param, .. } | Expr::LevelSize { param, .. }
+                if *param >= self.kernel.params.len() =>
+            {
+                Err(format!("parameter {param} does not exist"))
+            }
+            _ => super::visit::operands(expr)
+                .into_iter()
+                .try_for_each(|e| self.expr(e)),
+        }
+    }
+
+    fn update(&self, place: &Place, op: UpdateOp, sync: Sync) -> Result<(), String> {
+        let inner = self.regions.last().copied();
+        match place {
+            Place::Var(var) => {
+                if !self.visible(var) {
+                    return Err(format!("`{}` is assigned where it is not declared", var.0));
+                }
+                // A scalar declared outside a thread region is shared by its iterations.
+                for (region, depth) in &self.regions {
+                    let outside = !self.scopes[*depth..].iter().flatten().any(|v| *v == var);
+                    let reduced = region.reductions.iter().any(|r| r.var == *var);
+                    if region.unit == Unit::CpuThread && outside && !reduced {
+                        return Err(format!("`{}` is shared by a region's iterations", var.0));
+                    }
+                }
+            }
+            Place::Elem(Array::Temp(var), _) if !self.visible(var) => {
+                return Err(format!(
+                    "workspace `{}` is written where it is not declared",
+                    var.0
+                ));
+            }
+            Place::Elem(Array::Temp(_) | Array::Vals { param: 0 }, _) => {}
+            Place::Elem(array, _) => return Err(format!("a store into {array:?}")),
+        }
+        if sync == Sync::Atomic {
+            let output_sum = matches!(place, Place::Elem(Array::Vals { param: 0 }, _))
+                && matches!(op, UpdateOp::Reduce(_));
+            let shared = inner.is_some_and(|(r, _)| r.output == OutputAccess::Scattered);
+            if !output_sum || !shared {
+                return Err("an atomic update that is not a sum into a shared output".into());
+            }
+        }
+        if let Some((region, _)) = inner
+            && matches!(place, Place::Elem(Array::Vals { param: 0 }, _))
+            && matches!(
+                region.output,
+                OutputAccess::Untouched
+                    | OutputAccess::CountRows { .. }
+                    | OutputAccess::FillRows { .. }
+            )
+        {
+            return Err(format!(
+                "an update of the output in a {:?} region",
+                region.output
+            ));
+        }
+        Ok(())
+    }
+
+    /// Statements that belong only in some regions.
+    /// Lanes run inside one thread, so only the regions of other units count here.
+    fn placement(&self, stmt: &Stmt) -> Result<(), String> {
+        let mut threads = self
+            .regions
+            .iter()
+            .filter(|(r, _)| r.unit != Unit::CpuVector);
+        let output = threads.next_back().map(|(r, _)| &r.output);
+        let allowed = match stmt {
+            Stmt::CountEntry | Stmt::CloseRow { .. } => {
+                matches!(output, Some(OutputAccess::CountRows { .. }))
+            }
+            Stmt::FillCoord(_) | Stmt::FillValue(_) => {
+                matches!(output, Some(OutputAccess::FillRows { .. }))
+            }
+            Stmt::Append { .. } | Stmt::AppendValue(_) | Stmt::FinishSegment { .. } => {
+                matches!(output, None | Some(OutputAccess::AppendRows { .. }))
+            }
+            Stmt::Host(HostStep::LayoutRows { .. }) | Stmt::AppendEntry { .. } => output.is_none(),
+            Stmt::Host(_) => output.is_none(),
+            _ => true,
+        };
+        if !allowed {
+            return Err(format!(
+                "{stmt:?} inside a region whose output access is {output:?}"
+            ));
+        }
+        Ok(())
+    }
+
+    fn region(&self, region: &Region) -> Result<(), String> {
+        for reduction in &region.reductions {
+            if !self.visible(&reduction.var) {
+                return Err(format!("reduction into undeclared `{}`", reduction.var.0));
+            }
+            let lanes = region.unit == Unit::CpuVector;
+            if (reduction.scope == Scope::Lanes) != lanes {
+                return Err(format!(
+                    "a {:?} reduction in a {:?} region",
+                    reduction.scope, region.unit
+                ));
+            }
+        }
+        if self.stage == Stage::Final {
+            if matches!(region.output, OutputAccess::AppendRows { .. }) {
+                return Err("a row assembly left unsplit".into());
+            }
+            if region.unit == Unit::CpuVector && !matches!(region.body[..], [Stmt::Update { .. }]) {
+                return Err("a lane region whose body is not one update".into());
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,145 @@
+//! Walks over IR expressions and statements that passes, the verifier and back ends share.
+
+use std::collections::BTreeSet;
+
+use super::{Expr, Kernel, Place, Region, Stmt, Var};
+
+/// `a op b`.
+pub fn bin(op: super::BinOp, a: Expr, b: Expr) -> Expr {
+    Expr::Binary(op, Box::new(a), Box::new(b))
+}
+
+/// The expressions directly inside `expr`.
+pub fn operands(expr: &Expr) -> Vec<&Expr> {
+    match expr {
+        Expr::Load(_, a) | Expr::Neg(a) | Expr::Not(a) => vec![a],
+        Expr::CountUpTo { target, .. } => vec![target],
+        Expr::Binary(_, a, b) | Expr::AddOffset(a, b) => vec![a, b],
+        Expr::Select(a, b, c) => vec![a, b, c],
+        Expr::RangeBound {
+            offset, rows, cols, ..
+        } => vec![offset, rows, cols],
+        Expr::Var(_)
+        | Expr::Index(_)
+        | Expr::Value(_)
+        | Expr::Bool(_)
+        | Expr::Dim { .. }
+        | Expr::LevelSize { .. }
+        | Expr::Len(_)
+        | Expr::AppendedLen { .. } => Vec::new(),
+    }
+}
+
+/// `expr` with every direct operand replaced by `f` of it.
+pub fn map_operands(expr: &Expr, f: &mut impl FnMut(&Expr) -> Expr) -> Expr {
+    let mut g = |e: &Expr| Box::new(f(e));
+    match expr {
+        Expr::Load(array, index) => Expr::Load(array.clone(), g(index)),
+        Expr::Neg(a) => Expr::Neg(g(a)),
+        Expr::Not(a) => Expr::Not(g(a)),
+        Expr::Binary(op, a, b) => Expr::Binary(*op, g(a), g(b)),
+        Expr::AddOffset(a, b) => Expr::AddOffset(g(a), g(b)),
+        Expr::Select(a, b, c) => Expr::Select(g(a), g(b), g(c)),
+        Expr::CountUpTo { array, target } => Expr::CountUpTo {
+            array: array.clone(),
+            target: g(target),
+        },
+        Expr::RangeBound {
+            end,
+            offset,
+            rows,
+            cols,
+        } => Expr::RangeBound {
+            end: *end,
+            offset: g(offset),
+            rows: g(rows),
+            cols: g(cols),
+        },
+        leaf => leaf.clone(),
+    }
+}
+
+/// Whether `expr` reads `var`.
+pub fn mentions(var: &Var, expr: &Expr) -> bool {
+    match expr {
+        Expr::Var(v) => v == var,
+        _ => operands(expr).into_iter().any(|e| mentions(var, e)),
+    }
+}
+
+/// `expr` with `var` replaced by `value`.
+pub fn substitute(expr: &Expr, var: &Var, value: &Expr) -> Expr {
+    match expr {
+        Expr::Var(v) if v == var => value.clone(),
+        _ => map_operands(expr, &mut |e| substitute(e, var, value)),
+    }
+}
+
+/// The expressions a statement reads directly (not those of statements nested in it).
+pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
+    match stmt {
+        Stmt::Let { init, .. } => vec![init],
+        Stmt::Update { place, value, .. } => match place {
+            Place::Var(_) => vec![value],
+            Place::Elem(_, index) => vec![index, value],
+        },
+        Stmt::Workspace { len, init, .. } => vec![len, init],
+        Stmt::SortPrefix { len, .. } => vec![len],
+        Stmt::For { lo, hi, .. } | Stmt::Parallel(Region { lo, hi, .. }) => {
+            let mut exprs = vec![lo, hi];
+            if let Stmt::Parallel(Region {
+                output: super::OutputAccess::Blocks { chunk },
+                ..
+            }) = stmt
+            {
+                exprs.push(chunk);
+            }
+            exprs
+        }
+        Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
+        Stmt::Host(super::HostStep::CheckBound { extent, .. }) => vec![extent],
+        Stmt::Host(_) | Stmt::CountEntry | Stmt::FailStructureMismatch => Vec::new(),
+        Stmt::Append { coord, .. } => vec![coord],
+        Stmt::AppendValue(value) => vec![value],
+        Stmt::FinishSegment { parent, .. } | Stmt::CloseRow { parent } => vec![parent],
+        Stmt::FillCoord(e) | Stmt::FillValue(e) => vec![e],
+        Stmt::AppendEntry { coords, value } => coords.iter().chain([value]).collect(),
+        Stmt::Prefetch { from, .. } => vec![from],
+        Stmt::PrefetchGather {
+            at, offset, stride, ..
+        } => vec![at, offset, stride],
+    }
+}
+
+/// The variable a statement declares for what follows it or for its body.
+pub fn declared(stmt: &Stmt) -> Option<&Var> {
+    match stmt {
+        Stmt::Let { var, .. }
+        | Stmt::Workspace { var, .. }
+        | Stmt::For { var, .. }
+        | Stmt::Parallel(Region { var, .. }) => Some(var),
+        _ => None,
+    }
+}
+
+/// Every name the kernel's statements declare.
+pub fn declared_names(kernel: &Kernel) -> BTreeSet<String> {
+    fn walk(stmts: &[Stmt], names: &mut BTreeSet<String>) {
+        for stmt in stmts {
+            if let Some(var) = declared(stmt) {
+                names.insert(var.0.clone());
+            }
+            for body in stmt.bodies() {
+                walk(body, names);
+            }
+        }
+    }
+    let mut names = BTreeSet::new();
+    walk(&kernel.body, &mut names);
+    names
+}
+
+/// Whether `holds` is true of a statement of `stmts` or of one nested in them, at any depth.
+pub fn any_stmt(stmts: &[Stmt], holds: &impl Fn(&Stmt) -> bool) -> bool {
+    (stmts.iter()).any(|s| holds(s) || s.bodies().into_iter().any(|b| any_stmt(b, holds)))
+}
