@@ -111,6 +111,36 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
     }
 }
 
+/// The expressions a statement reads directly, to change.
+pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
+    match stmt {
+        Stmt::Let { init, .. } => vec![init],
+        Stmt::Update { place, value, .. } => match place {
+            Place::Var(_) => vec![value],
+            Place::Elem(_, index) => vec![index, value],
+        },
+        Stmt::Workspace { len, init, .. } => vec![len, init],
+        Stmt::SortPrefix { len, .. } => vec![len],
+        Stmt::For { lo, hi, .. } => vec![lo, hi],
+        Stmt::Parallel(Region { lo, hi, output, .. }) => match output {
+            super::OutputAccess::Blocks { chunk } => vec![lo, hi, chunk],
+            _ => vec![lo, hi],
+        },
+        Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
+        Stmt::Host(super::HostStep::CheckBound { extent, .. }) => vec![extent],
+        Stmt::Host(_) | Stmt::CountEntry | Stmt::FailStructureMismatch => Vec::new(),
+        Stmt::Append { coord, .. } => vec![coord],
+        Stmt::AppendValue(value) => vec![value],
+        Stmt::FinishSegment { parent, .. } | Stmt::CloseRow { parent } => vec![parent],
+        Stmt::FillCoord(e) | Stmt::FillValue(e) => vec![e],
+        Stmt::AppendEntry { coords, value } => coords.iter_mut().chain([value]).collect(),
+        Stmt::Prefetch { from, .. } => vec![from],
+        Stmt::PrefetchGather {
+            at, offset, stride, ..
+        } => vec![at, offset, stride],
+    }
+}
+
 /// The variable a statement declares for what follows it or for its body.
 pub fn declared(stmt: &Stmt) -> Option<&Var> {
     match stmt {

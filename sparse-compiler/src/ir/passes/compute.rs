@@ -5,9 +5,8 @@
 //! other inputs is reported (`KernelError::StructureMismatch`) instead of silently overwritten.
 
 use super::fresh_local;
-use crate::ir::{
-    Array, BinOp, Expr, HostStep, Kernel, Place, Region, Stmt, Type, Unit, Var, any_stmt, bin,
-};
+use crate::ir::visit::{map_operands, stmt_exprs_mut};
+use crate::ir::{Array, BinOp, Expr, HostStep, Kernel, Stmt, Type, Unit, Var, any_stmt, bin};
 
 /// The compute-only kernel `<name>_compute`, if `kernel` assembles its output by append in one
 /// serial pass (a row-parallel assembly has no single cursor to follow, and lanes never append).
@@ -108,60 +107,16 @@ impl Rewrite {
                     otherwise: Vec::new(),
                 }]
             }
-            Stmt::Let {
-                var,
-                ty,
-                init,
-                mutable,
-            } => {
-                vec![Stmt::Let {
-                    var: var.clone(),
-                    ty: *ty,
-                    init: self.expr(init),
-                    mutable: *mutable,
-                }]
+            other => {
+                let mut stmt = other.clone();
+                for expr in stmt_exprs_mut(&mut stmt) {
+                    *expr = self.expr(expr);
+                }
+                for body in stmt.bodies_mut() {
+                    *body = self.stmts(body);
+                }
+                vec![stmt]
             }
-            Stmt::Update {
-                place: Place::Var(var),
-                op,
-                value,
-                sync,
-            } => vec![Stmt::Update {
-                place: Place::Var(var.clone()),
-                op: *op,
-                value: self.expr(value),
-                sync: *sync,
-            }],
-            Stmt::For { var, lo, hi, body } => {
-                vec![Stmt::For {
-                    var: var.clone(),
-                    lo: self.expr(lo),
-                    hi: self.expr(hi),
-                    body: self.stmts(body),
-                }]
-            }
-            Stmt::Parallel(region) => vec![Stmt::Parallel(Region {
-                lo: self.expr(&region.lo),
-                hi: self.expr(&region.hi),
-                body: self.stmts(&region.body),
-                ..region.clone()
-            })],
-            Stmt::While { cond, body } => vec![Stmt::While {
-                cond: self.expr(cond),
-                body: self.stmts(body),
-            }],
-            Stmt::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                vec![Stmt::If {
-                    cond: self.expr(cond),
-                    then: self.stmts(then),
-                    otherwise: self.stmts(otherwise),
-                }]
-            }
-            other => vec![other.clone()],
         }
     }
 
@@ -171,18 +126,7 @@ impl Rewrite {
         match e {
             Expr::AppendedLen { level } if *level == self.last => Expr::Var(self.cursor.clone()),
             Expr::AppendedLen { .. } => Expr::Index(0),
-            Expr::Binary(op, a, b) => {
-                Expr::Binary(*op, Box::new(self.expr(a)), Box::new(self.expr(b)))
-            }
-            Expr::Not(a) => Expr::Not(Box::new(self.expr(a))),
-            Expr::Neg(a) => Expr::Neg(Box::new(self.expr(a))),
-            Expr::Load(array, index) => Expr::Load(array.clone(), Box::new(self.expr(index))),
-            Expr::Select(c, a, b) => Expr::Select(
-                Box::new(self.expr(c)),
-                Box::new(self.expr(a)),
-                Box::new(self.expr(b)),
-            ),
-            other => other.clone(),
+            other => map_operands(other, &mut |e| self.expr(e)),
         }
     }
 }

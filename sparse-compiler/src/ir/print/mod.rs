@@ -196,43 +196,15 @@ impl Printer<'_> {
                 let line = self.host(step);
                 self.line(&line);
             }
-            Stmt::Append { level, coord } => {
-                let line = format!("append({}.l{level}, {});", self.param(0), self.expr(coord));
-                self.line(&line);
-            }
-            Stmt::AppendValue(value) => {
-                let line = format!("append_value({}, {});", self.param(0), self.expr(value));
-                self.line(&line);
-            }
-            Stmt::FinishSegment { level, parent } => {
-                let line = format!(
-                    "finish_segment({}.l{level}, {});",
-                    self.param(0),
-                    self.expr(parent)
-                );
-                self.line(&line);
-            }
-            Stmt::CountEntry => self.line("count_entry;"),
-            Stmt::CloseRow { parent } => {
-                let line = format!("close_row({});", self.expr(parent));
-                self.line(&line);
-            }
-            Stmt::FillCoord(coord) => {
-                let line = format!("fill_coord({});", self.expr(coord));
-                self.line(&line);
-            }
-            Stmt::FillValue(value) => {
-                let line = format!("fill_value({});", self.expr(value));
-                self.line(&line);
-            }
-            Stmt::AppendEntry { coords, value } => {
-                let coords: Vec<String> = coords.iter().map(|c| self.expr(c)).collect();
-                let line = format!(
-                    "push_entry({}, [{}], {});",
-                    self.param(0),
-                    coords.join(", "),
-                    self.expr(value)
-                );
+            Stmt::Append { .. }
+            | Stmt::AppendValue(_)
+            | Stmt::FinishSegment { .. }
+            | Stmt::CountEntry
+            | Stmt::CloseRow { .. }
+            | Stmt::FillCoord(_)
+            | Stmt::FillValue(_)
+            | Stmt::AppendEntry { .. } => {
+                let line = self.assembly(stmt);
                 self.line(&line);
             }
             Stmt::FailStructureMismatch => self.line("fail(structure mismatch);"),
@@ -257,6 +229,45 @@ impl Printer<'_> {
                     "prefetch_gather({array}, {offset}{crd}[{at}] * {stride});"
                 ));
             }
+        }
+    }
+
+    /// A statement that builds the output.
+    fn assembly(&self, stmt: &Stmt) -> String {
+        match stmt {
+            Stmt::Append { level, coord } => {
+                format!("append({}.l{level}, {});", self.param(0), self.expr(coord))
+            }
+            Stmt::AppendValue(value) => {
+                format!("append_value({}, {});", self.param(0), self.expr(value))
+            }
+            Stmt::FinishSegment { level, parent } => {
+                format!(
+                    "finish_segment({}.l{level}, {});",
+                    self.param(0),
+                    self.expr(parent)
+                )
+            }
+            Stmt::CountEntry => "count_entry;".to_string(),
+            Stmt::CloseRow { parent } => {
+                format!("close_row({});", self.expr(parent))
+            }
+            Stmt::FillCoord(coord) => {
+                format!("fill_coord({});", self.expr(coord))
+            }
+            Stmt::FillValue(value) => {
+                format!("fill_value({});", self.expr(value))
+            }
+            Stmt::AppendEntry { coords, value } => {
+                let coords: Vec<String> = coords.iter().map(|c| self.expr(c)).collect();
+                format!(
+                    "push_entry({}, [{}], {});",
+                    self.param(0),
+                    coords.join(", "),
+                    self.expr(value)
+                )
+            }
+            other => format!("{other:?}"),
         }
     }
 
