@@ -10,6 +10,8 @@ use super::nest::below_nest;
 use super::{Relation, State};
 
 impl State<'_> {
+    /// The collapsed loop iterates the pairs of `outer` and `inner`: only coordinate variables
+    /// can be collapsed, as a position variable's range depends on the loops outside it.
     pub(super) fn collapse(
         &mut self,
         outer: &Ident,
@@ -48,6 +50,7 @@ impl State<'_> {
     }
 }
 
+/// Whether the loop over `inner` is the whole body of the loop over `outer`.
 fn directly_nested(cin: &Cin, outer: IndexVar, inner: IndexVar) -> bool {
     match cin {
         Cin::Forall { var, body } if *var == outer => {
@@ -61,6 +64,7 @@ fn directly_nested(cin: &Cin, outer: IndexVar, inner: IndexVar) -> bool {
     }
 }
 
+/// `cin` with the nest of `outer` directly around `inner` replaced by one loop over `fused`.
 fn collapse_forall(cin: &Cin, outer: IndexVar, inner: IndexVar, fused: IndexVar) -> Cin {
     match cin {
         Cin::Forall { .. } if let Some(body) = below_nest(cin, &[outer, inner]) => Cin::Forall {

@@ -6,11 +6,11 @@
 //! with the span recorded here.
 //!
 //! After the commands, `finalize` introduces the temporaries the final loop order calls for.
-
 //!
-//! One file per command, each an `impl State` with the command's preconditions and rewrite;
-//! `provenance` holds the relations the commands record, `auto` the autoscheduler, and `nest` the
-//! walks over concrete index notation that several commands share.
+//! The commands arrive typed (`syntax` checked their arguments); what their names refer to is
+//! checked here. One file per command, each an `impl State` with the command's preconditions and
+//! rewrite; `provenance` holds the relations the commands record, `auto` the autoscheduler, and
+//! `nest` the walks over concrete index notation that several commands share.
 
 mod assemble;
 mod auto;
@@ -178,7 +178,7 @@ impl State<'_> {
                 inner,
                 direction,
                 factor,
-            } => self.split(var, outer, inner, *direction, *factor),
+            } => self.split(var, outer, inner, *direction, factor.0),
             CommandKind::Pos { var, pos, tensor } => self.pos(var, pos, tensor),
             CommandKind::Coord { pos, coord } => self.coord(pos, coord),
             CommandKind::Collapse {

@@ -15,8 +15,6 @@ pub(super) fn split_nest(cin: &Cin) -> (Vec<IndexVar>, &Cin) {
     (nest, node)
 }
 
-/// Whether `expr` is zero wherever `tensor` read as `access` is: a loop may then visit only that
-/// access's entries (`pos`) and skip nothing. A product is zero when one factor is, a quotient when
 /// What lies inside the loops of `nest` when `cin` begins with exactly those loops, in that order.
 /// Other producers may loop over some of the same variables (`j` and `i` around one operand,
 /// `j`, an ELL operand's slots and `i` around another); only the nest found is rewritten.
@@ -27,6 +25,7 @@ pub(super) fn below_nest<'c>(cin: &'c Cin, nest: &[IndexVar]) -> Option<&'c Cin>
     })
 }
 
+/// `cin` with the loop over `v` replaced by nested loops over `with`, outermost first.
 pub(super) fn replace_forall(cin: &Cin, v: IndexVar, with: &[IndexVar]) -> Cin {
     match cin {
         Cin::Forall { var, body } if *var == v => Cin::forall_over(with, (**body).clone()),
@@ -72,6 +71,7 @@ pub(super) fn accesses_of(e: &Expr, t: usize) -> Vec<(usize, Vec<IndexVar>)> {
     }
 }
 
+/// The level variables of access number `access` (none if there is no such access).
 pub(super) fn access_level_vars(e: &Expr, access: usize) -> Vec<IndexVar> {
     accesses_of(e, usize::MAX)
         .into_iter()
@@ -80,6 +80,7 @@ pub(super) fn access_level_vars(e: &Expr, access: usize) -> Vec<IndexVar> {
         .unwrap_or_default()
 }
 
+/// The tensor that access number `id` reads (the output, 0, if there is no such access).
 pub(super) fn access_tensor(e: &Expr, id: usize) -> usize {
     e.find_access(id).map_or(0, |a| a.tensor)
 }

@@ -13,6 +13,9 @@ use super::nest::loops_below;
 use super::{Direction, Parallel, Race, Relation, State, Unit};
 
 impl State<'_> {
+    /// The loop runs in parallel only where `race` makes its writes safe: `NoRaces` needs each
+    /// iteration to own the output entries it writes (and a vector loop to sum nothing inside
+    /// it), while `Temporary` and `ParallelReduction` need iterations that share entries.
     pub(super) fn parallelize(
         &mut self,
         var: &Ident,

@@ -1,5 +1,5 @@
-//! `pos(i, p, A)` (seed-schedules.md A.2): the loop over coordinate variable `i` iterates the
-//! positions of `A`'s level that `i` indexes instead, moving it to position space.
+//! `pos(i, p, A)`: the loop over coordinate variable `i` iterates the positions of `A`'s level
+//! that `i` indexes instead, moving it to position space.
 
 use syn::Ident;
 
@@ -12,6 +12,10 @@ use super::nest::{access_level_vars, accesses_of};
 use super::{Relation, State};
 
 impl State<'_> {
+    /// `i` must be a coordinate variable, not split or bounded, and `A` an input with a level
+    /// that `i` indexes (a contiguous run of levels for a collapsed `i`) which has positions to
+    /// iterate. Where the statement can be nonzero outside `A`'s entries, a loop over them would
+    /// skip terms; that error waits until every command ran, as `coord` can still repair it.
     pub(super) fn pos(&mut self, var: &Ident, pos: &Ident, tensor: &Ident) -> Result<(), Error> {
         let i = self.loop_var(var)?;
         if self.scheduled.is_position(i) {

@@ -1,5 +1,5 @@
-//! `precompute(expr, i, iw, W)` (seed-schedules.md A.3): a subexpression is computed into a
-//! workspace `W` by a producer loop, and the consumer reads `W` in its place.
+//! `precompute(expr, i, iw, W)`: a subexpression is computed into a workspace `W` by a producer
+//! loop, and the consumer reads `W` in its place.
 
 use proc_macro2::Span;
 use syn::Ident;

@@ -1,8 +1,8 @@
 //! The provenance graph (Senanayake et al., "A Sparse Iteration Space Transformation Framework
-//! for Sparse Tensor Algebra", seed-schedules.md A.4): each command that derives index variables
-//! records how they relate to the ones they came from, and lowering recovers every variable's
-//! value, bounds and iteration space (coordinate or position) by walking these relations back to
-//! the statement's own variables.
+//! for Sparse Tensor Algebra"): each command that derives index variables records how they
+//! relate to the ones they came from, and lowering recovers every derived iteration space's
+//! values, bounds and kind (coordinate or position) by walking these relations back to the
+//! statement's own variables.
 
 use crate::notation::{IndexVar, Program};
 

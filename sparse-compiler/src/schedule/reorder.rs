@@ -13,6 +13,9 @@ use super::nest::below_nest;
 use super::{Relation, State};
 
 impl State<'_> {
+    /// The loops named, which must lie in one perfect nest (other loops may sit between them),
+    /// take the slots they hold in the order written. Every tensor must still be visited in the
+    /// order of its levels, and an appended output in the order of its coordinates.
     pub(super) fn reorder(&mut self, names: &[Ident], span: Span) -> Result<(), Error> {
         for (k, name) in names.iter().enumerate() {
             if names[..k].contains(name) {
@@ -136,6 +139,7 @@ fn crosses_where(cin: &Cin, vars: &[IndexVar]) -> bool {
     path(cin, vars, 0, false)
 }
 
+/// `cin` with the loops of `nest`, found where [`below_nest`] finds them, put in `order`.
 fn reorder_nest(cin: &Cin, nest: &[IndexVar], order: &[IndexVar]) -> Cin {
     match cin {
         Cin::Forall { .. } if let Some(body) = below_nest(cin, nest) => {

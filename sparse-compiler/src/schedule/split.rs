@@ -1,7 +1,6 @@
-//! `split(i, i0, i1, Down|Up, n)` (seed-schedules.md A.2): the loop over `i` becomes two nested
-//! loops, one of constant size `n`, related to `i` in the provenance graph.
+//! `split(i, i0, i1, Down|Up, n)`: the loop over `i` becomes two nested loops, one of constant
+//! size `n`, related to `i` in the provenance graph.
 
-use proc_macro2::Span;
 use syn::Ident;
 
 use crate::error::Error;
@@ -16,7 +15,7 @@ impl State<'_> {
         outer: &Ident,
         inner: &Ident,
         direction: Direction,
-        factor: (usize, Span),
+        factor: usize,
     ) -> Result<(), Error> {
         let parent = self.loop_var(var)?;
         let (outer, inner) = (self.fresh(outer)?, self.fresh(inner)?);
@@ -25,7 +24,7 @@ impl State<'_> {
             outer,
             inner,
             direction,
-            factor: factor.0,
+            factor,
         };
         self.replace(parent, &[outer, inner]);
         self.scheduled.relations.push(relation);

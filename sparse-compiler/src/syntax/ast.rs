@@ -1,6 +1,7 @@
 //! The syntax tree of one `tensor_kernel!` invocation, with the span of every token a later stage
-//! may point an error at. Nothing here is checked beyond the grammar: names are not resolved and
-//! formats are not interpreted (that is `format::resolve` and `notation`).
+//! may point an error at. Nothing here is checked beyond the grammar and the arguments each
+//! scheduling command takes: names are not resolved and formats are not interpreted (that is
+//! `format::resolve`, `notation` and `schedule`).
 
 use proc_macro2::Span;
 use syn::{Attribute, Ident, Visibility};
@@ -164,9 +165,9 @@ pub enum Schedule {
     Commands(Vec<Command>),
 }
 
-/// One scheduling command, its arguments already typed (seed-schedules.md A.2). Names stay
-/// identifiers so that `schedule` can point its errors at them; whether they name anything is
-/// for `schedule` to decide.
+/// One scheduling command, its arguments already typed. Names stay identifiers so that
+/// `schedule` can point its errors at them; whether they name anything is for `schedule` to
+/// decide.
 #[derive(Clone, Debug)]
 pub struct Command {
     /// The command and its arguments.

@@ -14,11 +14,14 @@
 //! command    := NAME `(` (NAME | INT | expr), ... `)`
 //! ```
 //!
-//! Every error is a `syn::Error` spanned on the token where the grammar stopped matching, saying
-//! what was expected there and what was found. Nothing is resolved: level, format and command
-//! names are kept as identifiers for `format::resolve` and `schedule`. Tensor and index names are
-//! checked here to be plain identifiers (no keyword, no raw identifier, no `__` prefix, which the
-//! generator reserves for its own names), because they become names in the generated code.
+//! Every grammar error is a `syn::Error` spanned on the token where the grammar stopped matching,
+//! saying what was expected there and what was found. The `formats<...>` clause is parsed in
+//! `format.rs`, the `schedule<...>` clause in `schedule.rs`, which also types each command's
+//! arguments once the whole grammar has matched. Nothing is resolved: level and format names are
+//! kept as identifiers for `format::resolve`, and the names a command takes for `schedule`. Tensor
+//! and index names are checked here to be plain identifiers (no keyword, no raw identifier, no `__`
+//! prefix, which the generator reserves for its own names), because they become names in the
+//! generated code.
 
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::ext::IdentExt;
