@@ -56,7 +56,7 @@ pub fn lower_to_ir(input: TokenStream) -> Result<ir::Kernel, Errors> {
 fn front_end(
     input: TokenStream,
 ) -> Result<(syntax::ast::Kernel, schedule::Scheduled, ir::Kernel), Errors> {
-    let kernel = syntax::parse_kernel(input).map_err(|e| vec![Error::from(e)])?;
+    let kernel = syntax::parse_kernel(input).map_err(|e| vec![e])?;
     let formats = format::resolve_formats(&kernel)?;
     let mut program = notation::Program::build(&kernel, &formats)?;
     notation::plan_sorted_copies(&mut program);

@@ -8,6 +8,8 @@ use crate::format::LevelKind;
 use crate::notation::{Cin, Expr, IndexVar, Lhs, Program};
 use crate::syntax::ast::AssignOp;
 
+use super::nest::split_nest;
+
 /// Rewrites the top forall nest of `cin`; `output_like(v)` says whether loop `v` iterates output
 /// coordinates only, `touches_output(v)` whether any output coordinate depends on it, and
 /// `fixed(v)` whether its loop must stay where it is (a parallel loop).
@@ -67,17 +69,6 @@ pub fn finalize(
         return Cin::forall_over(outer, Cin::where_of(consumer, producer));
     }
     cin
-}
-
-/// The variables of the perfect forall nest at the top of `cin`, and what it encloses.
-fn split_nest(cin: &Cin) -> (Vec<IndexVar>, &Cin) {
-    let mut order = Vec::new();
-    let mut node = cin;
-    while let Cin::Forall { var, body } = node {
-        order.push(*var);
-        node = body;
-    }
-    (order, node)
 }
 
 /// The output assignment's right-hand side and the `where` producers around it, if `body` is

@@ -1,6 +1,7 @@
 //! The syntax tree of one `tensor_kernel!` invocation, with the span of every token a later stage
-//! may point an error at. Nothing here is checked beyond the grammar: names are not resolved and
-//! formats are not interpreted (that is `format::resolve` and `notation`).
+//! may point an error at. Nothing here is checked beyond the grammar and the arguments each
+//! scheduling command takes: names are not resolved and formats are not interpreted (that is
+//! `format::resolve`, `notation` and `schedule`).
 
 use proc_macro2::Span;
 use syn::{Attribute, Ident, Visibility};
@@ -164,24 +165,184 @@ pub enum Schedule {
     Commands(Vec<Command>),
 }
 
-/// One scheduling command: a name and its arguments, not yet interpreted.
+/// One scheduling command, its arguments already typed. Names stay identifiers so that
+/// `schedule` can point its errors at them; whether they name anything is for `schedule` to
+/// decide.
 #[derive(Clone, Debug)]
 pub struct Command {
-    /// The command's name (`split`, `pos`, ...).
-    pub name: Ident,
-    /// The arguments.
-    pub args: Vec<CommandArg>,
-    /// The span of the whole command.
+    /// The command and its arguments.
+    pub kind: CommandKind,
+    /// The span of the whole command, `name(...)`.
     pub span: Span,
 }
 
-/// An argument of a scheduling command.
+/// A scheduling command with its arguments.
 #[derive(Clone, Debug)]
-pub enum CommandArg {
-    /// A bare identifier: an index variable, a tensor, or a keyword such as `Down` or `CpuThread`.
-    Ident(Ident),
-    /// An integer.
-    Int(usize, Span),
-    /// An access or expression with parentheses: `A(i, j)` or `A(i,j) * x(j)` (for `precompute`).
-    Expr(Expr),
+pub enum CommandKind {
+    /// `pos(i, p, A)`: the loop over `i` iterates the positions of `A`'s level that `i` indexes.
+    Pos {
+        /// The coordinate variable.
+        var: Ident,
+        /// The new position variable.
+        pos: Ident,
+        /// The tensor whose positions are iterated (`A` or `A(i, j)` as written).
+        tensor: Ident,
+    },
+    /// `coord(p, i)`: the tile loop of a split position variable iterates coordinates again.
+    Coord {
+        /// The position variable.
+        pos: Ident,
+        /// The new coordinate variable.
+        coord: Ident,
+    },
+    /// `collapse(i, j, f)` or `fuse(i, j, f)`.
+    Collapse {
+        /// The outer variable.
+        outer: Ident,
+        /// The inner variable, directly nested in the outer one.
+        inner: Ident,
+        /// The new collapsed variable.
+        fused: Ident,
+    },
+    /// `split(i, i0, i1, Down|Up, n)`, or `divide(i, i0, i1, n)` for `Up`.
+    Split {
+        /// The variable split.
+        var: Ident,
+        /// The new outer variable.
+        outer: Ident,
+        /// The new inner variable.
+        inner: Ident,
+        /// Which of the two loops has the constant size.
+        direction: Direction,
+        /// That size (at least 1), with its span.
+        factor: (usize, Span),
+    },
+    /// `reorder(a, b, ...)`: the listed loops in this relative order.
+    Reorder {
+        /// The variables, two or more.
+        vars: Vec<Ident>,
+    },
+    /// `precompute(expr, i, iw, W)`.
+    Precompute {
+        /// The subexpression to precompute (a bare name is a scalar access).
+        expr: Expr,
+        /// The variable whose loop is precomputed over.
+        var: Ident,
+        /// The new variable of the producer's loop.
+        workspace_var: Ident,
+        /// The name of the new workspace.
+        workspace: Ident,
+    },
+    /// `bound(i, ib, n, kind)`.
+    Bound {
+        /// The variable bounded.
+        var: Ident,
+        /// The new bounded variable.
+        bound: Ident,
+        /// The bound, with its span.
+        value: (usize, Span),
+        /// The kind of bound.
+        kind: BoundKind,
+    },
+    /// `unroll(i, n)`.
+    Unroll {
+        /// The variable whose loop is unrolled.
+        var: Ident,
+        /// The factor (at least 1), with its span.
+        factor: (usize, Span),
+    },
+    /// `parallelize(i, unit, race)`.
+    Parallelize {
+        /// The variable whose loop runs in parallel.
+        var: Ident,
+        /// The hardware.
+        unit: Unit,
+        /// The race strategy.
+        race: Race,
+    },
+    /// `assemble(T, Append|Insert)`.
+    Assemble {
+        /// The tensor assembled.
+        tensor: Ident,
+        /// `Insert` rather than `Append`.
+        insert: bool,
+    },
+    /// `prefetch(x, d)`: a hint to fetch the element of `x` a gather reads `d` nonzeros ahead.
+    Prefetch {
+        /// The dense input read.
+        tensor: Ident,
+        /// How many nonzeros ahead (at least 1), with its span.
+        distance: (usize, Span),
+    },
+}
+
+impl CommandKind {
+    /// The command's name for messages (`collapse` for `fuse`, `split` for `divide`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            CommandKind::Pos { .. } => "pos",
+            CommandKind::Coord { .. } => "coord",
+            CommandKind::Collapse { .. } => "collapse",
+            CommandKind::Split { .. } => "split",
+            CommandKind::Reorder { .. } => "reorder",
+            CommandKind::Precompute { .. } => "precompute",
+            CommandKind::Bound { .. } => "bound",
+            CommandKind::Unroll { .. } => "unroll",
+            CommandKind::Parallelize { .. } => "parallelize",
+            CommandKind::Assemble { .. } => "assemble",
+            CommandKind::Prefetch { .. } => "prefetch",
+        }
+    }
+}
+
+/// Split direction: which of the two new loops has the constant size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// The inner loop has the constant size (strip-mining).
+    Down,
+    /// The outer loop has the constant size (a fixed number of blocks).
+    Up,
+}
+
+/// The hardware a parallel loop maps to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Rayon tasks.
+    CpuThread,
+    /// `wide` SIMD lanes.
+    CpuVector,
+    /// CUDA thread blocks.
+    GpuBlock,
+    /// CUDA warps.
+    GpuWarp,
+    /// CUDA threads.
+    GpuThread,
+}
+
+/// How a parallel loop's writes to shared output entries are made safe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Race {
+    /// There are none (checked).
+    NoRaces,
+    /// The user asserts there are none.
+    IgnoreRaces,
+    /// Atomic adds.
+    Atomics,
+    /// Per-task temporaries reduced afterwards.
+    Temporary,
+    /// A reduction across lanes or tasks.
+    ParallelReduction,
+}
+
+/// `bound` kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundKind {
+    /// The loop runs exactly to the bound.
+    MaxExact,
+    /// The loop starts exactly at the bound.
+    MinExact,
+    /// The loop runs at most to the bound.
+    MaxConstraint,
+    /// The loop starts at least at the bound.
+    MinConstraint,
 }

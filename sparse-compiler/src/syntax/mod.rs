@@ -1,7 +1,11 @@
 //! Tokens -> [`ast::Kernel`]: the only module that knows the surface syntax of `tensor_kernel!`
-//! (DESIGN.md §1).
+//! (DESIGN.md §1), schedule commands included.
 
 pub mod ast;
+mod format;
 mod parse;
+mod schedule;
+#[cfg(test)]
+mod tests;
 
 pub use parse::parse_kernel;
