@@ -2,7 +2,8 @@
 //! the code viewer as well as by the `tensor_kernel!` macro.
 //!
 //! ```text
-//! tokens --syntax--> AST --format::resolve--> level lists --notation--> concrete index notation
+//! tokens --syntax--> AST --format::resolve--> level lists --notation--> index notation
+//!        --notation::plan_copies--> copies planned --notation--> concrete index notation
 //!        --schedule--> scheduled notation --lower (lattice, format level functions)--> ir::Kernel
 //!        --emit::rust--> Rust tokens
 //! ```
@@ -41,10 +42,24 @@ pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
     Ok(tokens)
 }
 
+/// Runs `syntax`, `format` and `notation`: the statement in index notation with its run-time
+/// copies planned (`program.copies`, what the code viewer prints with `--plan`) and its concrete
+/// index notation before scheduling (`--cin`).
+pub fn concrete_notation(input: TokenStream) -> Result<(notation::Program, notation::Cin), Errors> {
+    notation_of(input).map(|(_, program, cin)| (program, cin))
+}
+
+/// Runs every stage up to scheduling: the statement (with the index variables the schedule
+/// added) and the scheduled concrete index notation, what the code viewer prints with
+/// `--schedule`.
+pub fn scheduled(input: TokenStream) -> Result<(notation::Program, schedule::Scheduled), Errors> {
+    schedule_of(input).map(|(_, program, scheduled)| (program, scheduled))
+}
+
 /// The commands `schedule<auto>` chose for a kernel (empty for other kernels): what the code
 /// viewer prints above the code.
 pub fn chosen_schedule(input: TokenStream) -> Result<Vec<String>, Errors> {
-    front_end(input).map(|(_, scheduled, _)| scheduled.chosen)
+    scheduled(input).map(|(_, scheduled)| scheduled.chosen)
 }
 
 /// Runs every stage up to the imperative IR: what the code viewer prints with `--ir`.
@@ -52,23 +67,31 @@ pub fn lower_to_ir(input: TokenStream) -> Result<ir::Kernel, Errors> {
     front_end(input).map(|(_, _, ir)| ir)
 }
 
-fn front_end(
+/// `syntax`, `format`, then `notation`: the copies are planned before concretizing, since they
+/// decide the levels the default loop order follows.
+fn notation_of(
     input: TokenStream,
-) -> Result<(syntax::ast::Kernel, schedule::Scheduled, ir::Kernel), Errors> {
+) -> Result<(syntax::ast::Kernel, notation::Program, notation::Cin), Errors> {
     let kernel = syntax::parse_kernel(input).map_err(|e| vec![Error::from(e)])?;
     let formats = format::resolve_formats(&kernel)?;
     let mut program = notation::Program::build(&kernel, &formats)?;
-    notation::plan_sorted_copies(&mut program);
-    notation::plan_range_copies(&mut program);
-    notation::plan_conversions(&mut program)?;
-    notation::plan_nested_conversions(&mut program)?;
-    // A conversion can make another operand's level sparse where a DIA range level meets it.
-    notation::plan_range_copies(&mut program);
-    notation::plan_nested_conversions(&mut program)?;
-    notation::plan_sorted_copies(&mut program);
-    notation::plan_slot_copies(&mut program);
+    notation::plan_copies(&mut program)?;
     let cin = notation::concretize(&program)?;
+    Ok((kernel, program, cin))
+}
+
+fn schedule_of(
+    input: TokenStream,
+) -> Result<(syntax::ast::Kernel, notation::Program, schedule::Scheduled), Errors> {
+    let (kernel, mut program, cin) = notation_of(input)?;
     let scheduled = schedule::schedule(&mut program, cin, kernel.schedule.as_ref())?;
+    Ok((kernel, program, scheduled))
+}
+
+fn front_end(
+    input: TokenStream,
+) -> Result<(syntax::ast::Kernel, schedule::Scheduled, ir::Kernel), Errors> {
+    let (kernel, program, scheduled) = schedule_of(input)?;
     let ir = lower::lower(&program, &scheduled, &kernel.name.to_string())?;
     Ok((kernel, scheduled, ir))
 }

@@ -16,7 +16,7 @@
 
 mod print;
 
-pub use print::print_kernel;
+pub use print::{format_type, print_kernel};
 
 /// Local names a backend may introduce in the code it emits for IR statements (lane loops,
 /// parallel pieces, binary searches), and that IR passes after lowering may declare (the

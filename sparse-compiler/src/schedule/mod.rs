@@ -137,10 +137,10 @@ impl Scheduled {
     pub fn visits_coordinates_once(&self, program: &Program, v: IndexVar) -> bool {
         match self.deriving(v) {
             Some(Relation::Pos { parent, access, .. }) => {
-                let tensor = &program.tensors[access_tensor(&program.rhs, access)];
+                let levels = program.iterated_levels(access_tensor(&program.rhs, access));
                 let vars = access_level_vars(&program.rhs, access);
                 let level = vars.iter().position(|&x| x == parent);
-                self.deriving(parent).is_none() && level.is_some_and(|k| tensor.levels[k].unique)
+                self.deriving(parent).is_none() && level.is_some_and(|k| levels[k].unique)
             }
             Some(Relation::Split { parent, .. } | Relation::Bound { parent, .. }) => {
                 self.visits_coordinates_once(program, parent)
@@ -379,7 +379,7 @@ fn innermost_dense(state: &State<'_>, v: IndexVar) -> bool {
         } else {
             access_tensor(&state.program.rhs, id)
         };
-        let levels = &state.program.tensors[tensor].levels;
+        let levels = state.program.iterated_levels(tensor);
         if let Some(k) = level_vars.iter().position(|&x| x == v) {
             if k + 1 != levels.len() || levels[k].kind != LevelKind::Dense {
                 return false;
@@ -396,7 +396,9 @@ fn only_dense_levels(state: &State<'_>, v: IndexVar) -> bool {
     accesses_of(&state.program.rhs, usize::MAX)
         .into_iter()
         .all(|(id, level_vars)| {
-            let levels = &state.program.tensors[access_tensor(&state.program.rhs, id)].levels;
+            let levels = state
+                .program
+                .iterated_levels(access_tensor(&state.program.rhs, id));
             (level_vars.iter().zip(levels))
                 .all(|(&x, level)| x != v || level.kind == LevelKind::Dense)
         })
@@ -576,8 +578,11 @@ impl State<'_> {
             let name = tensor.to_string();
             return Err(Error::new(tensor.span(), ErrorKind::UnknownTensor(name)));
         };
-        let declared = &self.program.tensors[t];
-        let dense = declared.levels.iter().all(|l| l.kind == LevelKind::Dense);
+        let dense = self
+            .program
+            .iterated_levels(t)
+            .iter()
+            .all(|l| l.kind == LevelKind::Dense);
         if t == 0 || !dense {
             let name = tensor.to_string();
             return Err(Error::new(tensor.span(), ErrorKind::PrefetchNotDense(name)));
@@ -798,9 +803,11 @@ impl State<'_> {
             .into_iter()
             .filter(|(id, _)| *id != access)
             .find_map(|(id, level_vars)| {
-                let tensor = &self.program.tensors[access_tensor(&self.program.rhs, id)];
+                let t = access_tensor(&self.program.rhs, id);
                 let k = level_vars.iter().position(|&x| x == i)?;
-                (tensor.levels[k].kind != LevelKind::Dense).then(|| tensor.name.clone())
+                let tensor = &self.program.tensors[t];
+                (self.program.iterated_levels(t)[k].kind != LevelKind::Dense)
+                    .then(|| tensor.name.clone())
             });
         if let Some(tensor) = other_sparse {
             return Err(unsupported(format!(
@@ -870,9 +877,11 @@ impl State<'_> {
         accesses_of(&self.program.rhs, usize::MAX)
             .into_iter()
             .find_map(|(id, level_vars)| {
-                let tensor = &self.program.tensors[access_tensor(&self.program.rhs, id)];
+                let t = access_tensor(&self.program.rhs, id);
                 let k = level_vars.iter().position(|&x| x == v)?;
-                (tensor.levels[k].kind != LevelKind::Dense).then(|| tensor.name.clone())
+                let tensor = &self.program.tensors[t];
+                (self.program.iterated_levels(t)[k].kind != LevelKind::Dense)
+                    .then(|| tensor.name.clone())
             })
     }
 
@@ -951,7 +960,7 @@ impl State<'_> {
                 },
             )
         })?;
-        let levels = &self.program.tensors[t].levels;
+        let levels = self.program.iterated_levels(t);
         if roots.len() > 1 && !self.contiguous(access, level, &roots) {
             return Err(Error::new(
                 var.span(),
