@@ -136,8 +136,15 @@ const ROUNDS_PER_TENSOR: usize = 8;
 
 /// Plans every run-time copy `program` needs, recording them in `program.copies`.
 pub fn plan_copies(program: &mut Program) -> Result<(), Errors> {
+    fixpoint(program, &|rule, program| rule.propose(program))
+}
+
+/// What a rule proposes for a program: [`Rule::propose`], or a stand-in in tests.
+type Propose<'a> = &'a dyn Fn(Rule, &Program) -> Result<Vec<Proposal>, Errors>;
+
+fn fixpoint(program: &mut Program, propose: Propose<'_>) -> Result<(), Errors> {
     for _ in 0..ROUNDS_PER_TENSOR * program.tensors.len() {
-        let Some((rule, proposals)) = first_proposal(program)? else {
+        let Some((rule, proposals)) = first_proposal(program, propose)? else {
             return Ok(());
         };
         for (t, levels) in proposals {
@@ -151,9 +158,12 @@ pub fn plan_copies(program: &mut Program) -> Result<(), Errors> {
 
 /// The first rule that proposes a change to the plan, with the proposals that change it. A copy in
 /// the levels the user wrote is still a change: it is what a rule asked for.
-fn first_proposal(program: &Program) -> Result<Option<(Rule, Vec<Proposal>)>, Errors> {
+fn first_proposal(
+    program: &Program,
+    propose: Propose<'_>,
+) -> Result<Option<(Rule, Vec<Proposal>)>, Errors> {
     for rule in Rule::ALL {
-        let changes: Vec<Proposal> = (rule.propose(program)?.into_iter())
+        let changes: Vec<Proposal> = (propose(rule, program)?.into_iter())
             .filter(|(t, levels)| program.copies.get(*t).map(|c| &c.levels) != Some(levels))
             .collect();
         if !changes.is_empty() {
@@ -211,5 +221,100 @@ fn relabel(e: &mut Expr, t: usize, levels: &[LevelSpec]) {
             relabel(a, t, levels);
             relabel(b, t, levels);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{Coord, LevelKind, resolve_formats};
+    use crate::syntax::parse_kernel;
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    fn program(tokens: TokenStream) -> Program {
+        let kernel = parse_kernel(tokens).expect("parses");
+        let formats = resolve_formats(&kernel).expect("resolves");
+        Program::build(&kernel, &formats).expect("builds")
+    }
+
+    fn planned(tokens: TokenStream) -> Program {
+        let mut program = program(tokens);
+        plan_copies(&mut program).expect("plans");
+        program
+    }
+
+    /// The level variables of the first access of tensor `t`.
+    fn level_vars(e: &Expr, t: usize) -> Option<Vec<usize>> {
+        match e {
+            Expr::Access { access, .. } => (access.tensor == t).then(|| access.level_vars.clone()),
+            Expr::Neg(x) => level_vars(x, t),
+            Expr::Binary(_, a, b) => level_vars(a, t).or_else(|| level_vars(b, t)),
+            Expr::Temp(_) | Expr::Literal(_) => None,
+        }
+    }
+
+    #[test]
+    fn a_kernel_that_needs_no_copy_plans_none() {
+        let p = planned(quote! { fn k; y(i) = A(i,j) * x(j); formats<A: csr>; });
+        assert!(p.copies.is_empty());
+        assert_eq!(p.iterated_levels(1), &p.tensors[1].levels[..]);
+    }
+
+    #[test]
+    fn a_copy_leaves_the_users_format_and_is_what_later_stages_iterate() {
+        let p = planned(quote! {
+            fn k; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr, C: csc>;
+        });
+        assert!(p.copies.get(1).is_none());
+        let copy = p.copies.get(2).expect("C is copied");
+        assert_eq!(copy.rules, [Rule::Concordant]);
+        let coords: Vec<Coord> = copy.levels.iter().map(|l| l.coord).collect();
+        assert_eq!(coords, [Coord::Dim(0), Coord::Dim(1)]);
+        // The user's CSC stays as written, columns first; the access walks the copy's rows first.
+        assert_eq!(p.tensors[2].levels[0].coord, Coord::Dim(1));
+        assert!(matches!(
+            p.tensors[2].format,
+            FormatType::Named {
+                type_name: "Csc",
+                ..
+            }
+        ));
+        assert_eq!(p.iterated_levels(2), &copy.levels[..]);
+        assert_eq!(level_vars(&p.rhs, 2), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn a_later_rule_refines_a_copy_and_each_rule_is_recorded() {
+        let p = planned(quote! {
+            fn k; A(j) = B(i,k) * C(i,j) + 2; formats<B: dia, C: hash>;
+        });
+        assert_eq!(
+            p.copies.get(1).map(|c| &c.rules[..]),
+            Some(&[Rule::Range][..])
+        );
+        let copy = p.copies.get(2).expect("C is copied");
+        assert_eq!(copy.rules, [Rule::Nested, Rule::Sorted]);
+        assert!((copy.levels.iter()).all(|l| l.ordered && l.kind != LevelKind::Hashed));
+        assert_eq!(p.tensors[2].levels[1].kind, LevelKind::Hashed);
+    }
+
+    #[test]
+    fn rules_that_undo_each_other_stop_with_an_internal_error() {
+        let mut p = program(quote! { fn k; y(i) = A(i,j) * x(j); formats<A: csr>; });
+        let rows = p.tensors[1].levels.clone();
+        let columns: Vec<LevelSpec> = rows.iter().rev().copied().collect();
+        let flip = |rule: Rule, p: &Program| {
+            let next = match p.iterated_levels(1) == &rows[..] {
+                true => columns.clone(),
+                false => rows.clone(),
+            };
+            Ok(match rule {
+                Rule::Sorted => vec![(1, next)],
+                _ => Vec::new(),
+            })
+        };
+        let errors = fixpoint(&mut p, &flip).expect_err("no fixpoint");
+        assert!(matches!(&errors[0].kind, ErrorKind::Internal(_)));
     }
 }

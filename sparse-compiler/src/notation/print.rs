@@ -97,3 +97,31 @@ fn expr(program: &Program, e: &Expr, outer: u8) -> String {
         false => text,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::resolve_formats;
+    use crate::notation::concretize;
+    use crate::syntax::parse_kernel;
+    use quote::quote;
+
+    fn cin_of(tokens: proc_macro2::TokenStream) -> String {
+        let kernel = parse_kernel(tokens).expect("parses");
+        let formats = resolve_formats(&kernel).expect("resolves");
+        let program = Program::build(&kernel, &formats).expect("builds");
+        print_cin(&program, &concretize(&program).expect("concretizes"))
+    }
+
+    #[test]
+    fn parentheses_only_where_the_operators_need_them() {
+        assert_eq!(
+            cin_of(quote! { fn k; a(i) = (b(i) - (c(i) - d(i))) * 2 + -e(i) / (f(i) * g(i)); }),
+            "∀i a(i) = (b(i) - (c(i) - d(i))) * 2 + -e(i) / (f(i) * g(i))"
+        );
+        assert_eq!(
+            cin_of(quote! { fn k; s = x(i) * 0.5; }),
+            "∀i s += x(i) * 0.5"
+        );
+    }
+}
