@@ -78,7 +78,7 @@ fn render_cin(input: TokenStream) -> Result<String, Errors> {
 
 fn render_plan(input: TokenStream) -> Result<String, Errors> {
     let name = kernel_name(input.clone())?;
-    let (program, _) = sparse_compiler::concrete_notation(input)?;
+    let program = sparse_compiler::planned_copies(input)?;
     let plan = sparse_compiler::notation::print_plan(&program);
     Ok(format!("// {name}: copies planned\n{plan}"))
 }

@@ -42,9 +42,14 @@ pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
     Ok(tokens)
 }
 
-/// Runs `syntax`, `format` and `notation`: the statement in index notation with its run-time
-/// copies planned (`program.copies`, what the code viewer prints with `--plan`) and its concrete
-/// index notation before scheduling (`--cin`).
+/// Runs `syntax`, `format` and the planning of `notation`: the statement in index notation with
+/// its run-time copies planned (`program.copies`), what the code viewer prints with `--plan`.
+pub fn planned_copies(input: TokenStream) -> Result<notation::Program, Errors> {
+    planned(input).map(|(_, program)| program)
+}
+
+/// Runs `syntax`, `format` and `notation`: the statement with its copies planned and its concrete
+/// index notation before scheduling, what the code viewer prints with `--cin`.
 pub fn concrete_notation(input: TokenStream) -> Result<(notation::Program, notation::Cin), Errors> {
     notation_of(input).map(|(_, program, cin)| (program, cin))
 }
@@ -67,15 +72,20 @@ pub fn lower_to_ir(input: TokenStream) -> Result<ir::Kernel, Errors> {
     front_end(input).map(|(_, _, ir)| ir)
 }
 
-/// `syntax`, `format`, then `notation`: the copies are planned before concretizing, since they
-/// decide the levels the default loop order follows.
-fn notation_of(
-    input: TokenStream,
-) -> Result<(syntax::ast::Kernel, notation::Program, notation::Cin), Errors> {
+fn planned(input: TokenStream) -> Result<(syntax::ast::Kernel, notation::Program), Errors> {
     let kernel = syntax::parse_kernel(input).map_err(|e| vec![Error::from(e)])?;
     let formats = format::resolve_formats(&kernel)?;
     let mut program = notation::Program::build(&kernel, &formats)?;
     notation::plan_copies(&mut program)?;
+    Ok((kernel, program))
+}
+
+/// The copies are planned before concretizing: they decide the levels the default loop order
+/// follows.
+fn notation_of(
+    input: TokenStream,
+) -> Result<(syntax::ast::Kernel, notation::Program, notation::Cin), Errors> {
+    let (kernel, program) = planned(input)?;
     let cin = notation::concretize(&program)?;
     Ok((kernel, program, cin))
 }

@@ -42,7 +42,9 @@ pub enum Rule {
 }
 
 impl Rule {
-    /// Every rule, in precedence order.
+    /// Every rule, in precedence order. Sorting comes before the range copies: an unordered level
+    /// that meets DIA's rows is sorted even though DIA is then copied into dense rows, so a
+    /// schedule may still take its positions (`pos` over a hashed level is not supported).
     pub const ALL: [Rule; 5] = [
         Rule::Sorted,
         Rule::Range,
