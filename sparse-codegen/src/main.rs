@@ -2,7 +2,7 @@
 //! a `tensor_kernel!` does not do what you expect (DESIGN.md §2, like taco's command line).
 //!
 //! ```text
-//! sparse-codegen [--rust | --ir] [FILE | -]
+//! sparse-codegen [--rust | --ir | --cin | --plan | --schedule] [FILE | -]
 //! ```
 //!
 //! The input (FILE, or standard input when FILE is absent or `-`) is either the body of one
@@ -15,8 +15,12 @@
 //! or Rust source containing invocations (`tensor_kernel! { ... }`, at any depth), each of which is
 //! expanded in order, so `sparse-codegen tests/kernels_spmv.rs` shows every kernel of a file.
 //!
-//! `--rust` (the default) prints the generated function, pretty-printed; `--ir` prints the
-//! imperative IR the function is emitted from. Errors are printed to standard error as
+//! Each option prints one stage of the compiler: `--rust` (the default) the generated function,
+//! pretty-printed; `--ir` the imperative IR it is emitted from; `--cin` the concrete index
+//! notation before scheduling; `--plan` the run-time copies of inputs the kernel makes (each
+//! copied input, the format the user gave it, the format the kernel iterates, and the rule that
+//! asked for it); `--schedule` the schedule `schedule<auto>` chose and the scheduled concrete
+//! index notation with its loop tags. Errors are printed to standard error as
 //! `FILE:LINE:COLUMN: message`, one per line, and the exit status is 1; a usage error or an
 //! unreadable file exits with 2.
 
@@ -37,6 +41,21 @@ const VIEWS: &[(&str, &str, Render)] = &[
         render_rust,
     ),
     ("--ir", "the imperative IR it is emitted from", render_ir),
+    (
+        "--cin",
+        "the concrete index notation, before scheduling",
+        render_cin,
+    ),
+    (
+        "--plan",
+        "the run-time copies of inputs, with their formats and rules",
+        render_plan,
+    ),
+    (
+        "--schedule",
+        "the schedule chosen and the scheduled notation",
+        render_schedule,
+    ),
 ];
 
 fn render_rust(input: TokenStream) -> Result<String, Errors> {
@@ -48,6 +67,53 @@ fn render_ir(input: TokenStream) -> Result<String, Errors> {
     let schedule = chosen(input.clone())?;
     let ir = sparse_compiler::lower_to_ir(input)?;
     Ok(schedule + &sparse_compiler::ir::print_kernel(&ir))
+}
+
+fn render_cin(input: TokenStream) -> Result<String, Errors> {
+    let name = kernel_name(input.clone())?;
+    let (program, cin) = sparse_compiler::concrete_notation(input)?;
+    let cin = sparse_compiler::notation::print_cin(&program, &cin);
+    Ok(format!("// {name}: concrete index notation\n{cin}\n"))
+}
+
+fn render_plan(input: TokenStream) -> Result<String, Errors> {
+    let name = kernel_name(input.clone())?;
+    let program = sparse_compiler::planned_copies(input)?;
+    let plan = sparse_compiler::notation::print_plan(&program);
+    Ok(format!("// {name}: copies planned\n{plan}"))
+}
+
+/// The commands `schedule<auto>` chose (when it was asked), the scheduled statement, and one line
+/// per loop the schedule tagged.
+fn render_schedule(input: TokenStream) -> Result<String, Errors> {
+    let name = kernel_name(input.clone())?;
+    let (program, scheduled) = sparse_compiler::scheduled(input)?;
+    let mut out = format!("// {name}: scheduled concrete index notation\n");
+    if !scheduled.chosen.is_empty() {
+        out.push_str(&format!(
+            "// schedule<auto> chose: {}\n",
+            scheduled.chosen.join(".")
+        ));
+    }
+    if let Some(cin) = &scheduled.cin {
+        out.push_str(&sparse_compiler::notation::print_cin(&program, cin));
+        out.push('\n');
+    }
+    for (v, p) in &scheduled.parallel {
+        let var = &program.vars[*v];
+        out.push_str(&format!("parallel {var}: {:?}, {:?}\n", p.unit, p.race));
+    }
+    for (v, factor) in &scheduled.unroll {
+        out.push_str(&format!("unroll {}: {factor}\n", program.vars[*v]));
+    }
+    Ok(out)
+}
+
+/// The kernel's name, for the views whose text does not show it.
+fn kernel_name(input: TokenStream) -> Result<String, Errors> {
+    let kernel = sparse_compiler::syntax::parse_kernel(input)
+        .map_err(|e| vec![sparse_compiler::Error::from(e)])?;
+    Ok(kernel.name.to_string())
 }
 
 /// `// schedule<auto> chose: ...` when the kernel asked the autoscheduler, else nothing.
@@ -267,6 +333,10 @@ mod tests {
         };
         assert_eq!(parsed.file.as_deref(), Some("k.txt"));
         assert_eq!(VIEWS[parsed.view].0, "--ir");
+        let Ok(parsed) = args(&["--plan"]) else {
+            panic!("valid arguments")
+        };
+        assert_eq!(VIEWS[parsed.view].0, "--plan");
         let Ok(parsed) = args(&["-"]) else {
             panic!("valid arguments")
         };

@@ -1,5 +1,5 @@
 //! The `sparse-codegen` binary, run as a user runs it: from a file or standard input, with each
-//! view, and with kernels that have errors (positions counted by hand in the inputs below).
+//! view (one per stage of the compiler), and with kernels that have errors (positions counted by hand in the inputs below).
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -57,6 +57,97 @@ fn ir_view_prints_the_kernel_header_and_loops() {
     );
     assert!(ir.contains("extent j: A.shape[1] == x.shape[0];"));
     assert!(ir.contains("for __i in 0..y.shape[0] {"));
+}
+
+/// CSR `.*` CSC: no loop order follows both, so `C` is copied into rows.
+const MUL_CSR_CSC: &str = "fn mul; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr, C: csc>;";
+
+/// The stdout of a run that must succeed.
+fn view(args: &[&str], stdin: &str) -> String {
+    let out = codegen(args, stdin);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+#[test]
+fn cin_view_prints_the_foralls_and_the_where_producers() {
+    assert_eq!(
+        view(&["--cin"], SPMV),
+        "// spmv: concrete index notation\n∀i ∀j y(i) += A(i,j) * x(j)\n"
+    );
+    let residual = "fn r; r(i) = b(i) - A(i,j) * x(j);";
+    let cin = view(&["--cin"], residual);
+    assert!(
+        cin.contains("∀i (r(i) = b(i) - t0 where ∀j t0 += A(i,j) * x(j))"),
+        "{cin}"
+    );
+}
+
+#[test]
+fn plan_view_lists_each_copy_with_both_formats_and_its_rule() {
+    assert_eq!(
+        view(&["--plan"], SPMV),
+        "// spmv: copies planned\nno copies planned\n"
+    );
+    let plan = view(&["--plan"], MUL_CSR_CSC);
+    assert!(
+        plan.contains("copy C: Csc -> custom[dense(d0), compressed(d1)] by concordant ("),
+        "{plan}"
+    );
+    assert!(!plan.contains("copy B"), "{plan}");
+    // The nested rule copies the hashed matrix into the loops' order, then the sorted rule sorts
+    // the copy's level that meets DIA's rows, which the range rule copies.
+    let plan = view(
+        &["--plan"],
+        "fn f; A(j) = B(i,k) * C(i,j) + 2; formats<B: dia, C: hash>;",
+    );
+    let lines: Vec<&str> = plan.lines().collect();
+    assert_eq!(lines.len(), 3, "{plan}");
+    assert!(
+        lines[1].starts_with("copy B: Dia -> custom[dense(d0), compressed(d1)] by range ("),
+        "{plan}"
+    );
+    assert!(
+        lines[2].starts_with("copy C: HashMat -> custom[dense(d1), compressed(d0)] by nested ("),
+        "{plan}"
+    );
+    assert!(lines[2].contains("), then sorted ("), "{plan}");
+}
+
+#[test]
+fn ir_view_iterates_the_planned_copy() {
+    let ir = view(&["--ir"], MUL_CSR_CSC);
+    assert!(
+        ir.starts_with(
+            "kernel mul(out A: Csr, B: Csr, C: Csc as custom[dense(d0), compressed(d1)]) {\n"
+        ),
+        "{ir}"
+    );
+}
+
+#[test]
+fn schedule_view_prints_what_auto_chose_and_the_tagged_loops() {
+    let auto = format!("{SPMV} schedule<auto>;");
+    let scheduled = view(&["--schedule"], &auto);
+    let lines: Vec<&str> = scheduled.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "// spmv: scheduled concrete index notation",
+            "// schedule<auto> chose: split(i, i_task, i_row, Down, 64)\
+             .parallelize(i_task, CpuThread, NoRaces)",
+            "∀i_task ∀i_row (y(i) = t0 where ∀j t0 += A(i,j) * x(j))",
+            "parallel i_task: CpuThread, NoRaces",
+        ]
+    );
+    // Without `schedule<auto>` nothing was chosen; scalar promotion still happened.
+    let scheduled = view(&["--schedule"], SPMV);
+    assert!(!scheduled.contains("chose"), "{scheduled}");
+    assert!(
+        scheduled.ends_with("\n∀i (y(i) = t0 where ∀j t0 += A(i,j) * x(j))\n"),
+        "{scheduled}"
+    );
 }
 
 #[test]
@@ -131,7 +222,9 @@ fn help_and_usage_errors() {
     assert!(out.status.success());
     let help = text(&out.stdout);
     assert!(help.starts_with("usage: sparse-codegen"));
-    assert!(help.contains("--ir"));
+    for flag in ["--rust", "--ir", "--cin", "--plan", "--schedule"] {
+        assert!(help.contains(&format!("  {flag} ")), "{help}");
+    }
     let out = codegen(&["--bogus"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).starts_with("sparse-codegen: unknown option `--bogus`"));

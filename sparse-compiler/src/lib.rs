@@ -2,7 +2,8 @@
 //! the code viewer as well as by the `tensor_kernel!` macro.
 //!
 //! ```text
-//! tokens --syntax--> AST --format::resolve--> level lists --notation--> concrete index notation
+//! tokens --syntax--> AST --format::resolve--> level lists --notation--> index notation
+//!        --notation::plan_copies--> copies planned --notation--> concrete index notation
 //!        --schedule--> scheduled notation --lower (lattice, format level functions)--> ir::Kernel
 //!        --ir::passes (lanes, assembly phases; ir::verify after each)--> ir::Kernel
 //!        --emit::rust--> Rust tokens
@@ -42,10 +43,29 @@ pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
     Ok(tokens)
 }
 
+/// Runs `syntax`, `format` and the planning of `notation`: the statement in index notation with
+/// its run-time copies planned (`program.copies`), what the code viewer prints with `--plan`.
+pub fn planned_copies(input: TokenStream) -> Result<notation::Program, Errors> {
+    planned(input).map(|(_, program)| program)
+}
+
+/// Runs `syntax`, `format` and `notation`: the statement with its copies planned and its concrete
+/// index notation before scheduling, what the code viewer prints with `--cin`.
+pub fn concrete_notation(input: TokenStream) -> Result<(notation::Program, notation::Cin), Errors> {
+    notation_of(input).map(|(_, program, cin)| (program, cin))
+}
+
+/// Runs every stage up to scheduling: the statement (with the index variables the schedule
+/// added) and the scheduled concrete index notation, what the code viewer prints with
+/// `--schedule`.
+pub fn scheduled(input: TokenStream) -> Result<(notation::Program, schedule::Scheduled), Errors> {
+    schedule_of(input).map(|(_, program, scheduled)| (program, scheduled))
+}
+
 /// The commands `schedule<auto>` chose for a kernel (empty for other kernels): what the code
 /// viewer prints above the code.
 pub fn chosen_schedule(input: TokenStream) -> Result<Vec<String>, Errors> {
-    front_end(input).map(|(_, scheduled, _)| scheduled.chosen)
+    scheduled(input).map(|(_, scheduled)| scheduled.chosen)
 }
 
 /// Runs every stage up to the imperative IR: what the code viewer prints with `--ir`.
@@ -53,23 +73,36 @@ pub fn lower_to_ir(input: TokenStream) -> Result<ir::Kernel, Errors> {
     front_end(input).map(|(_, _, ir)| ir)
 }
 
-fn front_end(
-    input: TokenStream,
-) -> Result<(syntax::ast::Kernel, schedule::Scheduled, ir::Kernel), Errors> {
+fn planned(input: TokenStream) -> Result<(syntax::ast::Kernel, notation::Program), Errors> {
     let kernel = syntax::parse_kernel(input).map_err(|e| vec![e])?;
     let formats = format::resolve_formats(&kernel)?;
     let mut program = notation::Program::build(&kernel, &formats)?;
-    notation::plan_sorted_copies(&mut program);
-    notation::plan_range_copies(&mut program);
-    notation::plan_conversions(&mut program)?;
-    notation::plan_nested_conversions(&mut program)?;
-    // A conversion can make another operand's level sparse where a DIA range level meets it.
-    notation::plan_range_copies(&mut program);
-    notation::plan_nested_conversions(&mut program)?;
-    notation::plan_sorted_copies(&mut program);
-    notation::plan_slot_copies(&mut program);
+    notation::plan_copies(&mut program)?;
+    Ok((kernel, program))
+}
+
+/// The copies are planned before concretizing: they decide the levels the default loop order
+/// follows.
+fn notation_of(
+    input: TokenStream,
+) -> Result<(syntax::ast::Kernel, notation::Program, notation::Cin), Errors> {
+    let (kernel, program) = planned(input)?;
     let cin = notation::concretize(&program)?;
+    Ok((kernel, program, cin))
+}
+
+fn schedule_of(
+    input: TokenStream,
+) -> Result<(syntax::ast::Kernel, notation::Program, schedule::Scheduled), Errors> {
+    let (kernel, mut program, cin) = notation_of(input)?;
     let scheduled = schedule::schedule(&mut program, cin, kernel.schedule.as_ref())?;
+    Ok((kernel, program, scheduled))
+}
+
+fn front_end(
+    input: TokenStream,
+) -> Result<(syntax::ast::Kernel, schedule::Scheduled, ir::Kernel), Errors> {
+    let (kernel, program, scheduled) = schedule_of(input)?;
     let ir = lower::lower(&program, &scheduled, &kernel.name.to_string())?;
     let ir = ir::passes::run(ir)
         .map_err(|problem| vec![Error::new(kernel.name.span(), ErrorKind::Internal(problem))])?;

@@ -27,7 +27,7 @@ mod print;
 pub mod verify;
 pub(crate) mod visit;
 
-pub use print::print_kernel;
+pub use print::{format_type, print_kernel};
 pub use visit::{any_stmt, bin, declared_names, mentions, substitute};
 
 use crate::format::FormatType;

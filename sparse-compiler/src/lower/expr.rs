@@ -11,7 +11,7 @@ impl Lowerer<'_> {
     pub(super) fn value(&self, e: &NExpr) -> Result<Expr, Error> {
         Ok(match e {
             NExpr::Access { id, access } => {
-                let levels = self.program.tensors[access.tensor].levels.len();
+                let levels = self.program.iterated_levels(access.tensor).len();
                 let pos = match levels {
                     0 => Expr::Index(0),
                     n => self

@@ -69,7 +69,7 @@ fn params(program: &Program) -> Vec<ir::Param> {
             output: k == program.output.tensor,
             order: t.order,
             format: t.format.clone(),
-            convert_to: t.convert_to.clone(),
+            convert_to: program.copies.get(k).map(|c| c.format()),
         })
         .collect()
 }
@@ -320,7 +320,7 @@ impl<'p> Lowerer<'p> {
     }
 
     fn levels(&self, a: usize) -> &[crate::format::LevelSpec] {
-        &self.program.tensors[self.accesses[a].tensor].levels
+        self.program.iterated_levels(self.accesses[a].tensor)
     }
 
     fn level_ref(&self, a: usize, k: usize) -> LevelRef {

@@ -1,27 +1,34 @@
-//! Operands that no loop order can visit in storage order (CSR `.*` CSC): such an input is
-//! converted, when the kernel runs, into a copy with the same level formats whose levels follow a
-//! loop order concordant with the other tensors. A copy costs a sort of the operand, so it is only
-//! planned when nothing else works; formats whose levels do not each store a whole dimension
-//! (ELL, DIA, BCSR) are never converted and the conflict stays an error.
+//! The rules of the copy planner (`plan`): each looks at the program as planned so far and
+//! proposes the inputs to copy, when the kernel runs, into levels it can iterate.
+//!
+//! Operands that no loop order can visit in storage order (CSR `.*` CSC) are copied with the same
+//! level formats, their levels following a loop order concordant with the other tensors. A copy
+//! costs a sort of the operand, so it is only planned when nothing else works; formats whose
+//! levels do not each store a whole dimension (ELL, DIA, BCSR) are never reordered and the
+//! conflict stays an error.
 
 use super::order::{default_order, order_edges, order_skipping};
+use super::plan::{Proposal, Rule};
 use super::{Cin, Expr, IndexVar, Lhs, Program, concretize};
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{Coord, FormatType, LevelKind, LevelSpec};
+use crate::format::{Coord, LevelKind, LevelSpec};
 
-/// Plans the conversions `program` needs, updating the converted tensors' levels.
-pub fn plan_conversions(program: &mut Program) -> Result<(), Errors> {
+/// [`Rule::Concordant`]: when no loop order is concordant with every operand, the operands
+/// (last first) whose levels can follow an order the others allow, until one exists. Each copy is
+/// tried on the program with the earlier ones, and all of them are proposed together.
+pub(super) fn concordant_copies(program: &Program) -> Result<Vec<Proposal>, Errors> {
     let vars = loop_vars(program);
     let Err(conflict) = default_order(program, &program.rhs, &vars) else {
-        return Ok(());
+        return Ok(Vec::new());
     };
+    let mut trial = program.clone();
+    let mut proposals = Vec::new();
     for t in (1..program.tensors.len()).rev() {
-        if let Some(levels) = concordant_levels(program, t, &vars) {
-            program.tensors[t].convert_to = Some(FormatType::Custom(levels.clone()));
-            relabel(&mut program.rhs, t, &levels);
-            program.tensors[t].levels = levels;
-            if default_order(program, &program.rhs, &vars).is_ok() {
-                return Ok(());
+        if let Some(levels) = concordant_levels(&trial, t, &vars) {
+            trial.record_copy(t, levels.clone(), Rule::Concordant);
+            proposals.push((t, levels));
+            if default_order(&trial, &trial.rhs, &vars).is_ok() {
+                return Ok(proposals);
             }
         }
     }
@@ -32,29 +39,27 @@ pub fn plan_conversions(program: &mut Program) -> Result<(), Errors> {
 /// sum runs its own loops innermost; a tensor whose storage order needs one of the sum's
 /// variables outside one of the enclosing loops (CSC in `b(i) - A(i,j)*x(j)`) is converted into
 /// a copy whose levels follow the enclosing loops first.
-pub fn plan_nested_conversions(program: &mut Program) -> Result<(), Errors> {
-    for _ in 0..program.tensors.len() {
-        let cin = concretize(program)?;
-        let Some((t, order)) = nested_conflict(program, &cin, &[]) else {
-            return Ok(());
+///
+/// [`Rule::Nested`] proposes one copy at a time: it changes the loops the next conflict is looked
+/// for in.
+pub(super) fn nested_copies(program: &Program) -> Result<Vec<Proposal>, Errors> {
+    let cin = concretize(program)?;
+    let Some((t, order)) = nested_conflict(program, &cin, &[]) else {
+        return Ok(Vec::new());
+    };
+    let Some(levels) = levels_in_order(program, t, &order) else {
+        let tensor = &program.tensors[t];
+        let suggestion = format!(
+            "store `{}` with its levels in the order of the enclosing loops",
+            tensor.name
+        );
+        let kind = ErrorKind::NoConcordantOrder {
+            tensor: tensor.name.clone(),
+            suggestion,
         };
-        let Some(levels) = levels_in_order(program, t, &order) else {
-            let tensor = &program.tensors[t];
-            let suggestion = format!(
-                "store `{}` with its levels in the order of the enclosing loops",
-                tensor.name
-            );
-            let kind = ErrorKind::NoConcordantOrder {
-                tensor: tensor.name.clone(),
-                suggestion,
-            };
-            return Err(vec![Error::new(tensor.span, kind)]);
-        };
-        program.tensors[t].convert_to = Some(FormatType::Custom(levels.clone()));
-        relabel(&mut program.rhs, t, &levels);
-        program.tensors[t].levels = levels;
-    }
-    Ok(())
+        return Err(vec![Error::new(tensor.span, kind)]);
+    };
+    Ok(vec![(t, levels)])
 }
 
 /// The first tensor a producer visits against its storage order, with the loop order it needs:
@@ -113,12 +118,9 @@ fn producer_rhs(cin: &Cin) -> Option<&Expr> {
 /// compressed levels in that order.
 fn levels_in_order(program: &Program, t: usize, order: &[IndexVar]) -> Option<Vec<LevelSpec>> {
     let tensor = &program.tensors[t];
-    let levels = match tensor
-        .levels
-        .iter()
-        .all(|l| matches!(l.coord, Coord::Dim(_)))
-    {
-        true => tensor.levels.clone(),
+    let current = program.iterated_levels(t);
+    let levels = match current.iter().all(|l| matches!(l.coord, Coord::Dim(_))) {
+        true => current.to_vec(),
         false => rows_over_compressed(tensor.order),
     };
     let mut accesses = Vec::new();
@@ -147,11 +149,14 @@ fn levels_in_order(program: &Program, t: usize, order: &[IndexVar]) -> Option<Ve
 /// computes inside them runs once per slot. When a term of a sum inside such a loop does not read
 /// the input (`C(i,j) * x(j) + B(i,j) * x(j)` with `B` in ELL), it would be added once per slot;
 /// the input is then copied, when the kernel runs, into dense rows over compressed levels.
-pub fn plan_slot_copies(program: &mut Program) {
+///
+/// [`Rule::Slot`] proposes one copy at a time: a copy removes a slot loop, which changes what the
+/// next operand's loops enclose.
+pub(super) fn slot_copies(program: &Program) -> Vec<Proposal> {
+    let whole = |l: &LevelSpec| matches!(l.coord, Coord::Dim(_));
     for t in 1..program.tensors.len() {
-        let tensor = &program.tensors[t];
-        let whole = |l: &LevelSpec| matches!(l.coord, Coord::Dim(_));
-        if tensor.convert_to.is_some() || tensor.levels.iter().all(whole) {
+        let levels = program.iterated_levels(t);
+        if program.copies.get(t).is_some() || levels.iter().all(whole) {
             continue;
         }
         let mut hidden = Vec::new();
@@ -160,35 +165,34 @@ pub fn plan_slot_copies(program: &mut Program) {
             continue;
         };
         if repeats_other_terms(&cin, &hidden, t, false) {
-            let levels = rows_over_compressed(tensor.order);
-            program.tensors[t].convert_to = Some(FormatType::Custom(levels.clone()));
-            relabel(&mut program.rhs, t, &levels);
-            program.tensors[t].levels = levels;
+            return vec![(t, rows_over_compressed(program.tensors[t].order))];
         }
     }
+    Vec::new()
 }
 
 /// A range level (DIA's rows within a diagonal) is iterated as a bounded dense loop, which cannot
 /// also walk another operand's sparse level over the same variable (DIA `.*` COO, or a DIA
 /// matrix whose rows meet another DIA's diagonals in a product); such an input is copied, when the
-/// kernel runs, into dense rows over compressed levels, as for [`plan_slot_copies`].
-pub fn plan_range_copies(program: &mut Program) {
+/// kernel runs, into dense rows over compressed levels, as for [`slot_copies`].
+///
+/// [`Rule::Range`] proposes one copy at a time: a copy turns the operand's sparse levels into
+/// dense and compressed ones, which changes what the next operand meets.
+pub(super) fn range_copies(program: &Program) -> Vec<Proposal> {
     let mut accesses = Vec::new();
     collect_all(&program.rhs, &mut accesses);
     for t in 1..program.tensors.len() {
-        let tensor = &program.tensors[t];
+        let levels = program.iterated_levels(t);
         let merged = accesses.iter().filter(|a| a.tensor == t).any(|a| {
-            (tensor.levels.iter().zip(&a.level_vars)).any(|(level, &v)| {
+            (levels.iter().zip(&a.level_vars)).any(|(level, &v)| {
                 level.kind == LevelKind::Range && sparse_elsewhere(program, &accesses, t, v)
             })
         });
-        if tensor.convert_to.is_none() && merged {
-            let levels = rows_over_compressed(tensor.order);
-            program.tensors[t].convert_to = Some(FormatType::Custom(levels.clone()));
-            relabel(&mut program.rhs, t, &levels);
-            program.tensors[t].levels = levels;
+        if program.copies.get(t).is_none() && merged {
+            return vec![(t, rows_over_compressed(program.tensors[t].order))];
         }
     }
+    Vec::new()
 }
 
 /// Dense rows over compressed levels, for an input of order `order`: what slot, block and range
@@ -251,39 +255,38 @@ fn every_term_reads(e: &Expr, t: usize) -> bool {
 /// copied, when the kernel runs, into a sorted format: hashed levels become compressed, unordered
 /// ones ordered. (Alone, or against dense operands, an unordered level is iterated as it is.)
 ///
-/// Runs again after the conversions to a concordant order, which can bring a hashed level under
-/// the same loop as another operand's sparse one (CSC `.*` a hashed matrix); a converted tensor's
-/// copy then gets its levels sorted too.
-pub fn plan_sorted_copies(program: &mut Program) {
+/// The planner asks again after every other copy: a conversion to a concordant order can bring a
+/// hashed level under the same loop as another operand's sparse one (CSC `.*` a hashed matrix),
+/// and a converted tensor's copy then gets its levels sorted too.
+///
+/// [`Rule::Sorted`] proposes every such copy at once: sorting a level keeps it sparse, so one copy
+/// does not change what another operand meets.
+pub(super) fn sorted_copies(program: &Program) -> Vec<Proposal> {
     let mut accesses = Vec::new();
     collect_all(&program.rhs, &mut accesses);
+    let mut proposals = Vec::new();
     for t in 1..program.tensors.len() {
-        let tensor = &program.tensors[t];
-        if !tensor
-            .levels
-            .iter()
-            .all(|l| matches!(l.coord, Coord::Dim(_)))
-        {
+        let levels = program.iterated_levels(t);
+        if !levels.iter().all(|l| matches!(l.coord, Coord::Dim(_))) {
             continue;
         }
         let merged = accesses.iter().filter(|a| a.tensor == t).any(|a| {
-            tensor.levels.iter().zip(&a.level_vars).any(|(level, &v)| {
+            levels.iter().zip(&a.level_vars).any(|(level, &v)| {
                 let unordered = !level.ordered || level.kind == LevelKind::Hashed;
                 unordered && sparse_elsewhere(program, &accesses, t, v)
             })
         });
         if merged {
-            let levels: Vec<_> = tensor.levels.iter().map(|l| sorted(*l)).collect();
-            program.tensors[t].convert_to = Some(FormatType::Custom(levels.clone()));
-            program.tensors[t].levels = levels;
+            proposals.push((t, levels.iter().map(|l| sorted(*l)).collect()));
         }
     }
+    proposals
 }
 
 /// Whether another tensor's access iterates `v` by position (a level without locate).
 fn sparse_elsewhere(program: &Program, accesses: &[super::Access], t: usize, v: IndexVar) -> bool {
     accesses.iter().filter(|a| a.tensor != t).any(|a| {
-        let levels = &program.tensors[a.tensor].levels;
+        let levels = program.iterated_levels(a.tensor);
         levels
             .iter()
             .zip(&a.level_vars)
@@ -328,29 +331,6 @@ fn loop_vars(program: &Program) -> Vec<IndexVar> {
 fn concordant_levels(program: &Program, t: usize, vars: &[IndexVar]) -> Option<Vec<LevelSpec>> {
     let order = order_skipping(program, &program.rhs, vars, Some(t)).ok()?;
     levels_in_order(program, t, &order)
-}
-
-/// Points the level variables of tensor `t`'s accesses at its new levels.
-fn relabel(e: &mut Expr, t: usize, levels: &[LevelSpec]) {
-    match e {
-        Expr::Access { access, .. } if access.tensor == t => {
-            access.level_vars = levels
-                .iter()
-                .map(|l| {
-                    l.coord
-                        .dim()
-                        .and_then(|d| access.indices.get(d).copied())
-                        .unwrap_or(0)
-                })
-                .collect();
-        }
-        Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Neg(x) => relabel(x, t, levels),
-        Expr::Binary(_, a, b) => {
-            relabel(a, t, levels);
-            relabel(b, t, levels);
-        }
-    }
 }
 
 /// The indices of every read of tensor `t` in `e`.

@@ -11,13 +11,13 @@
 mod concrete;
 mod convert;
 mod order;
+mod plan;
+mod print;
 
 pub use concrete::{Cin, Lhs, concretize};
-pub use convert::{
-    plan_conversions, plan_nested_conversions, plan_range_copies, plan_slot_copies,
-    plan_sorted_copies,
-};
 pub use order::order_edges;
+pub use plan::{Copies, PlannedCopy, Rule, plan_copies};
+pub use print::{print_cin, print_plan};
 
 use std::collections::BTreeMap;
 
@@ -37,12 +37,11 @@ pub struct Tensor {
     pub name: String,
     /// The number of dimensions.
     pub order: usize,
-    /// The levels, root first.
+    /// The levels as the user wrote them, root first. The kernel may iterate a copy in other
+    /// levels: later stages ask [`Program::iterated_levels`].
     pub levels: Vec<LevelSpec>,
-    /// The runtime type of its format.
+    /// The runtime type of its format, as the user wrote it.
     pub format: FormatType,
-    /// When the kernel iterates a converted copy: the copy's format (`levels` are the copy's).
-    pub convert_to: Option<FormatType>,
     /// Where it was first written.
     pub span: Span,
 }
@@ -109,13 +108,15 @@ pub struct Program {
     pub access_count: usize,
     /// Variables that are no loops of their own but recovered from a blocked dimension's parts.
     pub derived: BTreeMap<IndexVar, Derived>,
+    /// The inputs the kernel iterates through a run-time copy ([`plan_copies`]).
+    pub copies: Copies,
 }
 
 impl Program {
     /// Whether the output has sparse levels that the kernel rebuilds (it does not take an
     /// input's structure, [`Program::pattern_source`]).
     pub fn assembles_output(&self) -> bool {
-        let sparse = (self.tensors[self.output.tensor].levels.iter())
+        let sparse = (self.iterated_levels(self.output.tensor).iter())
             .any(|l| l.kind != crate::format::LevelKind::Dense);
         sparse && self.pattern_source().is_none()
     }
@@ -126,10 +127,9 @@ impl Program {
     /// sparse output. The output then takes that input's structure and is written at its
     /// positions, with no assembly (so it can also be written in parallel).
     pub fn pattern_source(&self) -> Option<usize> {
-        let out = &self.tensors[self.output.tensor];
+        let out = self.iterated_levels(self.output.tensor);
         if self.op != AssignOp::Assign
             || out
-                .levels
                 .iter()
                 .all(|l| l.kind == crate::format::LevelKind::Dense)
         {
@@ -138,11 +138,12 @@ impl Program {
         let mut factors = Vec::new();
         product_factors(&self.rhs, &mut factors);
         factors.into_iter().find_map(|(id, access)| {
-            let source = &self.tensors[access.tensor];
-            let n = out.levels.len();
-            let same_levels = source.levels.get(..n) == Some(&out.levels[..]);
+            let source = self.iterated_levels(access.tensor);
+            let n = out.len();
+            let same_levels = source.get(..n) == Some(out);
             let same_vars = access.level_vars.get(..n) == Some(&self.output.level_vars[..]);
-            (same_levels && same_vars && source.convert_to.is_none()).then_some(id)
+            let copied = self.copies.get(access.tensor).is_some();
+            (same_levels && same_vars && !copied).then_some(id)
         })
     }
 
@@ -178,7 +179,6 @@ impl Program {
                 order: sparse_format::named::order_of(&f.levels),
                 levels: f.levels.clone(),
                 format: f.rust_type.clone(),
-                convert_to: None,
                 span: name.span(),
             })
             .collect();
@@ -218,6 +218,7 @@ impl Program {
             rhs,
             access_count: builder.accesses,
             derived: builder.derived,
+            copies: Copies::default(),
         })
     }
 }

@@ -62,7 +62,7 @@ pub fn order_edges(program: &Program, expr: &Expr) -> Vec<(IndexVar, IndexVar, u
 fn collect_edges(program: &Program, expr: &Expr, edges: &mut Vec<(IndexVar, IndexVar, usize)>) {
     match expr {
         Expr::Access { access, .. } => {
-            let levels = &program.tensors[access.tensor].levels;
+            let levels = program.iterated_levels(access.tensor);
             let level_var = |k: usize| access.level_vars.get(k).copied();
             for (k, level) in levels.iter().enumerate().skip(1) {
                 if level.kind == LevelKind::Dense {
@@ -94,9 +94,7 @@ fn cycle_error(
         .find(|(a, b, _)| left.contains(a) && left.contains(b))
         .map_or(0, |e| e.2);
     let t = &program.tensors[tensor];
-    let whole_dims = t
-        .levels
-        .iter()
+    let whole_dims = (program.iterated_levels(tensor).iter())
         .all(|l| matches!(l.coord, crate::format::Coord::Dim(_)));
     let mut reads = Vec::new();
     super::convert::collect_accesses(&program.rhs, tensor, &mut reads);

@@ -109,7 +109,7 @@ fn innermost_dense(state: &State<'_>, v: IndexVar) -> bool {
         } else {
             access_tensor(&state.program.rhs, id)
         };
-        let levels = &state.program.tensors[tensor].levels;
+        let levels = state.program.iterated_levels(tensor);
         if let Some(k) = level_vars.iter().position(|&x| x == v) {
             if k + 1 != levels.len() || levels[k].kind != LevelKind::Dense {
                 return false;
@@ -126,7 +126,9 @@ fn only_dense_levels(state: &State<'_>, v: IndexVar) -> bool {
     accesses_of(&state.program.rhs, usize::MAX)
         .into_iter()
         .all(|(id, level_vars)| {
-            let levels = &state.program.tensors[access_tensor(&state.program.rhs, id)].levels;
+            let levels = state
+                .program
+                .iterated_levels(access_tensor(&state.program.rhs, id));
             (level_vars.iter().zip(levels))
                 .all(|(&x, level)| x != v || level.kind == LevelKind::Dense)
         })

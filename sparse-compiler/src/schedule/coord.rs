@@ -47,9 +47,11 @@ impl State<'_> {
             .into_iter()
             .filter(|(id, _)| *id != access)
             .find_map(|(id, level_vars)| {
-                let tensor = &self.program.tensors[access_tensor(&self.program.rhs, id)];
+                let t = access_tensor(&self.program.rhs, id);
+                let tensor = &self.program.tensors[t];
                 let k = level_vars.iter().position(|&x| x == i)?;
-                (tensor.levels[k].kind != LevelKind::Dense).then(|| tensor.name.clone())
+                (self.program.iterated_levels(t)[k].kind != LevelKind::Dense)
+                    .then(|| tensor.name.clone())
             });
         if let Some(tensor) = other_sparse {
             return Err(unsupported(format!(

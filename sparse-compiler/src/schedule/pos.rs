@@ -66,7 +66,7 @@ impl State<'_> {
                 },
             )
         })?;
-        let levels = &self.program.tensors[t].levels;
+        let levels = self.program.iterated_levels(t);
         if roots.len() > 1 && !self.contiguous(access, level, &roots) {
             return Err(Error::new(
                 var.span(),

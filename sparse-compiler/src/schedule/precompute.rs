@@ -162,9 +162,11 @@ impl State<'_> {
         accesses_of(&self.program.rhs, usize::MAX)
             .into_iter()
             .find_map(|(id, level_vars)| {
-                let tensor = &self.program.tensors[access_tensor(&self.program.rhs, id)];
+                let t = access_tensor(&self.program.rhs, id);
+                let tensor = &self.program.tensors[t];
                 let k = level_vars.iter().position(|&x| x == v)?;
-                (tensor.levels[k].kind != LevelKind::Dense).then(|| tensor.name.clone())
+                (self.program.iterated_levels(t)[k].kind != LevelKind::Dense)
+                    .then(|| tensor.name.clone())
             })
     }
 

@@ -24,8 +24,11 @@ impl State<'_> {
             let name = tensor.to_string();
             return Err(Error::new(tensor.span(), ErrorKind::UnknownTensor(name)));
         };
-        let declared = &self.program.tensors[t];
-        let dense = declared.levels.iter().all(|l| l.kind == LevelKind::Dense);
+        let dense = self
+            .program
+            .iterated_levels(t)
+            .iter()
+            .all(|l| l.kind == LevelKind::Dense);
         if t == 0 || !dense {
             let name = tensor.to_string();
             return Err(Error::new(tensor.span(), ErrorKind::PrefetchNotDense(name)));

@@ -83,10 +83,10 @@ impl Scheduled {
     pub fn visits_coordinates_once(&self, program: &Program, v: IndexVar) -> bool {
         match self.deriving(v) {
             Some(Relation::Pos { parent, access, .. }) => {
-                let tensor = &program.tensors[access_tensor(&program.rhs, access)];
+                let levels = program.iterated_levels(access_tensor(&program.rhs, access));
                 let vars = access_level_vars(&program.rhs, access);
                 let level = vars.iter().position(|&x| x == parent);
-                self.deriving(parent).is_none() && level.is_some_and(|k| tensor.levels[k].unique)
+                self.deriving(parent).is_none() && level.is_some_and(|k| levels[k].unique)
             }
             Some(Relation::Split { parent, .. } | Relation::Bound { parent, .. }) => {
                 self.visits_coordinates_once(program, parent)

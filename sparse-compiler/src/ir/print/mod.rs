@@ -548,7 +548,7 @@ fn type_name(ty: Type) -> &'static str {
 }
 
 /// `Csr`, `Bcsr<4, 4>`, or `custom[dense(d1), compressed(d0, unordered)]`.
-fn format_type(format: &FormatType) -> String {
+pub fn format_type(format: &FormatType) -> String {
     match format {
         FormatType::Named {
             type_name,

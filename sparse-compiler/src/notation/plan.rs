@@ -1,0 +1,322 @@
+//! The copy planner: every run-time copy of an input, decided in one place.
+//!
+//! Some inputs cannot be iterated in the format the user gave them: a hashed level merged with
+//! another operand's sparse level, CSR `.*` CSC, a DIA range level under a sparse loop, an ELL
+//! slot loop that would repeat another term. Such an input is copied, when the kernel runs, into a
+//! format the kernel can iterate. Each kind of copy is a [`Rule`]: it looks at the program and the
+//! copies planned so far and proposes copies. [`plan_copies`] runs the rules to a fixpoint, an
+//! earlier rule taking precedence: after any copy it starts again from the first rule, and it stops
+//! when no rule changes the plan.
+//!
+//! The plan is a side table ([`Copies`]) keyed by tensor: each input keeps the format the user
+//! wrote, and every later stage asks [`Program::iterated_levels`] for the levels it iterates. The
+//! accesses of a copied input name the copy's level variables (they describe what is iterated).
+
+use std::collections::BTreeMap;
+
+use super::convert::{concordant_copies, nested_copies, range_copies, slot_copies, sorted_copies};
+use super::{Expr, Program};
+use crate::error::{Error, ErrorKind, Errors};
+use crate::format::{FormatType, LevelSpec};
+
+/// A kind of run-time copy, in the order the planner tries them (the first that proposes a copy
+/// wins, then the planner starts again from the first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rule {
+    /// Iterator conversion (seed-formats.md §3.5): a hashed or unordered level merged with
+    /// another operand's sparse level is copied into a sorted one.
+    Sorted,
+    /// A range level (DIA's rows) merged with another operand's sparse level is copied into
+    /// dense rows over compressed levels.
+    Range,
+    /// No loop order is concordant with every operand's storage order: an operand is copied with
+    /// its levels in an order concordant with the others.
+    Concordant,
+    /// A `where` producer's loops, nested in the consumer's, visit an operand against its
+    /// storage order: it is copied with its levels in the order of those loops.
+    Nested,
+    /// A sum inside an operand's slot loop (ELL, DIA, BCSR) has a term that does not read the
+    /// operand and would be added once per slot: it is copied into dense rows over compressed
+    /// levels.
+    Slot,
+}
+
+impl Rule {
+    /// Every rule, in precedence order. Sorting comes before the range copies: an unordered level
+    /// that meets DIA's rows is sorted even though DIA is then copied into dense rows, so a
+    /// schedule may still take its positions (`pos` over a hashed level is not supported).
+    pub const ALL: [Rule; 5] = [
+        Rule::Sorted,
+        Rule::Range,
+        Rule::Concordant,
+        Rule::Nested,
+        Rule::Slot,
+    ];
+
+    /// The rule's name, as the code viewer prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Sorted => "sorted",
+            Rule::Range => "range",
+            Rule::Concordant => "concordant",
+            Rule::Nested => "nested",
+            Rule::Slot => "slot",
+        }
+    }
+
+    /// Why the rule copies an input, in a few words.
+    pub fn why(self) -> &'static str {
+        match self {
+            Rule::Sorted => "an unordered level meets another operand's sparse level",
+            Rule::Range => "a range level meets another operand's sparse level",
+            Rule::Concordant => "no loop order follows every operand's storage order",
+            Rule::Nested => "a producer's loops visit it against its storage order",
+            Rule::Slot => "a sum inside its slot loop has a term that does not read it",
+        }
+    }
+
+    /// The copies the rule proposes for `program` as planned so far: each an input and the
+    /// levels to iterate it in. A rule that cannot resolve what it looks for reports the error.
+    fn propose(self, program: &Program) -> Result<Vec<Proposal>, Errors> {
+        match self {
+            Rule::Sorted => Ok(sorted_copies(program)),
+            Rule::Range => Ok(range_copies(program)),
+            Rule::Concordant => concordant_copies(program),
+            Rule::Nested => nested_copies(program),
+            Rule::Slot => Ok(slot_copies(program)),
+        }
+    }
+}
+
+/// A copy a rule proposes: input `tensor` iterated in `levels`.
+pub(super) type Proposal = (usize, Vec<LevelSpec>);
+
+/// One planned copy of an input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedCopy {
+    /// The levels the kernel iterates, root first.
+    pub levels: Vec<LevelSpec>,
+    /// The rules that shaped the copy, in the order they applied (a concordant copy of a hashed
+    /// matrix is then sorted).
+    pub rules: Vec<Rule>,
+}
+
+impl PlannedCopy {
+    /// The copy's runtime format type.
+    pub fn format(&self) -> FormatType {
+        FormatType::Custom(self.levels.clone())
+    }
+}
+
+/// The side table of planned copies, keyed by tensor (its index in the program).
+#[derive(Clone, Debug, Default)]
+pub struct Copies {
+    by_tensor: BTreeMap<usize, PlannedCopy>,
+}
+
+impl Copies {
+    /// The copy planned for tensor `t`, if any.
+    pub fn get(&self, t: usize) -> Option<&PlannedCopy> {
+        self.by_tensor.get(&t)
+    }
+
+    /// Every planned copy, by tensor, in parameter order.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, &PlannedCopy)> {
+        self.by_tensor.iter().map(|(&t, c)| (t, c))
+    }
+
+    /// Whether no copy is planned.
+    pub fn is_empty(&self) -> bool {
+        self.by_tensor.is_empty()
+    }
+}
+
+/// How many times the planner may change the plan per tensor before it gives up: a rule changes a
+/// tensor's copy a few times at most (a concordant order, then sorted levels), so running out is a
+/// bug in the rules (two of them undoing each other), reported rather than looped on.
+const ROUNDS_PER_TENSOR: usize = 8;
+
+/// Plans every run-time copy `program` needs, recording them in `program.copies`.
+pub fn plan_copies(program: &mut Program) -> Result<(), Errors> {
+    fixpoint(program, &|rule, program| rule.propose(program))
+}
+
+/// What a rule proposes for a program: [`Rule::propose`], or a stand-in in tests.
+type Propose<'a> = &'a dyn Fn(Rule, &Program) -> Result<Vec<Proposal>, Errors>;
+
+fn fixpoint(program: &mut Program, propose: Propose<'_>) -> Result<(), Errors> {
+    for _ in 0..ROUNDS_PER_TENSOR * program.tensors.len() {
+        let Some((rule, proposals)) = first_proposal(program, propose)? else {
+            return Ok(());
+        };
+        for (t, levels) in proposals {
+            program.record_copy(t, levels, rule);
+        }
+    }
+    let what = "the copy planner's rules did not reach a fixpoint";
+    let span = program.tensors[program.output.tensor].span;
+    Err(vec![Error::new(span, ErrorKind::Internal(what.into()))])
+}
+
+/// The first rule that proposes a change to the plan, with the proposals that change it. A copy in
+/// the levels the user wrote is still a change: it is what a rule asked for.
+fn first_proposal(
+    program: &Program,
+    propose: Propose<'_>,
+) -> Result<Option<(Rule, Vec<Proposal>)>, Errors> {
+    for rule in Rule::ALL {
+        let changes: Vec<Proposal> = (propose(rule, program)?.into_iter())
+            .filter(|(t, levels)| program.copies.get(*t).map(|c| &c.levels) != Some(levels))
+            .collect();
+        if !changes.is_empty() {
+            return Ok(Some((rule, changes)));
+        }
+    }
+    Ok(None)
+}
+
+impl Program {
+    /// The levels the kernel iterates for tensor `t`: its planned copy's, or the ones the user
+    /// wrote.
+    pub fn iterated_levels(&self, t: usize) -> &[LevelSpec] {
+        match self.copies.get(t) {
+            Some(copy) => &copy.levels,
+            None => &self.tensors[t].levels,
+        }
+    }
+
+    /// Records that the kernel iterates input `t` in `levels`, as `rule` decided, and points the
+    /// level variables of `t`'s accesses at those levels.
+    pub(super) fn record_copy(&mut self, t: usize, levels: Vec<LevelSpec>, rule: Rule) {
+        relabel(&mut self.rhs, t, &levels);
+        let copy = (self.copies.by_tensor)
+            .entry(t)
+            .or_insert_with(|| PlannedCopy {
+                levels: Vec::new(),
+                rules: Vec::new(),
+            });
+        copy.levels = levels;
+        if !copy.rules.contains(&rule) {
+            copy.rules.push(rule);
+        }
+    }
+}
+
+/// Points the level variables of tensor `t`'s accesses at its new levels (a copy's levels each
+/// store a whole dimension, so each takes that dimension's variable).
+fn relabel(e: &mut Expr, t: usize, levels: &[LevelSpec]) {
+    match e {
+        Expr::Access { access, .. } if access.tensor == t => {
+            access.level_vars = levels
+                .iter()
+                .map(|l| {
+                    l.coord
+                        .dim()
+                        .and_then(|d| access.indices.get(d).copied())
+                        .unwrap_or(0)
+                })
+                .collect();
+        }
+        Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
+        Expr::Neg(x) => relabel(x, t, levels),
+        Expr::Binary(_, a, b) => {
+            relabel(a, t, levels);
+            relabel(b, t, levels);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{Coord, LevelKind, resolve_formats};
+    use crate::syntax::parse_kernel;
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    fn program(tokens: TokenStream) -> Program {
+        let kernel = parse_kernel(tokens).expect("parses");
+        let formats = resolve_formats(&kernel).expect("resolves");
+        Program::build(&kernel, &formats).expect("builds")
+    }
+
+    fn planned(tokens: TokenStream) -> Program {
+        let mut program = program(tokens);
+        plan_copies(&mut program).expect("plans");
+        program
+    }
+
+    /// The level variables of the first access of tensor `t`.
+    fn level_vars(e: &Expr, t: usize) -> Option<Vec<usize>> {
+        match e {
+            Expr::Access { access, .. } => (access.tensor == t).then(|| access.level_vars.clone()),
+            Expr::Neg(x) => level_vars(x, t),
+            Expr::Binary(_, a, b) => level_vars(a, t).or_else(|| level_vars(b, t)),
+            Expr::Temp(_) | Expr::Literal(_) => None,
+        }
+    }
+
+    #[test]
+    fn a_kernel_that_needs_no_copy_plans_none() {
+        let p = planned(quote! { fn k; y(i) = A(i,j) * x(j); formats<A: csr>; });
+        assert!(p.copies.is_empty());
+        assert_eq!(p.iterated_levels(1), &p.tensors[1].levels[..]);
+    }
+
+    #[test]
+    fn a_copy_leaves_the_users_format_and_is_what_later_stages_iterate() {
+        let p = planned(quote! {
+            fn k; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: csr, C: csc>;
+        });
+        assert!(p.copies.get(1).is_none());
+        let copy = p.copies.get(2).expect("C is copied");
+        assert_eq!(copy.rules, [Rule::Concordant]);
+        let coords: Vec<Coord> = copy.levels.iter().map(|l| l.coord).collect();
+        assert_eq!(coords, [Coord::Dim(0), Coord::Dim(1)]);
+        // The user's CSC stays as written, columns first; the access walks the copy's rows first.
+        assert_eq!(p.tensors[2].levels[0].coord, Coord::Dim(1));
+        assert!(matches!(
+            p.tensors[2].format,
+            FormatType::Named {
+                type_name: "Csc",
+                ..
+            }
+        ));
+        assert_eq!(p.iterated_levels(2), &copy.levels[..]);
+        assert_eq!(level_vars(&p.rhs, 2), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn a_later_rule_refines_a_copy_and_each_rule_is_recorded() {
+        let p = planned(quote! {
+            fn k; A(j) = B(i,k) * C(i,j) + 2; formats<B: dia, C: hash>;
+        });
+        assert_eq!(
+            p.copies.get(1).map(|c| &c.rules[..]),
+            Some(&[Rule::Range][..])
+        );
+        let copy = p.copies.get(2).expect("C is copied");
+        assert_eq!(copy.rules, [Rule::Nested, Rule::Sorted]);
+        assert!((copy.levels.iter()).all(|l| l.ordered && l.kind != LevelKind::Hashed));
+        assert_eq!(p.tensors[2].levels[1].kind, LevelKind::Hashed);
+    }
+
+    #[test]
+    fn rules_that_undo_each_other_stop_with_an_internal_error() {
+        let mut p = program(quote! { fn k; y(i) = A(i,j) * x(j); formats<A: csr>; });
+        let rows = p.tensors[1].levels.clone();
+        let columns: Vec<LevelSpec> = rows.iter().rev().copied().collect();
+        let flip = |rule: Rule, p: &Program| {
+            let next = match p.iterated_levels(1) == &rows[..] {
+                true => columns.clone(),
+                false => rows.clone(),
+            };
+            Ok(match rule {
+                Rule::Sorted => vec![(1, next)],
+                _ => Vec::new(),
+            })
+        };
+        let errors = fixpoint(&mut p, &flip).expect_err("no fixpoint");
+        assert!(matches!(&errors[0].kind, ErrorKind::Internal(_)));
+    }
+}
