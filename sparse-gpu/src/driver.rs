@@ -1,0 +1,274 @@
+//! The launch path through cust (the `cuda` feature): one shared state per device and process (the
+//! primary context and the module cache), a stream per [`crate::Gpu`], device buffers, launches.
+//!
+//! Ordering: the stream is created without `NON_BLOCKING`, so it is ordered with the legacy default
+//! stream that cust's synchronous copies, fills and allocations use. An upload is therefore
+//! complete before a later launch reads it, and a copy or fill waits for earlier launches.
+
+// Device memory and launches are raw driver calls: each `unsafe` block below states the invariant
+// that makes it sound.
+#![allow(unsafe_code)]
+
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+
+use cust::CudaFlags;
+use cust::context::{Context, CurrentContext};
+use cust::device::{Device, DeviceAttribute};
+use cust::error::CudaError;
+use cust::memory::bytemuck::Zeroable;
+use cust::memory::{CopyDestination, DeviceBuffer, DeviceCopy};
+use cust::module::Module;
+use cust::stream::{Stream, StreamFlags};
+
+use crate::GpuError;
+use crate::launch::{KernelArg, LaunchShape};
+
+/// The value types device buffers hold: what cust can copy and zero.
+pub trait DeviceValue: DeviceCopy + Zeroable + Default + Send + Sync + 'static {}
+impl<T: DeviceCopy + Zeroable + Default + Send + Sync + 'static> DeviceValue for T {}
+
+/// Turns a driver error into a [`GpuError`], saying what was being done.
+fn driver(during: impl Into<String>) -> impl FnOnce(CudaError) -> GpuError {
+    move |e| GpuError::Driver {
+        during: during.into(),
+        // Debug, not Display: cust's Display asks the driver for a string, which fails (and so
+        // panics in `to_string`) when the driver itself is what is missing.
+        name: format!("{e:?}"),
+        code: e as u32,
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What one device has once per process: its primary context and the modules loaded in it.
+struct DeviceState {
+    // Dropped first: modules belong to the context below.
+    modules: Mutex<HashMap<String, Arc<Module>>>,
+    ordinal: u32,
+    name: String,
+    capability: (u32, u32),
+    context: Context,
+}
+
+/// The live device states, so that every `Gpu` of one device shares one module cache.
+static DEVICES: Mutex<Vec<(u32, Weak<DeviceState>)>> = Mutex::new(Vec::new());
+
+impl DeviceState {
+    fn get(ordinal: u32) -> Result<Arc<DeviceState>, GpuError> {
+        let mut devices = lock(&DEVICES);
+        devices.retain(|(_, weak)| weak.strong_count() > 0);
+        if let Some(state) = devices
+            .iter()
+            .filter(|(o, _)| *o == ordinal)
+            .find_map(|(_, weak)| weak.upgrade())
+        {
+            return Ok(state);
+        }
+        let state = Arc::new(DeviceState::open(ordinal)?);
+        devices.push((ordinal, Arc::downgrade(&state)));
+        Ok(state)
+    }
+
+    fn open(ordinal: u32) -> Result<DeviceState, GpuError> {
+        match cust::init(CudaFlags::empty()) {
+            Ok(()) => {}
+            Err(
+                e @ (CudaError::NoDevice | CudaError::NotInitialized | CudaError::UnknownError),
+            ) => {
+                return Err(GpuError::Unavailable(format!(
+                    "the CUDA driver found no usable device (cuInit: {e:?})"
+                )));
+            }
+            Err(e) => return Err(driver("initializing the CUDA driver")(e)),
+        }
+        let count = Device::num_devices().map_err(driver("counting devices"))?;
+        if ordinal >= count {
+            return Err(GpuError::Unavailable(format!(
+                "there is no device {ordinal}: the driver sees {count}"
+            )));
+        }
+        let device = Device::get_device(ordinal).map_err(driver("opening the device"))?;
+        let attribute = |a| {
+            device
+                .get_attribute(a)
+                .map(|v| u32::try_from(v).unwrap_or(0))
+                .map_err(driver("reading the compute capability"))
+        };
+        let capability = (
+            attribute(DeviceAttribute::ComputeCapabilityMajor)?,
+            attribute(DeviceAttribute::ComputeCapabilityMinor)?,
+        );
+        let name = device.name().map_err(driver("reading the device name"))?;
+        let context = Context::new(device).map_err(driver("retaining the primary context"))?;
+        Ok(DeviceState {
+            modules: Mutex::new(HashMap::new()),
+            ordinal,
+            name,
+            capability,
+            context,
+        })
+    }
+
+    /// Makes this device's context current on the calling thread (every call below needs it).
+    fn bind(&self) -> Result<(), GpuError> {
+        CurrentContext::set_current(&self.context).map_err(driver("making the context current"))
+    }
+
+    /// The module of `source`, compiled by NVRTC and loaded the first time it is asked for.
+    fn module(&self, source: &str) -> Result<Arc<Module>, GpuError> {
+        let mut modules = lock(&self.modules);
+        if let Some(m) = modules.get(source) {
+            return Ok(Arc::clone(m));
+        }
+        let (major, minor) = self.capability;
+        let cubin =
+            crate::compile_cubin(source, "sparse_kernel.cu", &format!("sm_{major}{minor}"))?;
+        let module =
+            Module::from_cubin(&cubin, &[]).map_err(driver("loading a compiled module"))?;
+        let module = Arc::new(module);
+        modules.insert(source.to_string(), Arc::clone(&module));
+        Ok(module)
+    }
+}
+
+/// One [`crate::Gpu`]'s handle: its stream on a shared device state.
+#[derive(Clone)]
+pub(crate) struct Handle {
+    queue: Arc<Queue>,
+}
+
+struct Queue {
+    // Dropped before the state, whose context owns it.
+    stream: Stream,
+    state: Arc<DeviceState>,
+}
+
+impl Handle {
+    pub(crate) fn open(ordinal: u32) -> Result<Handle, GpuError> {
+        let state = DeviceState::get(ordinal)?;
+        state.bind()?;
+        let stream =
+            Stream::new(StreamFlags::DEFAULT, None).map_err(driver("creating a stream"))?;
+        Ok(Handle {
+            queue: Arc::new(Queue { stream, state }),
+        })
+    }
+
+    fn state(&self) -> &DeviceState {
+        &self.queue.state
+    }
+
+    pub(crate) fn ordinal(&self) -> u32 {
+        self.state().ordinal
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        &self.state().name
+    }
+
+    pub(crate) fn capability(&self) -> (u32, u32) {
+        self.state().capability
+    }
+
+    pub(crate) fn same_device(&self, other: &Handle) -> bool {
+        Arc::ptr_eq(&self.queue.state, &other.queue.state)
+    }
+
+    pub(crate) fn synchronize(&self) -> Result<(), GpuError> {
+        self.state().bind()?;
+        self.queue
+            .stream
+            .synchronize()
+            .map_err(driver("waiting for the stream (a launch may have failed)"))
+    }
+
+    pub(crate) fn upload<V: DeviceValue>(&self, data: &[V]) -> Result<Buffer<V>, GpuError> {
+        self.state().bind()?;
+        let bytes = size_of_val(data);
+        let inner =
+            DeviceBuffer::from_slice(data).map_err(driver(format!("uploading {bytes} bytes")))?;
+        Ok(Buffer { inner })
+    }
+
+    pub(crate) fn zeroed<V: DeviceValue>(&self, len: usize) -> Result<Buffer<V>, GpuError> {
+        self.state().bind()?;
+        let during = || format!("allocating {len} zeroed values");
+        let inner = DeviceBuffer::zeroed(len).map_err(driver(during()))?;
+        Ok(Buffer { inner })
+    }
+
+    pub(crate) fn copy<V: DeviceValue>(&self, src: &Buffer<V>) -> Result<Buffer<V>, GpuError> {
+        let mut out = self.zeroed::<V>(src.len())?;
+        // Equal lengths, as cust's copy requires (it asserts them).
+        out.inner
+            .copy_from(&src.inner)
+            .map_err(driver("copying on the device"))?;
+        Ok(out)
+    }
+
+    pub(crate) fn fill_zero<V: DeviceValue>(&self, buffer: &mut Buffer<V>) -> Result<(), GpuError> {
+        self.state().bind()?;
+        buffer
+            .inner
+            .set_zero()
+            .map_err(driver("zeroing device memory"))
+    }
+
+    pub(crate) fn download<V: DeviceValue>(&self, buffer: &Buffer<V>) -> Result<Vec<V>, GpuError> {
+        self.synchronize()?;
+        buffer
+            .inner
+            .as_host_vec()
+            .map_err(driver("downloading device memory"))
+    }
+
+    pub(crate) fn launch(
+        &self,
+        source: &str,
+        kernel: &str,
+        shape: LaunchShape,
+        args: &[KernelArg<'_>],
+    ) -> Result<(), GpuError> {
+        self.state().bind()?;
+        let module = self.state().module(source)?;
+        let function = module
+            .get_function(kernel)
+            .map_err(driver(format!("finding kernel `{kernel}` in its module")))?;
+        let pointers: Vec<*mut c_void> = args.iter().map(KernelArg::as_param).collect();
+        // SAFETY: `pointers` holds one pointer per kernel parameter, each to a live value of the
+        // parameter's size inside `args` (borrowed for the whole call); cuLaunchKernel copies the
+        // values before it returns. Device addresses in `args` come from buffers that the
+        // borrows in `KernelArg` keep alive; that they match the kernel's parameter list, in order
+        // and type, is the contract of the generated launcher (see `Gpu::launch`).
+        unsafe {
+            self.queue.stream.launch(
+                &function,
+                (shape.grid[0], shape.grid[1], shape.grid[2]),
+                (shape.block[0], shape.block[1], shape.block[2]),
+                shape.shared_bytes,
+                &pointers,
+            )
+        }
+        .map_err(driver(format!("launching `{kernel}`")))
+    }
+}
+
+/// Device memory for `len` values of `V`, freed on drop.
+pub(crate) struct Buffer<V: DeviceValue> {
+    inner: DeviceBuffer<V>,
+}
+
+impl<V: DeviceValue> Buffer<V> {
+    pub(crate) fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// The device address of the first value (0 for an empty buffer).
+    pub(crate) fn addr(&self) -> u64 {
+        self.inner.as_device_ptr().as_raw()
+    }
+}
