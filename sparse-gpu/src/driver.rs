@@ -125,14 +125,33 @@ impl DeviceState {
             return Ok(Arc::clone(m));
         }
         let (major, minor) = self.capability;
-        let cubin =
-            crate::compile_cubin(source, "sparse_kernel.cu", &format!("sm_{major}{minor}"))?;
+        let cubin = cubin(source, &format!("sm_{major}{minor}"))?;
         let module =
-            Module::from_cubin(&cubin, &[]).map_err(driver("loading a compiled module"))?;
+            Module::from_cubin(&*cubin, &[]).map_err(driver("loading a compiled module"))?;
         let module = Arc::new(module);
         modules.insert(source.to_string(), Arc::clone(&module));
         Ok(module)
     }
+}
+
+/// Cubins by architecture and source, kept for the whole process: a device state is dropped with
+/// its last `Gpu`, and a later one reloads its modules without compiling them again.
+type CubinCache = HashMap<(String, String), Arc<Vec<u8>>>;
+static CUBINS: Mutex<Option<CubinCache>> = Mutex::new(None);
+
+/// The cubin of `source` for `arch`, compiled by NVRTC the first time it is asked for.
+fn cubin(source: &str, arch: &str) -> Result<Arc<Vec<u8>>, GpuError> {
+    let key = (arch.to_string(), source.to_string());
+    if let Some(c) = lock(&CUBINS).as_ref().and_then(|m| m.get(&key)) {
+        return Ok(Arc::clone(c));
+    }
+    // Compiled without the lock held, so that other kernels compile meanwhile; two threads that
+    // race on one source both compile it, and the second result replaces the first.
+    let c = Arc::new(crate::compile_cubin(source, "sparse_kernel.cu", arch)?);
+    lock(&CUBINS)
+        .get_or_insert_with(HashMap::new)
+        .insert(key, Arc::clone(&c));
+    Ok(c)
 }
 
 /// One [`crate::Gpu`]'s handle: its stream on a shared device state.
@@ -145,6 +164,20 @@ struct Queue {
     // Dropped before the state, whose context owns it.
     stream: Stream,
     state: Arc<DeviceState>,
+}
+
+impl Drop for Queue {
+    fn drop(&mut self) {
+        // The stream is destroyed in its context, whichever thread drops the last handle.
+        let _ = self.state.bind();
+    }
+}
+
+impl Drop for DeviceState {
+    fn drop(&mut self) {
+        // Modules are unloaded in their context, before the context is released.
+        let _ = self.bind();
+    }
 }
 
 impl Handle {
@@ -195,10 +228,20 @@ impl Handle {
     }
 
     pub(crate) fn zeroed<V: DeviceValue>(&self, len: usize) -> Result<Buffer<V>, GpuError> {
+        if len == 0 {
+            // No allocation and no memset (which a null address would fail).
+            return self.upload(&[]);
+        }
         self.state().bind()?;
         let during = || format!("allocating {len} zeroed values");
         let inner = DeviceBuffer::zeroed(len).map_err(driver(during()))?;
         Ok(Buffer { inner })
+    }
+
+    /// Makes the device's context current on this thread: done before anything that frees device
+    /// resources, which the driver does only in the current context.
+    pub(crate) fn bind(&self) -> Result<(), GpuError> {
+        self.state().bind()
     }
 
     pub(crate) fn copy<V: DeviceValue>(&self, src: &Buffer<V>) -> Result<Buffer<V>, GpuError> {

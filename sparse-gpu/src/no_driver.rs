@@ -45,6 +45,10 @@ impl Handle {
         match self.never {}
     }
 
+    pub(crate) fn bind(&self) -> Result<(), GpuError> {
+        match self.never {}
+    }
+
     pub(crate) fn upload<V: DeviceValue>(&self, _data: &[V]) -> Result<Buffer<V>, GpuError> {
         match self.never {}
     }

@@ -249,6 +249,14 @@ impl<T: GpuScalar, F: Format> DeviceTensor<T, F> {
     }
 }
 
+impl<T: GpuScalar, F: Format> Drop for DeviceTensor<T, F> {
+    fn drop(&mut self) {
+        // The buffers (dropped right after this) are freed in the device's context, which need
+        // not be current on the thread that drops the tensor. A failure here only leaks.
+        let _ = self.gpu.handle.bind();
+    }
+}
+
 fn array<V: crate::backend::DeviceValue>(b: &Buffer<V>) -> DeviceArray<'_> {
     DeviceArray::new(b.addr(), b.len())
 }

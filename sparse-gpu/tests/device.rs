@@ -24,6 +24,15 @@ fn without_the_cuda_feature_there_is_no_gpu() {
 }
 
 #[test]
+fn handles_can_cross_threads() {
+    fn check<T: Send + Sync>() {}
+    check::<Gpu>();
+    check::<DeviceTensor<f64, Csr>>();
+    check::<DeviceTensor<i32, Csf<3>>>();
+    check::<GpuError>();
+}
+
+#[test]
 fn a_device_that_does_not_exist_is_unavailable() {
     let e = Gpu::new(4096).unwrap_err();
     assert!(e.is_unavailable(), "{e}");
