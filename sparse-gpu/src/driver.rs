@@ -33,11 +33,27 @@ impl<T: DeviceCopy + Zeroable + Default + Send + Sync + 'static> DeviceValue for
 fn driver(during: impl Into<String>) -> impl FnOnce(CudaError) -> GpuError {
     move |e| GpuError::Driver {
         during: during.into(),
-        // Debug, not Display: cust's Display asks the driver for a string, which fails (and so
-        // panics in `to_string`) when the driver itself is what is missing.
-        name: format!("{e:?}"),
+        name: cuda_error_name(e),
         code: e as u32,
     }
+}
+
+/// The `CUresult` name of a cust error (`NoDevice` is `CUDA_ERROR_NO_DEVICE`), from its Debug
+/// name: cust's Display asks the driver for a string, which fails (and so panics in `to_string`)
+/// when the driver itself is what is missing.
+fn cuda_error_name(e: CudaError) -> String {
+    let debug = format!("{e:?}");
+    if e == CudaError::UnknownError {
+        return "CUDA_ERROR_UNKNOWN".into();
+    }
+    let mut name = String::from("CUDA_ERROR");
+    for c in debug.chars() {
+        if c.is_ascii_uppercase() {
+            name.push('_');
+        }
+        name.push(c.to_ascii_uppercase());
+    }
+    name
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -80,7 +96,8 @@ impl DeviceState {
                 e @ (CudaError::NoDevice | CudaError::NotInitialized | CudaError::UnknownError),
             ) => {
                 return Err(GpuError::Unavailable(format!(
-                    "the CUDA driver found no usable device (cuInit: {e:?})"
+                    "the CUDA driver found no usable device (cuInit: {})",
+                    cuda_error_name(e)
                 )));
             }
             Err(e) => return Err(driver("initializing the CUDA driver")(e)),
@@ -313,5 +330,38 @@ impl<V: DeviceValue> Buffer<V> {
     /// The device address of the first value (0 for an empty buffer).
     pub(crate) fn addr(&self) -> u64 {
         self.inner.as_device_ptr().as_raw()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_carry_the_cuda_names() {
+        assert_eq!(cuda_error_name(CudaError::NoDevice), "CUDA_ERROR_NO_DEVICE");
+        assert_eq!(
+            cuda_error_name(CudaError::InvalidPtx),
+            "CUDA_ERROR_INVALID_PTX"
+        );
+        assert_eq!(
+            cuda_error_name(CudaError::UnknownError),
+            "CUDA_ERROR_UNKNOWN"
+        );
+        let e = driver("launching `k`")(CudaError::IllegalAddress);
+        assert_eq!(
+            e.to_string(),
+            "CUDA driver error CUDA_ERROR_ILLEGAL_ADDRESS (700) while launching `k`"
+        );
+    }
+
+    #[test]
+    fn the_stub_driver_is_unavailable_not_an_error() {
+        // Here (CI) libcuda is the stub, whose cuInit answers CUDA_ERROR_NO_DEVICE; with a real
+        // device the handle opens.
+        match Handle::open(0) {
+            Ok(h) => assert!(!h.name().is_empty()),
+            Err(e) => assert!(e.is_unavailable(), "{e}"),
+        }
     }
 }

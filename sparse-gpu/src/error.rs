@@ -19,7 +19,7 @@ pub enum GpuError {
     Driver {
         /// What was being done (e.g. `"launching spmv"`).
         during: String,
-        /// The CUDA error's name, as the driver binding spells it (e.g. `NoDevice`).
+        /// The CUDA error's name (e.g. `CUDA_ERROR_NO_DEVICE`).
         name: String,
         /// The CUDA error's number (`CUresult`), 0 where it is not known.
         code: u32,
