@@ -24,6 +24,7 @@ use cust::stream::{Stream, StreamFlags};
 
 use crate::GpuError;
 use crate::launch::{KernelArg, LaunchShape};
+use crate::signature::{Param, check_args, entry_params};
 
 /// The value types device buffers hold: what cust can copy and zero.
 pub trait DeviceValue: DeviceCopy + Zeroable + Default + Send + Sync + 'static {}
@@ -60,10 +61,17 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// A module loaded in a device's context, with the parameter lists of its kernels.
+#[derive(Clone)]
+struct Loaded {
+    module: Arc<Module>,
+    compiled: Arc<Compiled>,
+}
+
 /// What one device has once per process: its primary context and the modules loaded in it.
 struct DeviceState {
     // Dropped first: modules belong to the context below.
-    modules: Mutex<HashMap<String, Arc<Module>>>,
+    modules: Mutex<HashMap<String, Loaded>>,
     ordinal: u32,
     name: String,
     capability: (u32, u32),
@@ -136,36 +144,50 @@ impl DeviceState {
     }
 
     /// The module of `source`, compiled by NVRTC and loaded the first time it is asked for.
-    fn module(&self, source: &str) -> Result<Arc<Module>, GpuError> {
+    fn module(&self, source: &str) -> Result<Loaded, GpuError> {
         let mut modules = lock(&self.modules);
         if let Some(m) = modules.get(source) {
-            return Ok(Arc::clone(m));
+            return Ok(m.clone());
         }
         let (major, minor) = self.capability;
-        let cubin = cubin(source, &format!("sm_{major}{minor}"))?;
-        let module =
-            Module::from_cubin(&*cubin, &[]).map_err(driver("loading a compiled module"))?;
-        let module = Arc::new(module);
-        modules.insert(source.to_string(), Arc::clone(&module));
-        Ok(module)
+        let compiled = compiled(source, &format!("sm_{major}{minor}"))?;
+        let module = Module::from_cubin(&compiled.cubin, &[])
+            .map_err(driver("loading a compiled module"))?;
+        let loaded = Loaded {
+            module: Arc::new(module),
+            compiled,
+        };
+        modules.insert(source.to_string(), loaded.clone());
+        Ok(loaded)
     }
 }
 
-/// Cubins by architecture and source, kept for the whole process: a device state is dropped with
-/// its last `Gpu`, and a later one reloads its modules without compiling them again.
-type CubinCache = HashMap<(String, String), Arc<Vec<u8>>>;
-static CUBINS: Mutex<Option<CubinCache>> = Mutex::new(None);
+/// A kernel source compiled for one architecture: the cubin that is loaded, and the parameter
+/// list of each kernel in it (read from the PTX of the same compilation).
+struct Compiled {
+    cubin: Vec<u8>,
+    params: HashMap<String, Vec<Param>>,
+}
 
-/// The cubin of `source` for `arch`, compiled by NVRTC the first time it is asked for.
-fn cubin(source: &str, arch: &str) -> Result<Arc<Vec<u8>>, GpuError> {
+/// Compilations by architecture and source, kept for the whole process: a device state is dropped
+/// with its last `Gpu`, and a later one reloads its modules without compiling them again.
+type CompiledCache = HashMap<(String, String), Arc<Compiled>>;
+static COMPILED: Mutex<Option<CompiledCache>> = Mutex::new(None);
+
+/// `source` compiled for `arch` by NVRTC, the first time it is asked for.
+fn compiled(source: &str, arch: &str) -> Result<Arc<Compiled>, GpuError> {
     let key = (arch.to_string(), source.to_string());
-    if let Some(c) = lock(&CUBINS).as_ref().and_then(|m| m.get(&key)) {
+    if let Some(c) = lock(&COMPILED).as_ref().and_then(|m| m.get(&key)) {
         return Ok(Arc::clone(c));
     }
     // Compiled without the lock held, so that other kernels compile meanwhile; two threads that
     // race on one source both compile it, and the second result replaces the first.
-    let c = Arc::new(crate::compile_cubin(source, "sparse_kernel.cu", arch)?);
-    lock(&CUBINS)
+    let (cubin, ptx) = crate::nvrtc::compile_for_launch(source, arch)?;
+    let c = Arc::new(Compiled {
+        cubin,
+        params: entry_params(&ptx),
+    });
+    lock(&COMPILED)
         .get_or_insert_with(HashMap::new)
         .insert(key, Arc::clone(&c));
     Ok(c)
@@ -294,14 +316,18 @@ impl Handle {
         args: &[KernelArg<'_>],
     ) -> Result<(), GpuError> {
         self.state().bind()?;
-        let module = self.state().module(source)?;
-        let function = module
+        let loaded = self.state().module(source)?;
+        if let Some(params) = loaded.compiled.params.get(kernel) {
+            check_args(kernel, params, args)?;
+        }
+        let function = loaded
+            .module
             .get_function(kernel)
             .map_err(driver(format!("finding kernel `{kernel}` in its module")))?;
         let pointers: Vec<*mut c_void> = args.iter().map(KernelArg::as_param).collect();
-        // SAFETY: `pointers` holds one pointer per kernel parameter, each to a live value of the
-        // parameter's size inside `args` (borrowed for the whole call); cuLaunchKernel copies the
-        // values before it returns. Device addresses in `args` come from buffers that the
+        // SAFETY: `pointers` holds one pointer per kernel parameter (the count and each size and
+        // class were checked against the kernel's PTX above), each to a live value inside `args`
+        // (borrowed for the whole call); cuLaunchKernel copies the values before it returns. Device addresses in `args` come from buffers that the
         // borrows in `KernelArg` keep alive; that they match the kernel's parameter list, in order
         // and type, is the contract of the generated launcher (see `Gpu::launch`).
         unsafe {

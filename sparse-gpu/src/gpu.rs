@@ -95,10 +95,13 @@ impl Gpu {
     /// is skipped. Failures of the kernel itself show at the next [`Gpu::synchronize`] or
     /// download.
     ///
-    /// Kernel plumbing for the launchers that `tensor_kernel!` generates: `args` must match the
-    /// kernel's parameters in number, order and type (a [`KernelArg::Array`] for each pointer,
-    /// of the element type the kernel reads), and each array must be as long as the kernel's
-    /// indexing assumes, which the generated launcher checks from the tensors' shapes.
+    /// Kernel plumbing for the launchers that `tensor_kernel!` generates. The number of `args` and
+    /// each one's size and class (integer or floating point) are checked against the kernel's
+    /// parameter list (read from the PTX of the same compilation): a mismatch is
+    /// [`GpuError::Invalid`]. What cannot be checked is the launcher's contract: a
+    /// [`KernelArg::Array`] for each pointer parameter, of the element type the kernel reads,
+    /// and arrays as long as the kernel's indexing assumes (the generated launcher checks the
+    /// tensors' shapes before launching).
     #[doc(hidden)]
     pub fn launch(
         &self,

@@ -4,6 +4,8 @@
 use std::ffi::c_void;
 use std::marker::PhantomData;
 
+use crate::signature::{Param, ParamClass};
+
 /// The shape of one launch: blocks in the grid, threads in a block, dynamic shared memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LaunchShape {
@@ -101,6 +103,17 @@ pub enum KernelArg<'a> {
 }
 
 impl KernelArg<'_> {
+    /// The size and class of the parameter this argument fills.
+    pub(crate) fn param(&self) -> Param {
+        let (bytes, class) = match self {
+            KernelArg::Array(_) | KernelArg::I64(_) | KernelArg::U64(_) => (8, ParamClass::Int),
+            KernelArg::I32(_) | KernelArg::U32(_) => (4, ParamClass::Int),
+            KernelArg::F32(_) => (4, ParamClass::Float),
+            KernelArg::F64(_) => (8, ParamClass::Float),
+        };
+        Param { bytes, class }
+    }
+
     /// A pointer to the argument's value, as `cuLaunchKernel` reads it. Valid while `self` is.
     #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     pub(crate) fn as_param(&self) -> *mut c_void {

@@ -20,6 +20,7 @@ mod error;
 mod gpu;
 mod launch;
 mod nvrtc;
+mod signature;
 mod tensor;
 
 #[cfg(feature = "cuda")]

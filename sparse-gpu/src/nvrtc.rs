@@ -105,10 +105,13 @@ pub fn nvrtc_version() -> Result<(i32, i32, String), GpuError> {
 /// ```
 pub fn compile_ptx(source: &str, program: &str, arch: &str) -> Result<String, GpuError> {
     let xy = parse_arch(arch)?;
-    let bytes = compile(source, program, &format!("compute_{xy}"), Output::Ptx)?;
-    // PTX is text; NVRTC ends it with a NUL.
-    let text = bytes.split(|&b| b == 0).next().unwrap_or(&[]);
-    Ok(String::from_utf8_lossy(text).into_owned())
+    let [ptx] = compile(source, program, &format!("compute_{xy}"), [Output::Ptx])?;
+    Ok(text(&ptx))
+}
+
+/// PTX or a log as text: NVRTC ends them with a NUL.
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes.split(|&b| b == 0).next().unwrap_or(&[])).into_owned()
 }
 
 /// Compiles CUDA C `source` to a cubin (machine code) for exactly `arch` (`"sm_90"`, `"90"`, or
@@ -116,7 +119,22 @@ pub fn compile_ptx(source: &str, program: &str, arch: &str) -> Result<String, Gp
 /// loads its cubin but not its PTX. Needs NVRTC, not a GPU.
 pub fn compile_cubin(source: &str, program: &str, arch: &str) -> Result<Vec<u8>, GpuError> {
     let xy = parse_arch(arch)?;
-    compile(source, program, &format!("sm_{xy}"), Output::Cubin)
+    let [cubin] = compile(source, program, &format!("sm_{xy}"), [Output::Cubin])?;
+    Ok(cubin)
+}
+
+/// What a launch loads: the cubin for exactly `arch`, and the PTX of the same compilation, whose
+/// `.entry` declarations give each kernel's parameter sizes.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn compile_for_launch(source: &str, arch: &str) -> Result<(Vec<u8>, String), GpuError> {
+    let xy = parse_arch(arch)?;
+    let [cubin, ptx] = compile(
+        source,
+        "sparse_kernel.cu",
+        &format!("sm_{xy}"),
+        [Output::Cubin, Output::Ptx],
+    )?;
+    Ok((cubin, text(&ptx)))
 }
 
 /// What a compilation returns.
@@ -162,7 +180,12 @@ impl Drop for ProgramGuard<'_> {
     }
 }
 
-fn compile(source: &str, program: &str, arch: &str, output: Output) -> Result<Vec<u8>, GpuError> {
+fn compile<const N: usize>(
+    source: &str,
+    program: &str,
+    arch: &str,
+    outputs: [Output; N],
+) -> Result<[Vec<u8>; N], GpuError> {
     let nul = |what: &str| GpuError::Invalid(format!("the {what} contains a NUL byte"));
     let c_source = CString::new(source).map_err(|_| nul("CUDA source"))?;
     let c_name = CString::new(program).map_err(|_| nul("program name"))?;
@@ -200,15 +223,20 @@ fn compile(source: &str, program: &str, arch: &str, output: Output) -> Result<Ve
     // NUL-terminated string that outlives the call, and the count says one.
     let status = unsafe { (nvrtc.compile)(guard.program, 1, options.as_ptr()) };
     let log = nvrtc.read(guard.program, nvrtc.log_size, nvrtc.log)?;
-    let log = String::from_utf8_lossy(log.split(|&b| b == 0).next().unwrap_or(&[])).into_owned();
     if status != 0 {
-        return Err(fail(status, log));
+        return Err(fail(status, text(&log)));
     }
-    let (size, get) = match output {
-        Output::Ptx => (nvrtc.ptx_size, nvrtc.ptx),
-        Output::Cubin => (nvrtc.cubin_size, nvrtc.cubin),
-    };
-    nvrtc.read(guard.program, size, get)
+    let mut read = outputs.map(|output| {
+        let (size, get) = match output {
+            Output::Ptx => (nvrtc.ptx_size, nvrtc.ptx),
+            Output::Cubin => (nvrtc.cubin_size, nvrtc.cubin),
+        };
+        nvrtc.read(guard.program, size, get)
+    });
+    if let Some(e) = read.iter_mut().find_map(|r| r.as_mut().err()) {
+        return Err(e.clone());
+    }
+    Ok(read.map(|r| r.unwrap_or_default()))
 }
 
 impl Nvrtc {

@@ -209,6 +209,17 @@ fn launch_failures_are_errors() {
         .launch(&source, "spmv_csr", LaunchShape::linear(1, 4096), &args)
         .unwrap_err();
     assert!(matches!(e, GpuError::Driver { .. }), "{e}");
+    // Arguments that do not match the kernel's parameters are refused before the launch.
+    let e = gpu
+        .launch(&source, "spmv_csr", LaunchShape::linear(1, 32), &args[1..])
+        .unwrap_err();
+    assert!(matches!(e, GpuError::Invalid(_)), "{e}");
+    let mut swapped = args;
+    swapped[0] = KernelArg::from(1.0f32);
+    let e = gpu
+        .launch(&source, "spmv_csr", LaunchShape::linear(1, 32), &swapped)
+        .unwrap_err();
+    assert!(e.to_string().contains("parameter 0"), "{e}");
     // An empty launch does nothing.
     gpu.launch(&source, "spmv_csr", LaunchShape::linear(0, 128), &args)
         .unwrap();
