@@ -42,7 +42,7 @@ pub enum GpuError {
 impl fmt::Display for GpuError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GpuError::Unavailable(why) => write!(f, "no GPU available: {why}"),
+            GpuError::Unavailable(why) => write!(f, "GPU support unavailable: {why}"),
             GpuError::Kernel(e) => write!(f, "{e}"),
             GpuError::Driver { during, name, code } => {
                 write!(f, "CUDA driver error {name} ({code}) while {during}")

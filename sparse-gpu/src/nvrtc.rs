@@ -79,7 +79,10 @@ static NVRTC: OnceLock<Result<Nvrtc, String>> = OnceLock::new();
 
 fn nvrtc() -> Result<&'static Nvrtc, GpuError> {
     NVRTC
-        .get_or_init(|| open(&candidates()))
+        .get_or_init(|| {
+            let explicit = std::env::var_os("SPARSE_NVRTC_PATH").is_some_and(|v| !v.is_empty());
+            open(&candidates(), explicit)
+        })
         .as_ref()
         .map_err(|why| GpuError::Unavailable(why.clone()))
 }
@@ -283,14 +286,26 @@ impl Nvrtc {
     }
 }
 
-/// Opens the first candidate that loads and has every entry point; the error lists every try.
-fn open(candidates: &[PathBuf]) -> Result<Nvrtc, String> {
+/// Opens the first candidate that loads and has every entry point; the error lists every try
+/// that found something (or was a bare name for the loader, or was set explicitly) and counts the
+/// empty places.
+fn open(candidates: &[PathBuf], explicit: bool) -> Result<Nvrtc, String> {
     let mut tried = Vec::new();
+    let mut absent = 0;
     for path in candidates {
+        if !explicit && path.is_absolute() && !path.exists() {
+            absent += 1;
+            continue;
+        }
         match open_one(path) {
             Ok(n) => return Ok(n),
             Err(why) => tried.push(format!("{}: {why}", path.display())),
         }
+    }
+    if absent > 0 {
+        tried.push(format!(
+            "{absent} other places hold no such file (CUDA folders, pip wheels)"
+        ));
     }
     Err(format!(
         "NVRTC could not be loaded (set SPARSE_NVRTC_PATH to libnvrtc.so.13, or `pip install \
@@ -299,19 +314,31 @@ fn open(candidates: &[PathBuf]) -> Result<Nvrtc, String> {
     ))
 }
 
+/// A libloading error with its causes (the loader's own message is the cause of "dlopen failed").
+fn describe(e: &libloading::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
 fn open_one(path: &Path) -> Result<Nvrtc, String> {
     let builtins = preload_builtins(path);
     // SAFETY: loading a shared library runs its initializers. The candidates are NVRTC libraries
     // (by name, in a CUDA installation or in NVIDIA's wheel), whose initializers have no
     // preconditions.
-    let library = unsafe { Library::new(path) }.map_err(|e| e.to_string())?;
+    let library = unsafe { Library::new(path) }.map_err(|e| describe(&e))?;
     /// Copies one entry point out of the library, with the type NVRTC's header gives it.
     fn entry<T: Copy>(library: &Library, name: &str) -> Result<T, String> {
         // SAFETY: `T` is the exact C signature of `name` in `nvrtc.h` (the type aliases above);
         // the copied pointer is used only while the library stays loaded (see `Nvrtc`).
         unsafe { library.get::<T>(name.as_bytes()) }
             .map(|symbol| *symbol)
-            .map_err(|e| e.to_string())
+            .map_err(|e| describe(&e))
     }
     let version: VersionFn = entry(&library, "nvrtcVersion")?;
     let (mut major, mut minor) = (0, 0);
@@ -528,17 +555,29 @@ mod tests {
 
     #[test]
     fn a_missing_library_is_unavailable_with_every_try() {
-        let why = open(&[PathBuf::from("/nowhere/libnvrtc.so.13")])
+        let nowhere = PathBuf::from("/nowhere/libnvrtc.so.13");
+        let why = open(std::slice::from_ref(&nowhere), true)
             .err()
             .expect("no library there");
-        assert!(why.contains("/nowhere/libnvrtc.so.13"), "{why}");
+        assert!(why.contains("/nowhere/libnvrtc.so.13: "), "{why}");
         assert!(why.contains("SPARSE_NVRTC_PATH"), "{why}");
+        // Searched places that hold nothing are counted, not listed.
+        let why = open(
+            &[nowhere, PathBuf::from("libnvrtc.so.0-nonexistent")],
+            false,
+        )
+        .err()
+        .expect("no library there");
+        assert!(!why.contains("/nowhere"), "{why}");
+        assert!(why.contains("libnvrtc.so.0-nonexistent: "), "{why}");
+        assert!(why.contains("1 other places"), "{why}");
         // A file that is not a library at all fails the same way, without a panic.
         let not_a_library = std::env::temp_dir().join("sparse-gpu-not-a-library.so");
         std::fs::write(&not_a_library, b"not an ELF file").unwrap();
-        let result = open(std::slice::from_ref(&not_a_library));
+        let result = open(std::slice::from_ref(&not_a_library), false);
         let _ = std::fs::remove_file(&not_a_library);
-        assert!(result.is_err());
+        let why = result.err().expect("not a library");
+        assert!(why.contains("sparse-gpu-not-a-library.so: dlopen"), "{why}");
     }
 
     #[test]
