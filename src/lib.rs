@@ -13,10 +13,15 @@
 //! # Ok::<(), sparse::FormatError>(())
 //! ```
 //!
-//! This crate is the facade users depend on: it re-exports the runtime and the macro.
+//! This crate is the facade users depend on: it re-exports the runtime, the macro and [`gpu`].
 
 pub use sparse_macros::tensor_kernel;
 pub use sparse_runtime::*;
+
+/// GPU kernels' runtime: [`gpu::Gpu`], [`gpu::DeviceTensor`], [`gpu::GpuError`], NVRTC. Always
+/// present; launches need the `cuda` feature, without which [`gpu::Gpu::new`] returns
+/// [`gpu::GpuError::Unavailable`].
+pub use sparse_gpu as gpu;
 
 /// Everything a kernel's caller usually needs.
 pub mod prelude {
@@ -32,3 +37,14 @@ pub mod prelude {
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_gpu_module_is_always_there() {
+        match crate::gpu::Gpu::new(0) {
+            Ok(gpu) => assert!(cfg!(feature = "cuda"), "{gpu:?}"),
+            Err(e) => assert!(e.is_unavailable() || cfg!(feature = "cuda"), "{e}"),
+        }
+    }
+}
