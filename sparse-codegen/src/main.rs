@@ -42,6 +42,11 @@ const VIEWS: &[(&str, &str, Render)] = &[
     ),
     ("--ir", "the imperative IR it is emitted from", render_ir),
     (
+        "--cuda",
+        "the CUDA C source of a kernel with GPU units",
+        render_cuda,
+    ),
+    (
         "--cin",
         "the concrete index notation, before scheduling",
         render_cin,
@@ -67,6 +72,14 @@ fn render_ir(input: TokenStream) -> Result<String, Errors> {
     let schedule = chosen(input.clone())?;
     let ir = sparse_compiler::lower_to_ir(input)?;
     Ok(schedule + &sparse_compiler::ir::print_kernel(&ir))
+}
+
+fn render_cuda(input: TokenStream) -> Result<String, Errors> {
+    let name = kernel_name(input.clone())?;
+    let source = sparse_compiler::cuda_source(input)?;
+    Ok(format!(
+        "// {name}: CUDA source (the launcher puts `typedef <value type> T;` first)\n{source}"
+    ))
 }
 
 fn render_cin(input: TokenStream) -> Result<String, Errors> {
@@ -112,7 +125,7 @@ fn render_schedule(input: TokenStream) -> Result<String, Errors> {
 /// The kernel's name, for the views whose text does not show it.
 fn kernel_name(input: TokenStream) -> Result<String, Errors> {
     let kernel = sparse_compiler::syntax::parse_kernel(input)
-        .map_err(|e| vec![sparse_compiler::Error::from(e)])?;
+        .map_err(|e| vec![e])?;
     Ok(kernel.name.to_string())
 }
 

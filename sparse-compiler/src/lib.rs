@@ -30,6 +30,9 @@ use proc_macro2::TokenStream;
 /// Compiles the body of a `tensor_kernel!` invocation into the tokens it expands to.
 pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
     let (kernel, _, ir) = front_end(input)?;
+    if emit::cuda::is_gpu_kernel(&ir) {
+        return Ok(emit::cuda::emit_gpu(&ir, &kernel.attrs, &kernel.vis));
+    }
     let mut tokens = emit::emit_rust(&ir, &kernel.attrs, &kernel.vis);
     if let Some(compute) = ir::passes::compute_only(&ir) {
         let doc = format!(
@@ -66,6 +69,14 @@ pub fn scheduled(input: TokenStream) -> Result<(notation::Program, schedule::Sch
 /// viewer prints above the code.
 pub fn chosen_schedule(input: TokenStream) -> Result<Vec<String>, Errors> {
     scheduled(input).map(|(_, scheduled)| scheduled.chosen)
+}
+
+/// The CUDA source of a kernel with GPU units: what the code viewer prints with `--cuda`.
+pub fn cuda_source(input: TokenStream) -> Result<String, Errors> {
+    let (kernel, _, ir) = front_end(input)?;
+    emit::cuda::cuda_source(&ir)
+        .map(|source| source.text)
+        .map_err(|problem| vec![Error::new(kernel.name.span(), ErrorKind::Internal(problem))])
 }
 
 /// Runs every stage up to the imperative IR: what the code viewer prints with `--ir`.

@@ -17,6 +17,7 @@
 //! panic of the macro. Its own locals are named by `names.rs`, away from the IR's.
 
 mod bindings;
+pub mod cuda;
 mod expr;
 mod lanes;
 mod names;
@@ -96,7 +97,7 @@ fn write_function(
 
 /// An IR the emitter cannot print means a bug in the compiler, not in the user's kernel: say so at
 /// the call site instead of panicking inside the macro.
-fn write_internal_error(kernel: &str, problem: &str) -> TokenStream {
+pub(crate) fn write_internal_error(kernel: &str, problem: &str) -> TokenStream {
     let message = format!(
         "internal error in the sparse compiler while generating `{kernel}`: {problem}; please \
          report this kernel"

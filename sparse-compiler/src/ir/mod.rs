@@ -364,6 +364,9 @@ pub struct Region {
     pub output: OutputAccess,
     /// The scalars the iterations reduce into.
     pub reductions: Vec<Reduction>,
+    /// How many units the region occupies when that is fixed at compile time (GPU warps and
+    /// threads: the block's shape); iterations from `hi` to `lo + units` idle.
+    pub units: Option<usize>,
 }
 
 /// Where an [`Stmt::Update`] writes.

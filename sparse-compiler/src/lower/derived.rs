@@ -54,6 +54,7 @@ impl Lowerer<'_> {
         if let Some((relation, access, level)) = self.tracked_pos(v)
             && !self.scope.trackers.contains_key(&relation)
             && !self.scope.untracked.contains(&relation)
+            && !self.gpu_loop_below(v)
         {
             let first = self.first_position(relation);
             flush_inside = self.declare_tracker(relation, access, level, first, &mut inner);
@@ -107,7 +108,11 @@ impl Lowerer<'_> {
         if let Some(tag) = self.scheduled.parallel.get(&v).copied() {
             let region = match tag.unit {
                 Unit::CpuVector => self.lane_region(v, var, lo, hi, body, tag.span)?,
-                _ => self.thread_region(v, var, lo, hi, body, tag)?,
+                Unit::CpuThread => self.thread_region(v, var, lo, hi, body, tag)?,
+                Unit::GpuBlock | Unit::GpuWarp | Unit::GpuThread => {
+                    out.extend(self.gpu_region(v, var, (lo, hi), body, tag)?);
+                    return Ok(());
+                }
             };
             out.push(Stmt::Parallel(region));
             return Ok(());
@@ -146,6 +151,7 @@ impl Lowerer<'_> {
             body,
             output: OutputAccess::Scattered,
             reductions: Vec::new(),
+            units: None,
         })
     }
 
@@ -193,7 +199,7 @@ impl Lowerer<'_> {
         // Workspaces used inside the loop are declared per iteration.
         let mut locals = std::mem::take(&mut self.parallel_locals);
         locals.extend(body);
-        if let Some(what) = shared_by_iterations(&locals) {
+        if let Some(what) = shared_by_iterations(&locals, true) {
             let what = format!(
                 "parallelizing `{}` on threads: {what}",
                 self.program.vars[v]
@@ -211,6 +217,7 @@ impl Lowerer<'_> {
             body: locals,
             output,
             reductions: Vec::new(),
+            units: None,
         })
     }
 
@@ -322,11 +329,13 @@ impl Lowerer<'_> {
     }
 
     /// Whether the loop over `v` runs on rayon's threads.
+    /// Whether the iterations of `v` run concurrently, each with its own locals: CPU threads
+    /// or any GPU unit.
     pub(super) fn thread_parallel(&self, v: IndexVar) -> bool {
         self.scheduled
             .parallel
             .get(&v)
-            .is_some_and(|p| p.unit == Unit::CpuThread)
+            .is_some_and(|p| p.unit != Unit::CpuVector)
     }
 
     /// Whether any loop of the kernel runs on rayon's threads.
@@ -700,14 +709,12 @@ fn rem(a: Expr, b: Expr) -> Expr {
 /// the output, which a thread-parallel [`Stmt::Parallel`] does not allow: a thread-parallel loop inside it, a
 /// running sum declared outside it (a statement that adds a term after the sum over the loop
 /// keeps that sum in a scalar), or a workspace declared outside it.
-fn shared_by_iterations(body: &[Stmt]) -> Option<&'static str> {
+pub(super) fn shared_by_iterations(body: &[Stmt], nested_threads: bool) -> Option<&'static str> {
     let mut locals = Locals::default();
     locals.visit(body);
     let outside = |vars: &[&Var]| vars.iter().any(|v| !locals.declared.contains(v));
-    if any_stmt(
-        body,
-        &|s| matches!(s, Stmt::Parallel(r) if r.unit == IrUnit::CpuThread),
-    ) {
+    let nested = |s: &Stmt| matches!(s, Stmt::Parallel(r) if r.unit == IrUnit::CpuThread);
+    if nested_threads && any_stmt(body, &nested) {
         Some("another thread-parallel loop runs inside it")
     } else if outside(&locals.assigned) {
         Some(
@@ -723,7 +730,7 @@ fn shared_by_iterations(body: &[Stmt]) -> Option<&'static str> {
 
 /// Under `Atomics`: every sum into the output's values becomes an atomic update (a plain
 /// overwrite stays plain: each position is overwritten by the one iteration that owns it).
-fn make_output_sums_atomic(stmts: &mut [Stmt]) {
+pub(super) fn make_output_sums_atomic(stmts: &mut [Stmt]) {
     for stmt in stmts {
         if let Stmt::Update {
             place: Place::Elem(Array::Vals { param: 0 }, _),

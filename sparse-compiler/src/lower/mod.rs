@@ -12,6 +12,7 @@ mod coord;
 mod derived;
 mod expr;
 mod forall;
+mod gpu;
 mod names;
 mod output;
 mod precompute;

@@ -18,7 +18,7 @@ mod bound;
 mod collapse;
 mod coord;
 mod finalize;
-mod nest;
+pub(crate) mod nest;
 mod parallelize;
 mod pos;
 mod precompute;

@@ -42,7 +42,7 @@ pub(super) fn replace_forall(cin: &Cin, v: IndexVar, with: &[IndexVar]) -> Cin {
 }
 
 /// The loops nested inside the loop over `v`.
-pub(super) fn loops_below(cin: &Cin, v: IndexVar) -> Vec<IndexVar> {
+pub(crate) fn loops_below(cin: &Cin, v: IndexVar) -> Vec<IndexVar> {
     match cin {
         Cin::Forall { var, body } if *var == v => body.loops(),
         Cin::Forall { body, .. } => loops_below(body, v),

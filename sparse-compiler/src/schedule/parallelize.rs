@@ -30,12 +30,6 @@ impl State<'_> {
                 ErrorKind::ParallelTwice(var.to_string()),
             ));
         }
-        if matches!(unit, Unit::GpuBlock | Unit::GpuWarp | Unit::GpuThread) {
-            return Err(Error::new(
-                span,
-                ErrorKind::Unsupported("GPU parallel units (the CUDA back end)".into()),
-            ));
-        }
         let outputs = self.program.loop_vars_of(&self.program.output.indices);
         let roots = self.scheduled.underived(v);
         // A position of the input whose pattern the output takes is one output entry, so it writes

@@ -86,6 +86,7 @@ fn lane_region(region: Region, enclosing: Option<&OutputAccess>) -> Stmt {
             body: vec![update],
             output,
             reductions,
+            units: None,
         }),
         None => stmt(Stmt::For { var, lo, hi, body }, enclosing),
     }
@@ -223,6 +224,7 @@ fn swap_inner_loop(var: &Var, lo: &Expr, hi: &Expr, lets: &[Stmt], rest: &[Stmt]
         body: lane_body,
         output: OutputAccess::Scattered,
         reductions: Vec::new(),
+        units: None,
     }));
     Some(Stmt::For {
         var: k.clone(),

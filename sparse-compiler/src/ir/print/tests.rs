@@ -236,6 +236,7 @@ fn scheduled_loops_and_searches_are_marked() {
             body: vec![],
             output,
             reductions: vec![],
+            units: None,
         })
     };
     let body = vec![

@@ -1,0 +1,464 @@
+//! IR -> CUDA C: the `__global__` function of a kernel's GPU region (Senanayake et al. §5.5's
+//! index mapping).
+//!
+//! - a `GpuBlock` region's variable is `lo + blockIdx.x`: the grid has one block per iteration;
+//! - a `GpuWarp` region's is `lo + threadIdx.x / 32`, a `GpuThread` region's `lo + threadIdx.x % 32`
+//!   inside a warp region and `lo + threadIdx.x` without one; iterations from `hi` up to the
+//!   region's fixed number of units idle (a guard);
+//! - every statement runs on each thread that reaches it, so the output is written at the level
+//!   of a warp or block by one thread only (lane 0, thread 0): the others computed the same value;
+//! - a reduction over a warp combines each thread's partial with shuffles after the region, where
+//!   every lane arrives (the guard only wraps the region's body);
+//! - `Atomic` updates are `atomicAdd`s.
+//!
+//! Indices are `unsigned long long` (`idx_t`), values the launcher's `T` (a `typedef` it puts
+//! before this source), `pos`/`crd` arrays `unsigned int`. Every kernel parameter is printed on
+//! the signature's one line, which the host simulator of `sparse-gpu` relies on.
+
+use std::fmt::Write;
+
+use crate::ir::{
+    Array, BinOp, Expr, HostStep, Kernel, Literal, Place, ReduceOp, Region, Scope, Stmt, Sync,
+    TempType, Type, Unit, UpdateOp, Var,
+};
+
+/// The largest workspace a thread keeps in registers (a `precompute` into a few values).
+const REGISTER_WORKSPACE_MAX: usize = 64;
+
+/// Helpers every kernel may call, after the launcher's `typedef ... T;`.
+const PRELUDE: &str = r#"typedef unsigned long long idx_t;
+__device__ __forceinline__ float sparse_divide(float a, float b) { return a / b; }
+__device__ __forceinline__ double sparse_divide(double a, double b) { return a / b; }
+__device__ __forceinline__ int sparse_divide(int a, int b) { return b == 0 ? 0 : (b == -1 ? (int)(0u - (unsigned)a) : a / b); }
+__device__ __forceinline__ long long sparse_divide(long long a, long long b) { return b == 0 ? 0 : (b == -1 ? (long long)(0ull - (unsigned long long)a) : a / b); }
+__device__ __forceinline__ void sparse_atomic_add(float* p, float v) { atomicAdd(p, v); }
+__device__ __forceinline__ void sparse_atomic_add(double* p, double v) { atomicAdd(p, v); }
+__device__ __forceinline__ void sparse_atomic_add(int* p, int v) { atomicAdd(p, v); }
+__device__ __forceinline__ void sparse_atomic_add(long long* p, long long v) { atomicAdd((unsigned long long*)p, (unsigned long long)v); }
+__device__ __forceinline__ T sparse_warp_sum(T v) {
+    for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
+    return v;
+}
+__device__ __forceinline__ idx_t sparse_count_up_to(const unsigned int* a, idx_t n, idx_t target) {
+    idx_t lo = 0, hi = n;
+    while (lo < hi) { idx_t mid = lo + (hi - lo) / 2; if ((idx_t)a[mid] <= target) lo = mid + 1; else hi = mid; }
+    return lo;
+}
+"#;
+
+/// A kernel parameter: an array, or a size the host passes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// An array of a tensor parameter.
+    Array(Array),
+    /// The length of an array.
+    Len(Array),
+    /// A dimension of a tensor parameter.
+    Dim(usize, usize),
+    /// The stored size of a level.
+    LevelSize(usize, usize),
+}
+
+/// The CUDA source of a kernel's GPU region, and what its launch needs.
+pub struct Source {
+    /// The text, without the `typedef` of `T`.
+    pub text: String,
+    /// The `__global__` function's name.
+    pub entry: String,
+    /// Its parameters, in order.
+    pub args: Vec<Arg>,
+    /// Threads per block.
+    pub threads: usize,
+}
+
+/// The source of `region`, the `GpuBlock` region of `kernel`.
+pub fn print(kernel: &Kernel, region: &Region) -> Result<Source, String> {
+    let mut printer = Printer {
+        kernel,
+        args: Vec::new(),
+        out: String::new(),
+        depth: 1,
+        level: Level::Block,
+    };
+    let threads = threads_per_block(region)?;
+    printer.region(region)?;
+    let body = std::mem::take(&mut printer.out);
+    let params: Vec<String> = printer.args.iter().map(|a| printer.param(a)).collect();
+    let entry = kernel.name.clone();
+    let mut text = String::from(PRELUDE);
+    let _ = writeln!(
+        text,
+        "extern \"C\" __global__ void {entry}({}) {{",
+        params.join(", ")
+    );
+    text.push_str(&body);
+    text.push_str("}\n");
+    Ok(Source {
+        text,
+        entry,
+        args: printer.args,
+        threads,
+    })
+}
+
+/// Warps times 32, or the thread region's units, or 1.
+fn threads_per_block(block: &Region) -> Result<usize, String> {
+    let mut warps = None;
+    let mut threads = None;
+    find_units(&block.body, &mut warps, &mut threads);
+    let threads = match (warps, threads) {
+        (Some(w), _) => w * 32,
+        (None, Some(t)) => t,
+        (None, None) => 1,
+    };
+    if threads > 1024 {
+        return Err(format!("{threads} threads per block (at most 1024)"));
+    }
+    Ok(threads)
+}
+
+fn find_units(stmts: &[Stmt], warps: &mut Option<usize>, threads: &mut Option<usize>) {
+    for stmt in stmts {
+        if let Stmt::Parallel(r) = stmt {
+            match r.unit {
+                Unit::GpuWarp => *warps = r.units,
+                Unit::GpuThread => *threads = r.units,
+                _ => {}
+            }
+        }
+        for body in stmt.bodies() {
+            find_units(body, warps, threads);
+        }
+    }
+}
+
+/// Which threads run the statements being printed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// Every thread of the block, redundantly.
+    Block,
+    /// Every lane of a warp, redundantly.
+    Warp,
+    /// Each thread its own iteration.
+    Thread,
+}
+
+struct Printer<'k> {
+    kernel: &'k Kernel,
+    args: Vec<Arg>,
+    out: String,
+    depth: usize,
+    level: Level,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, text: &str) {
+        for _ in 0..self.depth {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn block(&mut self, head: &str, body: &[Stmt]) -> Result<(), String> {
+        self.line(&format!("{head} {{"));
+        self.depth += 1;
+        let result = self.stmts(body);
+        self.depth -= 1;
+        self.line("}");
+        result
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) -> Result<(), String> {
+        stmts.iter().try_for_each(|s| self.stmt(s))
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> Result<(), String> {
+        match stmt {
+            Stmt::Let {
+                var,
+                ty,
+                init,
+                mutable,
+            } => {
+                let constness = if *mutable { "" } else { "const " };
+                let line = format!(
+                    "{constness}{} {} = {};",
+                    c_type(*ty),
+                    var.0,
+                    self.expr(init)?
+                );
+                self.line(&line);
+            }
+            Stmt::Update {
+                place,
+                op,
+                value,
+                sync,
+            } => self.update(place, *op, value, *sync)?,
+            Stmt::Workspace {
+                var, ty, len, init, ..
+            } => {
+                let Expr::Index(n) = len else {
+                    return Err("a workspace whose length is not a constant".into());
+                };
+                if *n > REGISTER_WORKSPACE_MAX {
+                    return Err(format!("a workspace of {n} elements per thread"));
+                }
+                let ty = match ty {
+                    TempType::Value => "T",
+                    TempType::Index => "idx_t",
+                    TempType::Bool => "bool",
+                };
+                let init = self.expr(init)?;
+                self.line(&format!("{ty} {}[{n}];", var.0));
+                self.line(&format!(
+                    "for (int k = 0; k < {n}; k++) {}[k] = {init};",
+                    var.0
+                ));
+            }
+            Stmt::For { var, lo, hi, body } => {
+                let head = format!(
+                    "for (idx_t {v} = {}; {v} < {}; {v}++)",
+                    self.expr(lo)?,
+                    self.expr(hi)?,
+                    v = var.0
+                );
+                self.block(&head, body)?;
+            }
+            Stmt::While { cond, body } => {
+                let head = format!("while ({})", self.expr(cond)?);
+                self.block(&head, body)?;
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let head = format!("if ({})", self.expr(cond)?);
+                self.block(&head, then)?;
+                if !otherwise.is_empty() {
+                    self.block("else", otherwise)?;
+                }
+            }
+            Stmt::Parallel(region) => self.region(region)?,
+            // Hints for the CPU's caches.
+            Stmt::Prefetch { .. } | Stmt::PrefetchGather { .. } => {}
+            other => return Err(format!("{} in a GPU kernel", describe(other))),
+        }
+        Ok(())
+    }
+
+    /// A region: its variable from the block, warp or thread index, its body behind a guard,
+    /// then its reductions, which every lane reaches.
+    fn region(&mut self, region: &Region) -> Result<(), String> {
+        let (lo, hi) = (self.expr(&region.lo)?, self.expr(&region.hi)?);
+        let v = &region.var.0;
+        let saved = self.level;
+        let index = match region.unit {
+            Unit::GpuBlock => "blockIdx.x",
+            Unit::GpuWarp => "threadIdx.x / 32",
+            Unit::GpuThread if saved == Level::Warp => "threadIdx.x % 32",
+            Unit::GpuThread => "threadIdx.x",
+            Unit::CpuThread | Unit::CpuVector => {
+                return Err("a CPU region in a GPU kernel".into());
+            }
+        };
+        self.level = match region.unit {
+            Unit::GpuBlock => Level::Block,
+            Unit::GpuWarp => Level::Warp,
+            _ => Level::Thread,
+        };
+        self.line("{");
+        self.depth += 1;
+        self.line(&format!("const idx_t {v} = {lo} + (idx_t)({index});"));
+        let result = match region.unit {
+            Unit::GpuBlock => self.stmts(&region.body),
+            _ => self.block(&format!("if ({v} < {hi})"), &region.body),
+        };
+        self.level = saved;
+        result?;
+        for reduction in &region.reductions {
+            self.reduction(&reduction.var, reduction.op, reduction.scope)?;
+        }
+        self.depth -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    fn reduction(&mut self, var: &Var, op: ReduceOp, scope: Scope) -> Result<(), String> {
+        match (op, scope) {
+            (ReduceOp::Add, Scope::Warp) => {
+                self.line(&format!("{v} = sparse_warp_sum({v});", v = var.0));
+                Ok(())
+            }
+            (_, scope) => Err(format!("a reduction over a {scope:?} in a GPU kernel")),
+        }
+    }
+
+    fn update(
+        &mut self,
+        place: &Place,
+        op: UpdateOp,
+        value: &Expr,
+        sync: Sync,
+    ) -> Result<(), String> {
+        let value = self.expr(value)?;
+        let (target, output) = match place {
+            Place::Var(var) => (var.0.clone(), false),
+            Place::Elem(array, index) => {
+                let output = matches!(array, Array::Vals { param: 0 });
+                (
+                    format!("{}[{}]", self.array(array)?, self.expr(index)?),
+                    output,
+                )
+            }
+        };
+        let statement = match (op, sync) {
+            (UpdateOp::Set, _) => format!("{target} = {value};"),
+            (UpdateOp::Reduce(ReduceOp::Add), Sync::Owned) => format!("{target} += {value};"),
+            (UpdateOp::Reduce(ReduceOp::Add), Sync::Atomic) => {
+                format!("sparse_atomic_add(&{target}, {value});")
+            }
+        };
+        // Above the threads, every thread computed the same value: one of them writes it.
+        let leader = match self.level {
+            Level::Block if output => Some("threadIdx.x == 0"),
+            Level::Warp if output => Some("threadIdx.x % 32 == 0"),
+            _ => None,
+        };
+        match leader {
+            Some(cond) => self.line(&format!("if ({cond}) {statement}")),
+            None => self.line(&statement),
+        }
+        Ok(())
+    }
+
+    /// The C name of an array, registering it as a parameter.
+    fn array(&mut self, array: &Array) -> Result<String, String> {
+        match array {
+            Array::Temp(var) => Ok(var.0.clone()),
+            Array::Offsets { .. } => Err("a DIA level in a GPU kernel".into()),
+            _ => Ok(self.arg(Arg::Array(array.clone()))),
+        }
+    }
+
+    fn arg(&mut self, arg: Arg) -> String {
+        if !self.args.contains(&arg) {
+            self.args.push(arg.clone());
+        }
+        self.arg_name(&arg)
+    }
+
+    fn arg_name(&self, arg: &Arg) -> String {
+        let name = |p: usize| &self.kernel.params[p].name;
+        match arg {
+            Arg::Array(Array::Pos { param, level }) => format!("{}_l{level}_pos", name(*param)),
+            Arg::Array(Array::Crd { param, level }) => format!("{}_l{level}_crd", name(*param)),
+            Arg::Array(Array::Vals { param }) => format!("{}_vals", name(*param)),
+            Arg::Array(other) => format!("{other:?}"),
+            Arg::Len(array) => format!("{}_len", self.arg_name(&Arg::Array(array.clone()))),
+            Arg::Dim(p, d) => format!("{}_shape{d}", name(*p)),
+            Arg::LevelSize(p, l) => format!("{}_l{l}_size", name(*p)),
+        }
+    }
+
+    fn param(&self, arg: &Arg) -> String {
+        let ty = match arg {
+            Arg::Array(Array::Pos { .. } | Array::Crd { .. }) => "const unsigned int* __restrict__",
+            Arg::Array(Array::Vals { param: 0 }) => "T* __restrict__",
+            Arg::Array(_) => "const T* __restrict__",
+            Arg::Len(_) | Arg::Dim(..) | Arg::LevelSize(..) => "idx_t",
+        };
+        format!("{ty} {}", self.arg_name(arg))
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Result<String, String> {
+        Ok(match expr {
+            Expr::Var(var) => var.0.clone(),
+            Expr::Index(n) => format!("{n}ull"),
+            Expr::Value(Literal::Int(n)) => format!("((T){n})"),
+            Expr::Value(Literal::Float(f)) => format!("((T){})", c_float(*f)),
+            Expr::Bool(b) => b.to_string(),
+            Expr::Load(array, index) => {
+                let (array_name, index) = (self.array(array)?, self.expr(index)?);
+                match array {
+                    Array::Pos { .. } | Array::Crd { .. } => {
+                        format!("((idx_t){array_name}[{index}])")
+                    }
+                    _ => format!("{array_name}[{index}]"),
+                }
+            }
+            Expr::Dim { param, dim } => self.arg(Arg::Dim(*param, *dim)),
+            Expr::LevelSize { param, level } => self.arg(Arg::LevelSize(*param, *level)),
+            Expr::Len(array) => {
+                self.array(array)?;
+                self.arg(Arg::Len(array.clone()))
+            }
+            Expr::Binary(op, a, b) => self.binary(*op, a, b)?,
+            Expr::Neg(a) => format!("(-{})", self.expr(a)?),
+            Expr::Not(a) => format!("(!{})", self.expr(a)?),
+            Expr::Select(c, a, b) => {
+                format!(
+                    "({} ? {} : {})",
+                    self.expr(c)?,
+                    self.expr(a)?,
+                    self.expr(b)?
+                )
+            }
+            Expr::CountUpTo { array, target } => {
+                let name = self.array(array)?;
+                let len = self.arg(Arg::Len(array.clone()));
+                format!("sparse_count_up_to({name}, {len}, {})", self.expr(target)?)
+            }
+            other => return Err(format!("the expression {other:?} in a GPU kernel")),
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Result<String, String> {
+        let (a, b) = (self.expr(a)?, self.expr(b)?);
+        let symbol = match op {
+            BinOp::Min => return Ok(format!("min({a}, {b})")),
+            BinOp::Max => return Ok(format!("max({a}, {b})")),
+            BinOp::Quotient => return Ok(format!("sparse_divide({a}, {b})")),
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        };
+        Ok(format!("({a} {symbol} {b})"))
+    }
+}
+
+fn c_type(ty: Type) -> &'static str {
+    match ty {
+        Type::Index => "idx_t",
+        Type::Value => "T",
+        Type::Bool => "bool",
+    }
+}
+
+/// A double literal C reads back exactly.
+fn c_float(f: f64) -> String {
+    if f.is_nan() {
+        "(0.0/0.0)".into()
+    } else if f.is_infinite() {
+        if f > 0.0 { "(1.0/0.0)" } else { "(-1.0/0.0)" }.into()
+    } else {
+        format!("{f:?}")
+    }
+}
+
+fn describe(stmt: &Stmt) -> String {
+    match stmt {
+        Stmt::Host(HostStep::CheckBound { .. }) => "a bound check".into(),
+        Stmt::Host(step) => format!("the host step {step:?}"),
+        other => format!("{other:?}"),
+    }
+}

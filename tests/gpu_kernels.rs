@@ -1,0 +1,228 @@
+//! GPU kernels from `tensor_kernel!` with the GPU schedules of Senanayake et al.'s evaluation:
+//! each one's CUDA source compiles through NVRTC for every value type, and each one runs against
+//! a dense reference on the inputs every kernel must handle (empty, empty rows, a single entry,
+//! duplicates) on a device, where one is usable. Without one the run is skipped, unless
+//! `SPARSE_REQUIRE_GPU` asks for a failure instead; without NVRTC the compile check is skipped
+//! unless `SPARSE_REQUIRE_NVRTC` (set by CI) does.
+
+mod common;
+
+use common::cases;
+use sparse::gpu::{DeviceTensor, Gpu, GpuError};
+use sparse::prelude::*;
+
+tensor_kernel! {
+    /// One thread per row: the best CPU schedule run on the GPU.
+    fn spmv_thread;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<split(i, block, thread, Down, 256)
+        .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;
+}
+
+tensor_kernel! {
+    /// One warp per row, its 32 lanes' partial sums combined by shuffles.
+    fn spmv_warp;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<split(i, block, block_row, Down, 256).split(block_row, warp_row, warp, Down, 8)
+        .pos(j, jpos, A(i,j)).split(jpos, thread_nz, thread, Down, 32)
+        .reorder(block, warp, warp_row, thread, thread_nz)
+        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
+        .parallelize(thread, GpuThread, Temporary)>;
+}
+
+tensor_kernel! {
+    /// The nonzero-balanced position split: 7 nonzeros per thread, segments flushed atomically.
+    fn spmv_pos;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, fpos, A(i,j))
+        .split(fpos, block, fpos1, Down, 3584).split(fpos1, warp, fpos2, Down, 224)
+        .split(fpos2, thread, thread_nz, Down, 7).reorder(block, warp, thread, thread_nz)
+        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
+        .parallelize(thread, GpuThread, Atomics)>;
+}
+
+tensor_kernel! {
+    /// The position split with each thread's products precomputed into registers, unrolled.
+    fn spmv_pos_pre;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, fpos, A(i,j))
+        .split(fpos, block, fpos1, Down, 3584).split(fpos1, warp, fpos2, Down, 224)
+        .split(fpos2, thread, thread_nz, Down, 7).reorder(block, warp, thread, thread_nz)
+        .precompute(A(i,j) * x(j), thread_nz, thread_nz_pre, pre).unroll(thread_nz_pre, 7)
+        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
+        .parallelize(thread, GpuThread, Atomics)>;
+}
+
+tensor_kernel! {
+    /// SpMM with the evaluation's schedule: warps over nonzeros, threads over columns of B.
+    fn spmm;
+    C(i,k) = A(i,j) * B(j,k);
+    formats<A: csr, C: (dense, dense) order(1,0)>;
+    schedule<reorder(i, j, k).collapse(i, j, f).pos(f, fpos, A(i,j))
+        .split(fpos, block, fpos1, Down, 256).split(fpos1, warp, nnz, Down, 16)
+        .split(k, dense_val, thread, Down, 32).reorder(block, warp, thread, dense_val, nnz)
+        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
+        .parallelize(thread, GpuThread, Atomics)>;
+}
+
+const SOURCES: [(&str, &str); 5] = [
+    ("spmv_thread", SPMV_THREAD_CUDA),
+    ("spmv_warp", SPMV_WARP_CUDA),
+    ("spmv_pos", SPMV_POS_CUDA),
+    ("spmv_pos_pre", SPMV_POS_PRE_CUDA),
+    ("spmm", SPMM_CUDA),
+];
+
+fn required(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+#[test]
+fn every_kernel_compiles_through_nvrtc_for_every_value_type() {
+    for (name, source) in SOURCES {
+        for ty in ["double", "float", "int", "long long"] {
+            let text = format!("typedef {ty} T;\n{source}");
+            match sparse::gpu::compile_ptx(&text, name, "sm_90") {
+                Ok(ptx) => assert!(ptx.contains(name), "{name} ({ty}): no entry in the PTX"),
+                Err(e) if e.is_unavailable() && !required("SPARSE_REQUIRE_NVRTC") => {
+                    eprintln!("skipped: {e}");
+                    return;
+                }
+                Err(e) => panic!("{name} ({ty}): {e}\n{text}"),
+            }
+        }
+    }
+}
+
+/// The device the kernels run on, or `None` (after saying why) when none is usable and none is
+/// required.
+fn device() -> Option<Gpu> {
+    match Gpu::new(0) {
+        Ok(gpu) => Some(gpu),
+        Err(e) if e.is_unavailable() && !required("SPARSE_REQUIRE_GPU") => {
+            eprintln!("skipped: {e}");
+            None
+        }
+        Err(e) => panic!("no device: {e}"),
+    }
+}
+
+fn spmv_reference(m: usize, n: usize, entries: &[([usize; 2], f64)], x: &[f64]) -> Vec<f64> {
+    let mut y = vec![0.0; m];
+    for &([i, j], v) in entries {
+        assert!(j < n);
+        y[i] += v * x[j];
+    }
+    y
+}
+
+type DeviceSpmv<T> = fn(
+    &mut DeviceTensor<T, DenseVec>,
+    &DeviceTensor<T, Csr>,
+    &DeviceTensor<T, DenseVec>,
+) -> Result<(), GpuError>;
+
+/// Runs `kernel` on every case of an `m` x `n` matrix, in f64 and i64 (exact sums).
+fn check_spmv(gpu: &Gpu, name: &str, f64_kernel: DeviceSpmv<f64>, i64_kernel: DeviceSpmv<i64>) {
+    for (m, n) in [(0, 0), (1, 1), (7, 5), (300, 40), (1000, 3000)] {
+        for (case, entries) in cases([m, n], (m * 31 + n) as u64).into_iter().enumerate() {
+            let x: Vec<f64> = (0..n).map(|j| (j % 7) as f64 - 3.0).collect();
+            let expected = spmv_reference(m, n, &entries, &x);
+            let a = Tensor::<f64, Csr>::from_entries([m, n], entries.clone()).unwrap();
+            let xs = Tensor::from_dense([n], &x).unwrap();
+            let mut y = gpu.zeros::<f64, DenseVec>([m]).unwrap();
+            f64_kernel(&mut y, &gpu.upload(&a).unwrap(), &gpu.upload(&xs).unwrap()).unwrap();
+            let found = y.download().unwrap().to_dense();
+            for (k, (f, e)) in found.iter().zip(&expected).enumerate() {
+                assert!(
+                    (f - e).abs() < 1e-9,
+                    "{name} {m}x{n} case {case} y[{k}]: {f} != {e}"
+                );
+            }
+            let ai = Tensor::<i64, Csr>::from_entries(
+                [m, n],
+                entries.iter().map(|&(c, v)| (c, (v * 16.0) as i64)),
+            )
+            .unwrap();
+            let xi =
+                Tensor::from_dense([n], &x.iter().map(|&v| v as i64).collect::<Vec<_>>()).unwrap();
+            let mut yi = gpu.zeros::<i64, DenseVec>([m]).unwrap();
+            i64_kernel(
+                &mut yi,
+                &gpu.upload(&ai).unwrap(),
+                &gpu.upload(&xi).unwrap(),
+            )
+            .unwrap();
+            let found: Vec<i64> = yi.download().unwrap().to_dense();
+            let expected: Vec<i64> = expected
+                .iter()
+                .map(|&e| (e * 16.0).round() as i64)
+                .collect();
+            assert_eq!(found, expected, "{name} (i64) {m}x{n} case {case}");
+        }
+    }
+}
+
+#[test]
+fn spmv_schedules_match_a_dense_reference_on_the_device() {
+    let Some(gpu) = device() else { return };
+    check_spmv(&gpu, "spmv_thread", spmv_thread::<f64>, spmv_thread::<i64>);
+    check_spmv(&gpu, "spmv_warp", spmv_warp::<f64>, spmv_warp::<i64>);
+    check_spmv(&gpu, "spmv_pos", spmv_pos::<f64>, spmv_pos::<i64>);
+    check_spmv(
+        &gpu,
+        "spmv_pos_pre",
+        spmv_pos_pre::<f64>,
+        spmv_pos_pre::<i64>,
+    );
+}
+
+#[test]
+fn spmm_matches_a_dense_reference_on_the_device() {
+    let Some(gpu) = device() else { return };
+    for (m, n, k) in [(0, 0, 0), (1, 1, 1), (9, 7, 5), (200, 64, 70)] {
+        for (case, entries) in cases([m, n], (m + n + k) as u64).into_iter().enumerate() {
+            let b: Vec<f64> = (0..n * k).map(|p| (p % 5) as f64 - 2.0).collect();
+            let mut expected = vec![0.0; m * k];
+            for &([i, j], v) in &entries {
+                for c in 0..k {
+                    expected[c * m + i] += v * b[j * k + c];
+                }
+            }
+            let a = Tensor::<f64, Csr>::from_entries([m, n], entries.clone()).unwrap();
+            let bt = Tensor::<f64, DenseMat>::from_dense([n, k], &b).unwrap();
+            let mut c = gpu.zeros([m, k]).unwrap();
+            spmm(&mut c, &gpu.upload(&a).unwrap(), &gpu.upload(&bt).unwrap()).unwrap();
+            let found: Tensor<f64, _> = c.download().unwrap();
+            let found = found.to_dense();
+            // to_dense is row-major whatever the storage order.
+            for i in 0..m {
+                for col in 0..k {
+                    let (f, e) = (found[i * k + col], expected[col * m + i]);
+                    assert!(
+                        (f - e).abs() < 1e-9,
+                        "spmm {m}x{n}x{k} case {case} C[{i},{col}]"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn shapes_that_disagree_are_an_error_not_a_launch() {
+    let Some(gpu) = device() else { return };
+    let a = gpu
+        .upload(&Tensor::<f64, Csr>::from_entries([3, 4], [([0, 1], 1.0)]).unwrap())
+        .unwrap();
+    let x = gpu
+        .upload(&Tensor::from_dense([5], &[1.0; 5]).unwrap())
+        .unwrap();
+    let mut y = gpu.zeros::<f64, DenseVec>([3]).unwrap();
+    let error = spmv_warp(&mut y, &a, &x).unwrap_err();
+    assert!(error.to_string().contains("`j`"), "{error}");
+}
