@@ -2,17 +2,15 @@
 //!
 //! Expressions carry their precedence, so parentheses appear only where Rust needs them (the
 //! generated code reads like hand-written code, and golden files stay readable). Types follow the
-//! IR: indices are `usize`, values `T`, `pos`/`crd` loads are widened from `Idx` with `as usize`,
-//! DIA offsets are `i64` and only meet indices inside `AddOffset` and `RangeBound`, which compute
-//! in `i64` and clamp before converting back so no cast can wrap.
+//! IR: indices are `usize`, signed integers `i64`, values `T`, `pos`/`crd` loads are widened from
+//! `Idx` with `as usize`; indices and signed integers meet only through the IR's casts.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::bindings::{Binding, Bindings, LevelArray, ident, lit};
 use crate::ir::{
-    Array, BinOp, Expr, Kernel, Literal as IrLiteral, ParallelWrites, RangeEnd, Stmt, TempType,
-    Type, Var,
+    Array, BinOp, Expr, Kernel, Literal as IrLiteral, ParallelWrites, Stmt, TempType, Type, Var,
 };
 
 /// The longest workspace of constant length declared as a stack array rather than a `Vec`
@@ -437,7 +435,12 @@ impl Emitter<'_> {
         let binding = match array {
             Array::Pos { param, level } => level_array(*param, *level, LevelArray::Pos),
             Array::Crd { param, level } => level_array(*param, *level, LevelArray::Crd),
-            Array::Offsets { param, level } => level_array(*param, *level, LevelArray::Offsets),
+            Array::Level {
+                param,
+                level,
+                name,
+                elem,
+            } => level_array(*param, *level, LevelArray::Named { name, elem: *elem }),
             Array::Vals { param } => Binding::Vals { param: *param },
             Array::Temp(var) => {
                 let var = ident(&var.0);
@@ -492,17 +495,18 @@ impl Emitter<'_> {
                 let a = self.put_expr(a).at(Prec::Unary);
                 Operand::new(quote! { !#a }, Prec::Unary)
             }
-            Expr::AddOffset(index, offset) => {
-                let index = self.put_expr(index).at(Prec::Cast);
-                let offset = self.put_expr(offset).at(Prec::Product);
-                Operand::new(quote! { (#index as i64 + #offset) as usize }, Prec::Cast)
+            Expr::Signed(n) if *n < 0 => {
+                let n = Literal::u64_unsuffixed(n.unsigned_abs());
+                Operand::new(quote! { -#n }, Prec::Unary)
             }
-            Expr::RangeBound {
-                end,
-                offset,
-                rows,
-                cols,
-            } => self.put_range_bound(*end, offset, rows, cols),
+            Expr::Signed(n) => {
+                let n = Literal::i64_unsuffixed(*n);
+                Operand::new(quote! { #n }, Prec::Postfix)
+            }
+            Expr::Cast(ty, a) => {
+                let (a, ty) = (self.put_expr(a).at(Prec::Cast), put_type(*ty));
+                Operand::new(quote! { #a as #ty }, Prec::Cast)
+            }
             Expr::Select(c, a, b) => {
                 let c = self.put_expr(c).at(Prec::Or);
                 let (a, b) = (self.put_expr(a).tokens, self.put_expr(b).tokens);
@@ -860,10 +864,12 @@ impl Emitter<'_> {
         }
         let name = self.put_array(array);
         match array {
-            Array::Pos { .. } | Array::Crd { .. } => {
-                Operand::new(quote! { #name[#index] as usize }, Prec::Cast)
-            }
-            Array::Offsets { .. } | Array::Vals { .. } | Array::Temp(_) => {
+            Array::Pos { .. }
+            | Array::Crd { .. }
+            | Array::Level {
+                elem: Type::Index, ..
+            } => Operand::new(quote! { #name[#index] as usize }, Prec::Cast),
+            Array::Level { .. } | Array::Vals { .. } | Array::Temp(_) => {
                 Operand::new(quote! { #name[#index] }, Prec::Postfix)
             }
         }
@@ -914,25 +920,6 @@ impl Emitter<'_> {
             ends_in_cast,
         }
     }
-
-    /// `coord_bounds` of a range level for the diagonal with offset `off`: rows
-    /// `[max(0, -off), min(rows, cols - off))`, both clamped to `0..=rows`.
-    fn put_range_bound(&self, end: RangeEnd, offset: &Expr, rows: &Expr, cols: &Expr) -> Operand {
-        let offset = self.put_expr(offset);
-        let rows = self.put_expr(rows).at(Prec::Cast);
-        let tokens = match end {
-            RangeEnd::Lo => {
-                let offset = offset.at(Prec::Postfix);
-                quote! { #offset.saturating_neg().clamp(0, #rows as i64) as usize }
-            }
-            RangeEnd::Hi => {
-                let cols = self.put_expr(cols).at(Prec::Cast);
-                let offset = offset.tokens;
-                quote! { (#cols as i64).saturating_sub(#offset).clamp(0, #rows as i64) as usize }
-            }
-        };
-        Operand::new(tokens, Prec::Cast)
-    }
 }
 
 fn level_array(param: usize, level: usize, array: LevelArray) -> Binding {
@@ -960,6 +947,7 @@ fn next(prec: Prec) -> Prec {
 fn put_type(ty: Type) -> TokenStream {
     match ty {
         Type::Index => quote! { usize },
+        Type::Signed => quote! { i64 },
         Type::Value => quote! { T },
         Type::Bool => quote! { bool },
     }
@@ -1063,21 +1051,15 @@ fn find_uses_in<'b>(var: &Var, expr: &'b Expr, found: &mut Vec<&'b Array>) {
         Expr::Binary(BinOp::And | BinOp::Or, a, _) | Expr::Select(a, _, _) => {
             find_uses_in(var, a, found);
         }
-        Expr::Binary(_, a, b) | Expr::AddOffset(a, b) => {
+        Expr::Binary(_, a, b) => {
             find_uses_in(var, a, found);
             find_uses_in(var, b, found);
         }
-        Expr::Neg(a) | Expr::Not(a) => find_uses_in(var, a, found),
+        Expr::Neg(a) | Expr::Not(a) | Expr::Cast(_, a) => find_uses_in(var, a, found),
         Expr::CountUpTo { target, .. } => find_uses_in(var, target, found),
-        Expr::RangeBound {
-            offset, rows, cols, ..
-        } => {
-            for e in [offset, rows, cols] {
-                find_uses_in(var, e, found);
-            }
-        }
         Expr::Var(_)
         | Expr::Index(_)
+        | Expr::Signed(_)
         | Expr::Value(_)
         | Expr::Bool(_)
         | Expr::Dim { .. }
@@ -1170,25 +1152,15 @@ fn substitute(expr: &Expr, var: &Var, value: &Expr) -> Expr {
         Expr::Binary(op, a, b) => Expr::Binary(*op, sub(a), sub(b)),
         Expr::Neg(a) => Expr::Neg(sub(a)),
         Expr::Not(a) => Expr::Not(sub(a)),
-        Expr::AddOffset(a, b) => Expr::AddOffset(sub(a), sub(b)),
+        Expr::Cast(ty, a) => Expr::Cast(*ty, sub(a)),
         Expr::Select(a, b, c) => Expr::Select(sub(a), sub(b), sub(c)),
         Expr::CountUpTo { array, target } => Expr::CountUpTo {
             array: array.clone(),
             target: sub(target),
         },
-        Expr::RangeBound {
-            end,
-            offset,
-            rows,
-            cols,
-        } => Expr::RangeBound {
-            end: *end,
-            offset: sub(offset),
-            rows: sub(rows),
-            cols: sub(cols),
-        },
         Expr::Var(_)
         | Expr::Index(_)
+        | Expr::Signed(_)
         | Expr::Value(_)
         | Expr::Bool(_)
         | Expr::Dim { .. }
@@ -1284,14 +1256,12 @@ fn lane_base(var: &Var, index: &Expr) -> Option<Expr> {
 fn mentions(var: &Var, expr: &Expr) -> bool {
     match expr {
         Expr::Var(v) => v == var,
-        Expr::Load(_, e) | Expr::Neg(e) | Expr::Not(e) => mentions(var, e),
+        Expr::Load(_, e) | Expr::Neg(e) | Expr::Not(e) | Expr::Cast(_, e) => mentions(var, e),
         Expr::CountUpTo { target, .. } => mentions(var, target),
-        Expr::Binary(_, a, b) | Expr::AddOffset(a, b) => mentions(var, a) || mentions(var, b),
+        Expr::Binary(_, a, b) => mentions(var, a) || mentions(var, b),
         Expr::Select(a, b, c) => mentions(var, a) || mentions(var, b) || mentions(var, c),
-        Expr::RangeBound {
-            offset, rows, cols, ..
-        } => mentions(var, offset) || mentions(var, rows) || mentions(var, cols),
         Expr::Index(_)
+        | Expr::Signed(_)
         | Expr::Value(_)
         | Expr::Bool(_)
         | Expr::Dim { .. }
@@ -1318,7 +1288,7 @@ fn is_constant(expr: &Expr) -> bool {
         | Expr::CountUpTo { .. }
         | Expr::Neg(_)
         | Expr::Not(_)
-        | Expr::AddOffset(..)
-        | Expr::RangeBound { .. } => false,
+        | Expr::Signed(_)
+        | Expr::Cast(..) => false,
     }
 }

@@ -27,7 +27,7 @@
 //! is for.
 
 use super::{
-    Array, BinOp, Expr, Kernel, Literal, ParallelWrites, RangeEnd, ShapeCheck, Stmt, TempType, Type,
+    Array, BinOp, Expr, Kernel, Literal, ParallelWrites, ShapeCheck, Stmt, TempType, Type,
 };
 use crate::format::{FormatType, LevelKind, LevelSpec};
 
@@ -334,9 +334,9 @@ impl Printer<'_> {
         match array {
             Array::Pos { param, level } => format!("{}.l{level}.pos", self.param(*param)),
             Array::Crd { param, level } => format!("{}.l{level}.crd", self.param(*param)),
-            Array::Offsets { param, level } => {
-                format!("{}.l{level}.offsets", self.param(*param))
-            }
+            Array::Level {
+                param, level, name, ..
+            } => format!("{}.l{level}.{name}", self.param(*param)),
             Array::Vals { param } => format!("{}.vals", self.param(*param)),
             Array::Temp(var) => var.0.clone(),
         }
@@ -378,23 +378,11 @@ impl Printer<'_> {
             Expr::Binary(op, a, b) => self.binary(*op, a, b),
             Expr::Neg(a) => (format!("-{}", self.at(a, Prec::Unary)), Prec::Unary),
             Expr::Not(a) => (format!("!{}", self.at(a, Prec::Unary)), Prec::Unary),
-            Expr::AddOffset(index, offset) => (
-                format!("add_offset({}, {})", self.expr(index), self.expr(offset)),
-                Prec::Postfix,
+            Expr::Signed(n) => (format!("{n}i"), Prec::Postfix),
+            Expr::Cast(ty, a) => (
+                format!("{} as {}", self.at(a, Prec::Cast), type_name(*ty)),
+                Prec::Cast,
             ),
-            Expr::RangeBound {
-                end,
-                offset,
-                rows,
-                cols,
-            } => {
-                let name = match end {
-                    RangeEnd::Lo => "range_lo",
-                    RangeEnd::Hi => "range_hi",
-                };
-                let args = [offset, rows, cols].map(|e| self.expr(e)).join(", ");
-                (format!("{name}({args})"), Prec::Postfix)
-            }
             Expr::Select(c, a, b) => (
                 format!(
                     "{} ? {} : {}",
@@ -459,6 +447,7 @@ enum Prec {
     Compare,
     Sum,
     Product,
+    Cast,
     Unary,
     Postfix,
 }
@@ -471,7 +460,8 @@ impl Prec {
             Prec::And => Prec::Compare,
             Prec::Compare => Prec::Sum,
             Prec::Sum => Prec::Product,
-            Prec::Product => Prec::Unary,
+            Prec::Product => Prec::Cast,
+            Prec::Cast => Prec::Unary,
             Prec::Unary | Prec::Postfix => Prec::Postfix,
         }
     }
@@ -484,6 +474,7 @@ fn assign_op(accumulate: bool) -> &'static str {
 fn type_name(ty: Type) -> &'static str {
     match ty {
         Type::Index => "index",
+        Type::Signed => "signed",
         Type::Value => "value",
         Type::Bool => "bool",
     }
@@ -697,7 +688,16 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
     #[test]
     fn parentheses_follow_precedence() {
         let (a, b, c) = (var("a"), var("b"), var("c"));
-        let offset = || load(Array::Offsets { param: 1, level: 1 }, var("d"));
+        let offset = || {
+            let offsets = Array::Level {
+                param: 1,
+                level: 1,
+                name: "offsets",
+                elem: Type::Signed,
+            };
+            load(offsets, var("d"))
+        };
+        let signed = |e: Expr| Expr::Cast(Type::Signed, Box::new(e));
         let cases = [
             (
                 bin(BinOp::Mul, bin(BinOp::Add, a.clone(), b.clone()), c.clone()),
@@ -732,17 +732,19 @@ kernel spmv(out y: Dense<1>, A: Csr, x: Dense<1>) {
                 "a ? b : c ? a : b",
             ),
             (
-                Expr::AddOffset(Box::new(c.clone()), Box::new(offset())),
-                "add_offset(c, A.l1.offsets[d])",
+                Expr::Cast(
+                    Type::Index,
+                    Box::new(bin(BinOp::Add, signed(c.clone()), offset())),
+                ),
+                "(c as signed + A.l1.offsets[d]) as index",
             ),
             (
-                Expr::RangeBound {
-                    end: RangeEnd::Hi,
-                    offset: Box::new(offset()),
-                    rows: Box::new(Expr::LevelSize { param: 1, level: 1 }),
-                    cols: Box::new(Expr::Dim { param: 9, dim: 1 }),
-                },
-                "range_hi(A.l1.offsets[d], A.l1.size, #9.shape[1])",
+                bin(
+                    BinOp::Min,
+                    bin(BinOp::Sub, signed(Expr::Dim { param: 9, dim: 1 }), offset()),
+                    bin(BinOp::Max, Expr::Neg(Box::new(c)), Expr::Signed(-1)),
+                ),
+                "min(#9.shape[1] as signed - A.l1.offsets[d], max(-c, -1i))",
             ),
         ];
         let printer = Printer {
