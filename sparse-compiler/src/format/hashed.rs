@@ -23,6 +23,20 @@ impl Level for Hashed {
         Assembly::Insert
     }
 
+    fn compact(&self) -> bool {
+        false
+    }
+
+    fn can_be_ordered(&self) -> bool {
+        false
+    }
+
+    fn pos_refusal(&self) -> Option<&'static str> {
+        Some(
+            "hashed level (its positions are hash buckets, empty ones among them, in no coordinate order)",
+        )
+    }
+
     fn pos_bounds(&self, env: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)> {
         let w = env.at.size();
         let lo = bin(BinOp::Mul, parent.clone(), w.clone());

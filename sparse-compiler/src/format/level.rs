@@ -74,7 +74,10 @@ pub enum Assembly {
     None,
 }
 
-/// A level format's capabilities and level functions.
+/// A level format's capabilities, properties and level functions.
+///
+/// The lowerer, the schedule checks and the copy planner decide everything about a level through
+/// these questions, never through its [`LevelKind`](super::LevelKind).
 pub trait Level {
     /// Its iteration capability.
     fn iteration(&self) -> Iteration;
@@ -82,6 +85,42 @@ pub trait Level {
     fn has_locate(&self) -> bool;
     /// Its assembly capability.
     fn assembly(&self) -> Assembly;
+    /// The `full` property (seed-formats.md §1.4): every parent holds every coordinate of the
+    /// dimension. A full level is located, never iterated by position, and an all-full tensor is
+    /// dense (its values are a plain array).
+    fn full(&self) -> bool {
+        false
+    }
+    /// The `branchless` property: one child per parent (singleton, offset).
+    fn branchless(&self) -> bool {
+        false
+    }
+    /// The `compact` property: no position without a coordinate between two coordinates.
+    fn compact(&self) -> bool {
+        true
+    }
+    /// Whether siblings can be declared `ordered` at all (a hashed level's bucket order is not
+    /// coordinate order, whatever its declaration says).
+    fn can_be_ordered(&self) -> bool {
+        true
+    }
+    /// Whether `coord_bounds` depend on the coordinates above (a range level's diagonal), so a
+    /// loop that iterates the level by value runs within them rather than over the dimension, and
+    /// the level cannot be merged with a level iterated by position (it is copied first).
+    fn bounded(&self) -> bool {
+        false
+    }
+    /// Whether the children of parent `p` are the segment `crd[pos[p] .. pos[p + 1]]`
+    /// (compressed): segments are prefetched row after row, appended per parent, and assembled
+    /// by rows in parallel.
+    fn segments(&self) -> bool {
+        false
+    }
+    /// Why a `pos` schedule command cannot split this level's positions (what follows "`pos`
+    /// over `A`'s"), or `None` when it can.
+    fn pos_refusal(&self) -> Option<&'static str> {
+        None
+    }
     /// `pos_bounds(p_parent) -> [begin, end)` for position iteration; `None` without it.
     fn pos_bounds(&self, _env: &LevelEnv, _parent: &Expr) -> Option<(Expr, Expr)> {
         None

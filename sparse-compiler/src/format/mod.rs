@@ -15,7 +15,7 @@ mod singleton;
 
 pub use level::{Assembly, Iteration, Level, LevelEnv, LevelRef, bin, load};
 pub use resolve::resolve_formats;
-pub use sparse_format::{Coord, LevelKind, LevelSpec};
+pub use sparse_format::{Coord, LevelKind, LevelSpec, Properties};
 
 use proc_macro2::Span;
 
@@ -42,6 +42,24 @@ pub enum FormatType {
     },
     /// `Custom<{ encode_levels(&[...]) }>` for an explicit level list.
     Custom(Vec<LevelSpec>),
+}
+
+/// The level format of a level: what every decision about it asks.
+pub fn level_of(spec: &LevelSpec) -> &'static dyn Level {
+    level_fns(spec.kind)
+}
+
+/// All five properties of a level (seed-formats.md §1.4): the fixed ones from its level format,
+/// the configurable ones as declared (a level that cannot be ordered never is).
+pub fn properties(spec: &LevelSpec) -> Properties {
+    let level = level_of(spec);
+    Properties {
+        full: level.full(),
+        ordered: spec.ordered && level.can_be_ordered(),
+        unique: spec.unique,
+        branchless: level.branchless(),
+        compact: level.compact(),
+    }
 }
 
 /// The level functions of a level format.

@@ -24,6 +24,14 @@ impl Level for Offset {
         Assembly::None
     }
 
+    fn branchless(&self) -> bool {
+        true
+    }
+
+    fn compact(&self) -> bool {
+        false
+    }
+
     fn pos_bounds(&self, _: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)> {
         Some((
             parent.clone(),

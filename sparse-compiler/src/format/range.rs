@@ -47,6 +47,18 @@ impl Level for Range {
         Assembly::None
     }
 
+    fn compact(&self) -> bool {
+        false
+    }
+
+    fn bounded(&self) -> bool {
+        true
+    }
+
+    fn pos_refusal(&self) -> Option<&'static str> {
+        Some("range level (DIA's rows within a diagonal, iterated by value, not by position)")
+    }
+
     fn coord_bounds(&self, env: &LevelEnv) -> Option<(Expr, Expr)> {
         let diagonal = env.ancestors.last()?.clone();
         let off = load(offsets(env.at), diagonal);

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use super::Lowerer;
 use super::expr::{Absent, zero_stmt};
 use crate::error::Error;
-use crate::format::{LevelKind, bin, level_fns, load};
+use crate::format::{Iteration, bin, level_fns, level_of, load, properties};
 use crate::ir::{BinOp, Expr, Stmt, Type, Var};
 use crate::lattice::{IterKind, Iterator, Lattice, Point};
 use crate::notation::{Cin, IndexVar};
@@ -101,16 +101,15 @@ impl Lowerer<'_> {
                 access: a,
                 level: k,
             };
-            let kind = match self.levels(a)[k].kind {
-                LevelKind::Dense => IterKind::Full,
-                LevelKind::Range => {
-                    bounded.push(it);
+            let level = level_of(&self.levels(a)[k]);
+            let kind = match level.iteration() {
+                Iteration::Value => {
+                    if level.bounded() {
+                        bounded.push(it);
+                    }
                     IterKind::Full
                 }
-                LevelKind::Compressed
-                | LevelKind::Singleton
-                | LevelKind::Offset
-                | LevelKind::Hashed => IterKind::Position,
+                Iteration::Position => IterKind::Position,
             };
             by_access.insert(a, (it, kind));
         }
@@ -388,7 +387,7 @@ impl Lowerer<'_> {
         let mut cursors = Vec::new();
         for it in lattice.iterators() {
             let spec = self.levels(it.access)[it.level];
-            if !spec.ordered || spec.kind == LevelKind::Hashed {
+            if !properties(&spec).ordered {
                 return Err(self.unsupported("coiterating an unordered level (hashed or unordered compressed) with another operand"));
             }
             let (lo, hi) = self.pos_bounds(it)?;
