@@ -27,7 +27,8 @@ pub enum LevelKind {
 }
 
 impl LevelKind {
-    /// The name used in `formats<...>` clauses and error messages.
+    /// The name used in `formats<...>` clauses and error messages, and of its `LevelSpec`
+    /// constructor.
     pub const fn name(self) -> &'static str {
         match self {
             LevelKind::Dense => "dense",
@@ -36,6 +37,18 @@ impl LevelKind {
             LevelKind::Range => "range",
             LevelKind::Offset => "offset",
             LevelKind::Hashed => "hashed",
+        }
+    }
+
+    /// The name of the variant, as generated code spells it (`LevelKind::Dense`).
+    pub const fn variant_name(self) -> &'static str {
+        match self {
+            LevelKind::Dense => "Dense",
+            LevelKind::Compressed => "Compressed",
+            LevelKind::Singleton => "Singleton",
+            LevelKind::Range => "Range",
+            LevelKind::Offset => "Offset",
+            LevelKind::Hashed => "Hashed",
         }
     }
 

@@ -7,7 +7,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::Visibility;
 
 use super::emit_rust;
-use crate::format::{FormatType, LevelEnv, LevelKind, LevelRef, LevelSpec, level_fns};
+use crate::format::{FormatType, LevelEnv, LevelRef, LevelSpec, level_of};
 use crate::ir::{
     Array, BinOp, Expr, Kernel, Literal, Param, ShapeCheck, Stmt, TempType, Type, Var,
 };
@@ -186,11 +186,11 @@ fn spmv_dia() -> Kernel {
         ancestors,
         next_dim: Some(dim(1, 1)),
     };
-    let (lo, hi) = level_fns(LevelKind::Range)
+    let (lo, hi) = level_of(&LevelSpec::range(0))
         .coord_bounds(&env(1, vec![var("__d")]))
         .expect("a range level has coord_bounds");
-    let column =
-        level_fns(LevelKind::Offset).pos_access(&env(2, vec![var("__d"), var("__i")]), &var("__p"));
+    let column = level_of(&LevelSpec::offset(1))
+        .pos_access(&env(2, vec![var("__d"), var("__i")]), &var("__p"));
     let diagonal = vec![for_(
         "__i",
         lo,

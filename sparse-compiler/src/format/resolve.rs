@@ -215,7 +215,7 @@ fn check_assemblable(tensor: &Target, levels: &[LevelSpec], spans: &[Span]) -> R
     let errors: Errors = levels
         .iter()
         .zip(spans)
-        .find(|(level, _)| !level.kind.is_assemblable())
+        .find(|(level, _)| super::level_of(level).assembly() == super::Assembly::None)
         .map(|(level, &span)| {
             let kind = ErrorKind::OutputNotAssemblable {
                 tensor: tensor.name.to_owned(),

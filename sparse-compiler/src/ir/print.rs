@@ -29,7 +29,7 @@
 use super::{
     Array, BinOp, Expr, Kernel, Literal, ParallelWrites, ShapeCheck, Stmt, TempType, Type,
 };
-use crate::format::{FormatType, LevelKind, LevelSpec};
+use crate::format::{FormatType, LevelSpec, level_of};
 
 /// The kernel as text.
 pub fn print_kernel(kernel: &Kernel) -> String {
@@ -506,7 +506,7 @@ fn level_spec(spec: &LevelSpec) -> String {
         Some(d) => format!("d{d}"),
         None => "slot".to_string(),
     }];
-    let default_ordered = spec.kind != LevelKind::Hashed;
+    let default_ordered = level_of(spec).can_be_ordered();
     if spec.ordered != default_ordered {
         parts.push(if spec.ordered { "ordered" } else { "unordered" }.to_string());
     }

@@ -7,7 +7,7 @@
 use super::order::{default_order, order_edges, order_skipping};
 use super::{Cin, Expr, IndexVar, Lhs, Program, concretize};
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{Coord, FormatType, LevelKind, LevelSpec};
+use crate::format::{Coord, FormatType, LevelKind, LevelSpec, level_of, properties};
 
 /// Plans the conversions `program` needs, updating the converted tensors' levels.
 pub fn plan_conversions(program: &mut Program) -> Result<(), Errors> {
@@ -179,7 +179,7 @@ pub fn plan_range_copies(program: &mut Program) {
         let tensor = &program.tensors[t];
         let merged = accesses.iter().filter(|a| a.tensor == t).any(|a| {
             (tensor.levels.iter().zip(&a.level_vars)).any(|(level, &v)| {
-                level.kind == LevelKind::Range && sparse_elsewhere(program, &accesses, t, v)
+                level_of(level).bounded() && sparse_elsewhere(program, &accesses, t, v)
             })
         });
         if tensor.convert_to.is_none() && merged {
@@ -268,7 +268,7 @@ pub fn plan_sorted_copies(program: &mut Program) {
         }
         let merged = accesses.iter().filter(|a| a.tensor == t).any(|a| {
             tensor.levels.iter().zip(&a.level_vars).any(|(level, &v)| {
-                let unordered = !level.ordered || level.kind == LevelKind::Hashed;
+                let unordered = !properties(level).ordered;
                 unordered && sparse_elsewhere(program, &accesses, t, v)
             })
         });
@@ -287,13 +287,15 @@ fn sparse_elsewhere(program: &Program, accesses: &[super::Access], t: usize, v: 
         levels
             .iter()
             .zip(&a.level_vars)
-            .any(|(l, &x)| x == v && !matches!(l.kind, LevelKind::Dense))
+            .any(|(l, &x)| x == v && !level_of(l).full())
     })
 }
 
 /// The same level, sorted: a hashed level becomes compressed.
 fn sorted(level: LevelSpec) -> LevelSpec {
-    let kind = if level.kind == LevelKind::Hashed {
+    // The copy's level is a format the planner chooses, so it is named: the compressed level is
+    // the sorted, segmented level every unorderable level converts into.
+    let kind = if !level_of(&level).can_be_ordered() {
         LevelKind::Compressed
     } else {
         level.kind

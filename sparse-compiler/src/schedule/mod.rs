@@ -19,7 +19,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::LevelKind;
+use crate::format::level_of;
 use crate::notation::{Access, Cin, Expr, IndexVar, Program, order_edges};
 use crate::syntax::ast::{self, BinOp};
 use command::{Command, parse_command};
@@ -381,7 +381,7 @@ fn innermost_dense(state: &State<'_>, v: IndexVar) -> bool {
         };
         let levels = &state.program.tensors[tensor].levels;
         if let Some(k) = level_vars.iter().position(|&x| x == v) {
-            if k + 1 != levels.len() || levels[k].kind != LevelKind::Dense {
+            if k + 1 != levels.len() || !level_of(&levels[k]).full() {
                 return false;
             }
             any = true;
@@ -397,8 +397,7 @@ fn only_dense_levels(state: &State<'_>, v: IndexVar) -> bool {
         .into_iter()
         .all(|(id, level_vars)| {
             let levels = &state.program.tensors[access_tensor(&state.program.rhs, id)].levels;
-            (level_vars.iter().zip(levels))
-                .all(|(&x, level)| x != v || level.kind == LevelKind::Dense)
+            (level_vars.iter().zip(levels)).all(|(&x, level)| x != v || level_of(level).full())
         })
 }
 
@@ -555,7 +554,7 @@ impl State<'_> {
                 let sparse = self.program.tensors[0]
                     .levels
                     .iter()
-                    .any(|l| l.kind != LevelKind::Dense);
+                    .any(|l| !level_of(l).full());
                 if insert && sparse {
                     return Err(Error::new(
                         span,
@@ -577,7 +576,7 @@ impl State<'_> {
             return Err(Error::new(tensor.span(), ErrorKind::UnknownTensor(name)));
         };
         let declared = &self.program.tensors[t];
-        let dense = declared.levels.iter().all(|l| l.kind == LevelKind::Dense);
+        let dense = declared.levels.iter().all(|l| level_of(l).full());
         if t == 0 || !dense {
             let name = tensor.to_string();
             return Err(Error::new(tensor.span(), ErrorKind::PrefetchNotDense(name)));
@@ -800,7 +799,7 @@ impl State<'_> {
             .find_map(|(id, level_vars)| {
                 let tensor = &self.program.tensors[access_tensor(&self.program.rhs, id)];
                 let k = level_vars.iter().position(|&x| x == i)?;
-                (tensor.levels[k].kind != LevelKind::Dense).then(|| tensor.name.clone())
+                (!level_of(&tensor.levels[k]).full()).then(|| tensor.name.clone())
             });
         if let Some(tensor) = other_sparse {
             return Err(unsupported(format!(
@@ -872,7 +871,7 @@ impl State<'_> {
             .find_map(|(id, level_vars)| {
                 let tensor = &self.program.tensors[access_tensor(&self.program.rhs, id)];
                 let k = level_vars.iter().position(|&x| x == v)?;
-                (tensor.levels[k].kind != LevelKind::Dense).then(|| tensor.name.clone())
+                (!level_of(&tensor.levels[k]).full()).then(|| tensor.name.clone())
             })
     }
 
@@ -960,7 +959,7 @@ impl State<'_> {
                 },
             ));
         }
-        if levels[level].kind == LevelKind::Dense {
+        if level_of(&levels[level]).full() {
             return Err(Error::new(
                 var.span(),
                 ErrorKind::PosOnDense {
@@ -969,18 +968,8 @@ impl State<'_> {
                 },
             ));
         }
-        if levels[level].kind == LevelKind::Range {
-            let what = format!(
-                "`pos` over `{tensor}`'s range level (DIA's rows within a diagonal, iterated by \
-                 value, not by position)"
-            );
-            return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
-        }
-        if levels[level].kind == LevelKind::Hashed {
-            let what = format!(
-                "`pos` over `{tensor}`'s hashed level (its positions are hash buckets, empty ones \
-                 among them, in no coordinate order)"
-            );
+        if let Some(why) = level_of(&levels[level]).pos_refusal() {
+            let what = format!("`pos` over `{tensor}`'s {why}");
             return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
         }
         let p = self.fresh(pos)?;
@@ -1206,8 +1195,8 @@ impl State<'_> {
         let [row_level, col_level] = &out.levels[..] else {
             return false;
         };
-        let csr_like = row_level.kind == LevelKind::Dense
-            && col_level.kind == LevelKind::Compressed
+        let csr_like = level_of(row_level).full()
+            && level_of(col_level).segments()
             && col_level.unique
             && col_level.ordered;
         let row = self.program.output.level_vars.first().copied();
