@@ -229,10 +229,15 @@ impl Error {
                 format!("unknown tensor `{t}`: the statement does not use it")
             }
             ErrorKind::DuplicateFormat(t) => format!("tensor `{t}` is given a format twice"),
-            ErrorKind::UnknownLevel(l) => format!(
-                "unknown level format `{l}`; expected one of `dense`, `compressed`, `singleton`, \
-                 `range`, `offset`, `hashed`"
-            ),
+            ErrorKind::UnknownLevel(l) => {
+                let names: Vec<String> = (sparse_format::LevelKind::ALL.iter())
+                    .map(|k| format!("`{}`", k.name()))
+                    .collect();
+                format!(
+                    "unknown level format `{l}`; expected one of {}",
+                    names.join(", ")
+                )
+            }
             ErrorKind::UnknownProperty {
                 property,
                 level,

@@ -27,6 +27,16 @@ pub enum LevelKind {
 }
 
 impl LevelKind {
+    /// Every level format, in the order messages list them (and custom formats number them).
+    pub const ALL: [LevelKind; 6] = [
+        LevelKind::Dense,
+        LevelKind::Compressed,
+        LevelKind::Singleton,
+        LevelKind::Range,
+        LevelKind::Offset,
+        LevelKind::Hashed,
+    ];
+
     /// The name used in `formats<...>` clauses and error messages, and of its `LevelSpec`
     /// constructor.
     pub const fn name(self) -> &'static str {

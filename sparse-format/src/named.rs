@@ -163,14 +163,7 @@ impl<const CODE: u128> Format for Custom<CODE> {
     const LEVELS: &'static [LevelSpec] = Self::ALL_REF.split_at(level_count(CODE)).0;
 }
 
-const KINDS: [LevelKind; 6] = [
-    LevelKind::Dense,
-    LevelKind::Compressed,
-    LevelKind::Singleton,
-    LevelKind::Range,
-    LevelKind::Offset,
-    LevelKind::Hashed,
-];
+const KINDS: [LevelKind; LevelKind::ALL.len()] = LevelKind::ALL;
 
 /// Encodes up to [`MAX_ORDER`] levels that each store a whole dimension below 8 into a `u128`:
 /// 16 bits per level (kind + 1, ordered, unique, dimension), 0 for "no level".

@@ -185,6 +185,7 @@ fn spmv_dia() -> Kernel {
         at: LevelRef { param: 1, level },
         ancestors,
         next_dim: Some(dim(1, 1)),
+        parent: None,
     };
     let (lo, hi) = level_of(&LevelSpec::range(0))
         .coord_bounds(&env(1, vec![var("__d")]))

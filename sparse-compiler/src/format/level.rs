@@ -42,7 +42,8 @@ impl LevelRef {
 }
 
 /// What a level function may read besides its own arrays: the coordinates of the levels above
-/// (root first) and, for a range level, the size of the dimension below it.
+/// (root first), the parent's position where it is known, and, for a range level, the size of the
+/// dimension below it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelEnv {
     /// The level's arrays.
@@ -51,6 +52,9 @@ pub struct LevelEnv {
     pub ancestors: Vec<Expr>,
     /// The size of the logical dimension the next level stores, if any.
     pub next_dim: Option<Expr>,
+    /// The parent level's position, where the lowerer knows it (`Index(0)` at the root; `None`
+    /// where a position is recovered from a split, before the levels above are known).
+    pub parent: Option<Expr>,
 }
 
 /// How a level's coordinates are iterated.

@@ -349,16 +349,7 @@ fn resolve_level(level: &LevelDecl, errors: &mut Errors) -> Option<LevelKind> {
 
 /// The level format named `name` in a level list.
 fn level_kind(name: &str) -> Option<LevelKind> {
-    [
-        LevelKind::Dense,
-        LevelKind::Compressed,
-        LevelKind::Singleton,
-        LevelKind::Range,
-        LevelKind::Offset,
-        LevelKind::Hashed,
-    ]
-    .into_iter()
-    .find(|kind| kind.name() == name)
+    LevelKind::ALL.into_iter().find(|kind| kind.name() == name)
 }
 
 /// The spec of a checked level storing dimension `dim`.

@@ -318,6 +318,7 @@ impl<'p> Lowerer<'p> {
             at: self.level_ref(a, k),
             ancestors,
             next_dim,
+            parent: self.parent_pos(a, k),
         }
     }
 
