@@ -246,7 +246,7 @@ impl Error {
             ErrorKind::UnknownFormat(f) => format!(
                 "unknown format `{f}`; expected a level list such as `(dense, compressed)` or one \
                  of `dense`, `sparse`, `csr`, `csc`, `coo`, `dcsr`, `dcsc`, `csf`, `ell`, `dia`, \
-                 `bcsr(R, C)`, `hash`"
+                 `bcsr(R, C)`, `hash`, `bitvec`"
             ),
             ErrorKind::FormatArguments { format, expected } => {
                 format!("format `{format}` takes {expected}")

@@ -93,6 +93,7 @@ pub fn named_format(
         "dia" => fixed("Dia", Dia::LEVELS, "2"),
         "hash" if order == 1 => fixed("HashVec", HashVec::LEVELS, "1 or 2"),
         "hash" => fixed("HashMat", HashMat::LEVELS, "1 or 2"),
+        "bitvec" => fixed("BitVec", BitVec::LEVELS, "1"),
         "bcsr" => bcsr(order, args),
         _ => Err(NamedFormatError::Unknown),
     }
@@ -194,6 +195,7 @@ pub const fn encode_levels(levels: &[LevelSpec]) -> u128 {
             LevelKind::Range => 4,
             LevelKind::Offset => 5,
             LevelKind::Hashed => 6,
+            LevelKind::Bitmap => 7,
         };
         let bits = kind | (l.ordered as u128) << 3 | (l.unique as u128) << 4 | (dim as u128) << 5;
         code |= bits << (16 * k);
@@ -242,6 +244,10 @@ mod tests {
             Bcsr::<2, 3>::LEVELS
         );
         assert_eq!(named_format("hash", 1, &[]).unwrap().type_name, "HashVec");
+        assert_eq!(
+            named_format("bitvec", 1, &[]).unwrap().levels,
+            BitVec::LEVELS
+        );
     }
 
     #[test]
@@ -271,9 +277,10 @@ mod tests {
             LevelSpec::hashed(2),
             LevelSpec::compressed(0).non_unique(),
             LevelSpec::singleton(1),
+            LevelSpec::bitmap(3),
         ];
-        assert_eq!(&decode_levels(encode_levels(&levels))[..3], &levels);
-        assert_eq!(level_count(encode_levels(&levels)), 3);
+        assert_eq!(&decode_levels(encode_levels(&levels))[..4], &levels);
+        assert_eq!(level_count(encode_levels(&levels)), 4);
         assert_eq!(level_count(encode_levels(&[])), 0);
     }
 }

@@ -4,6 +4,7 @@
 //! A tensor's format is resolved to a list of [`LevelSpec`]s shared with the runtime (the
 //! `sparse-format` crate), and to the Rust type the generated signature names.
 
+mod bitmap;
 mod compressed;
 mod dense;
 mod hashed;
@@ -71,5 +72,6 @@ pub fn level_fns(kind: LevelKind) -> &'static dyn Level {
         LevelKind::Range => &range::Range,
         LevelKind::Offset => &offset::Offset,
         LevelKind::Hashed => &hashed::Hashed,
+        LevelKind::Bitmap => &bitmap::Bitmap,
     }
 }

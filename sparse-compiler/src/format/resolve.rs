@@ -321,7 +321,7 @@ fn allowed_properties(kind: LevelKind) -> &'static [&'static str] {
     match kind {
         LevelKind::Compressed | LevelKind::Singleton => &["unordered", "nonunique"],
         LevelKind::Hashed => &["unordered"],
-        LevelKind::Dense | LevelKind::Range | LevelKind::Offset => &[],
+        LevelKind::Dense | LevelKind::Range | LevelKind::Offset | LevelKind::Bitmap => &[],
     }
 }
 
