@@ -866,11 +866,11 @@ fn apply(m: &Mutation, shape: &mut [usize], levels: &mut Vec<Level>, vals: &mut 
             }
         }
         Mutation::Present(l, p) => {
-            if let Some(Level::Bitmap { present, .. }) = level_at(levels, l) {
-                if !present.is_empty() {
-                    let at = p.index(present.len());
-                    present[at] = !present[at];
-                }
+            if let Some(Level::Bitmap { present, .. }) = level_at(levels, l)
+                && !present.is_empty()
+            {
+                let at = p.index(present.len());
+                present[at] = !present[at];
             }
         }
         Mutation::DropLevel => {
