@@ -230,8 +230,8 @@ impl Error {
             }
             ErrorKind::DuplicateFormat(t) => format!("tensor `{t}` is given a format twice"),
             ErrorKind::UnknownLevel(l) => {
-                let names: Vec<String> = (sparse_format::LevelKind::ALL.iter())
-                    .map(|k| format!("`{}`", k.name()))
+                let names: Vec<String> = crate::format::level_keywords()
+                    .map(|name| format!("`{name}`"))
                     .collect();
                 format!(
                     "unknown level format `{l}`; expected one of {}",

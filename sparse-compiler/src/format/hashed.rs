@@ -4,6 +4,7 @@
 //! expression, so `locate` is left out: the lowerer iterates hashed levels, and merges them with
 //! other operands through a sorted copy.
 
+use super::LevelKind;
 use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
 use crate::ir::{BinOp, Expr};
 
@@ -29,6 +30,10 @@ impl Level for Hashed {
 
     fn can_be_ordered(&self) -> bool {
         false
+    }
+
+    fn sorted_substitute(&self) -> Option<LevelKind> {
+        Some(LevelKind::Compressed)
     }
 
     fn pos_refusal(&self) -> Option<&'static str> {

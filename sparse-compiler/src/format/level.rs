@@ -108,6 +108,11 @@ pub trait Level {
     fn can_be_ordered(&self) -> bool {
         true
     }
+    /// The level format a sorted copy stores this level's coordinates in, when its own siblings
+    /// cannot be ordered (a hashed level's copy is compressed); `None` keeps the level format.
+    fn sorted_substitute(&self) -> Option<super::LevelKind> {
+        None
+    }
     /// Whether `coord_bounds` depend on the coordinates above (a range level's diagonal), so a
     /// loop that iterates the level by value runs within them rather than over the dimension, and
     /// the level cannot be merged with a level iterated by position (it is copied first).

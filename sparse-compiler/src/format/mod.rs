@@ -63,6 +63,11 @@ pub fn properties(spec: &LevelSpec) -> Properties {
     }
 }
 
+/// The keywords of every level format, as level lists spell them.
+pub fn level_keywords() -> impl Iterator<Item = &'static str> {
+    LevelKind::ALL.into_iter().map(LevelKind::name)
+}
+
 /// The level functions of a level format.
 pub fn level_fns(kind: LevelKind) -> &'static dyn Level {
     match kind {
@@ -73,5 +78,69 @@ pub fn level_fns(kind: LevelKind) -> &'static dyn Level {
         LevelKind::Offset => &offset::Offset,
         LevelKind::Hashed => &hashed::Hashed,
         LevelKind::Bitmap => &bitmap::Bitmap,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinOp, Expr, Var};
+
+    /// The runtime's declarations (`sparse_format`) and the compiler's level files describe the
+    /// same level formats: properties, locate and assembly agree for every kind.
+    #[test]
+    fn level_files_agree_with_the_declarations() {
+        for kind in LevelKind::ALL {
+            let spec = LevelSpec::new(kind, 0);
+            let level = level_of(&spec);
+            assert_eq!(properties(&spec), spec.properties(), "{kind:?}");
+            assert_eq!(level.has_locate(), kind.has_locate(), "{kind:?}");
+            assert_eq!(
+                level.assembly() != Assembly::None,
+                kind.is_assemblable(),
+                "{kind:?}"
+            );
+            assert_eq!(level.can_be_ordered(), spec.ordered, "{kind:?}");
+        }
+    }
+
+    /// A bitmap level's coordinate is its position's offset under the parent: from the parent's
+    /// position where known, else by division; its slots are skipped through the presence bytes.
+    #[test]
+    fn bitmap_level_functions() {
+        let var = |name: &str| Expr::Var(Var(name.to_string()));
+        let bitmap = level_of(&LevelSpec::bitmap(1));
+        let at = LevelRef { param: 1, level: 1 };
+        let env = |parent: Option<Expr>| LevelEnv {
+            at,
+            ancestors: vec![var("i")],
+            next_dim: None,
+            parent,
+        };
+        let (p, n) = (var("p"), at.size());
+        let known = env(Some(var("i")));
+        assert_eq!(
+            bitmap.pos_access(&known, &p),
+            bin(BinOp::Sub, p.clone(), bin(BinOp::Mul, var("i"), n.clone()))
+        );
+        let divided = bin(BinOp::Mul, bin(BinOp::Div, p.clone(), n.clone()), n.clone());
+        assert_eq!(
+            bitmap.pos_access(&env(None), &p),
+            bin(BinOp::Sub, p.clone(), divided)
+        );
+        assert_eq!(bitmap.pos_access(&env(Some(Expr::Index(0))), &p), p);
+        let lo = bin(BinOp::Mul, var("i"), n.clone());
+        assert_eq!(
+            bitmap.pos_bounds(&known, &var("i")),
+            Some((lo.clone(), bin(BinOp::Add, lo, n)))
+        );
+        let present = crate::ir::Array::Level {
+            param: 1,
+            level: 1,
+            name: "present",
+            elem: crate::ir::Type::Bool,
+        };
+        assert_eq!(bitmap.found(&known, &p), Some(load(present, p.clone())));
+        assert!(bitmap.pos_refusal().is_some() && !bitmap.full() && !bitmap.compact());
     }
 }

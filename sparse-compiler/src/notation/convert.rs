@@ -7,7 +7,7 @@
 use super::order::{default_order, order_edges, order_skipping};
 use super::{Cin, Expr, IndexVar, Lhs, Program, concretize};
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{Coord, FormatType, LevelKind, LevelSpec, level_of, properties};
+use crate::format::{Coord, FormatType, LevelSpec, level_of, properties};
 
 /// Plans the conversions `program` needs, updating the converted tensors' levels.
 pub fn plan_conversions(program: &mut Program) -> Result<(), Errors> {
@@ -293,13 +293,7 @@ fn sparse_elsewhere(program: &Program, accesses: &[super::Access], t: usize, v: 
 
 /// The same level, sorted: a hashed level becomes compressed.
 fn sorted(level: LevelSpec) -> LevelSpec {
-    // The copy's level is a format the planner chooses, so it is named: the compressed level is
-    // the sorted, segmented level every unorderable level converts into.
-    let kind = if !level_of(&level).can_be_ordered() {
-        LevelKind::Compressed
-    } else {
-        level.kind
-    };
+    let kind = level_of(&level).sorted_substitute().unwrap_or(level.kind);
     LevelSpec {
         kind,
         ordered: true,
