@@ -18,7 +18,8 @@
 //! Arrays are named after their tensor (`A.l1.pos` is `pos` of level 1 of `A`); value literals are
 //! written `T(..)` to tell them from index literals; `A: Csc as Csr` is an input the kernel reads
 //! through a converted copy; `extent` lines are the shape checks (every
-//! listed dimension must be equal); the DIA helpers are `add_offset`, `range_lo` and `range_hi`;
+//! listed dimension must be equal); other level arrays print by their name (`A.l1.offsets`,
+//! `x.l0.present`), signed literals end in `i` (`0i`) and casts read `e as signed` / `e as index`;
 //! assembly statements and queries are calls (`append(C.l1, __j);`, `appended_len(C.l1)`), and so
 //! is the binary search `count_up_to(A.l1.pos, __p)`; scheduled loops read
 //! `parallel(exclusive) for`, `parallel(atomic) for` and `vector for`.
