@@ -436,6 +436,9 @@ fn bitmap_matrices() {
                 add_bitmap_csr(&mut sum, &bb, &cc).unwrap();
                 let want: Vec<f64> = da.iter().zip(&dc).map(|(x, y)| x + y).collect();
                 assert_close(&sum.to_dense(), &want);
+                // Absent bitmap slots are skipped, so only stored coordinates reach the output.
+                let union = da.iter().zip(&dc).filter(|(x, y)| **x != 0.0 || **y != 0.0);
+                assert_eq!(sum.nnz(), union.count());
                 let mut product = Tensor::<f64, Csr>::zeros([m, n]);
                 mul_bitmap_csr(&mut product, &bb, &cc).unwrap();
                 let want: Vec<f64> = da.iter().zip(&dc).map(|(x, y)| x * y).collect();

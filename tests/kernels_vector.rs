@@ -233,6 +233,10 @@ fn bitmap_vectors_against_sparse_bitmap_and_dense_ones() {
         |n, b, c| {
             let mut a = Tensor::<f64, SparseVec>::zeros([n]);
             bitvec_plus_sparse(&mut a, &bv(n, b), &sv(n, c)).unwrap();
+            // Absent slots are skipped, not merged as zeros: one entry per stored coordinate.
+            let (db, dc) = (dense([n], b), dense([n], c));
+            let union = (0..n).filter(|&i| db[i] != 0.0 || dc[i] != 0.0).count();
+            assert_eq!(a.nnz(), union);
             a.to_dense()
         },
     );

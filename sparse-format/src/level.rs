@@ -26,7 +26,7 @@ pub enum LevelKind {
     Hashed,
     /// Every coordinate in `[0, N)` has position `p_parent * N + i`, as in a dense level, and a
     /// presence byte per position says which hold an entry (Finch's sparse bytemap). Positions
-    /// without an entry hold zero values, so reading one is reading a zero.
+    /// without an entry hold zero values, so locating one reads a zero.
     Bitmap,
 }
 

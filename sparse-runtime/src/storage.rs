@@ -57,7 +57,7 @@ pub enum Level {
     },
     /// `size` positions under every parent, as a dense level, of which `present[p]` says which
     /// hold an entry. The values of absent positions (and of everything below them) are zero, so
-    /// a kernel that reads one, merging or locating, reads a zero.
+    /// a kernel that locates one (a loop the level does not drive) reads a zero.
     Bitmap {
         /// The dimension size `N`.
         size: usize,

@@ -1,10 +1,11 @@
 //! Bitmap levels: the positions of a dense level, `p = p_parent * N + i`, with a presence byte
 //! per position (the sparse bytemap level of Finch: Ahrens et al., "Finch: Sparse and Structured
 //! Tensor Programming with Control Flow"). Iterated by position over the parent's `N` slots,
-//! skipping the absent ones through `found`; located in O(1) like a dense level. The values of
-//! absent positions are zero (`sparse_runtime::validate::check_absent_values`), so a merge that
-//! steps over an absent position, or a locate that lands on one, reads a zero. No assembly:
-//! kernels do not write presence bytes, so a bitmap is an input format.
+//! skipping the absent ones through `found` (a loop over the level alone tests it per slot, a
+//! merge's cursor steps past them); located in O(1) like a dense level. The values of absent
+//! positions are zero (`sparse_runtime::validate::check_absent_values`), so a locate that lands on
+//! one reads a zero. No assembly: kernels do not write presence bytes, so a bitmap is an input
+//! format.
 
 use super::level::{Assembly, Iteration, Level, LevelEnv, bin, dense_position, load};
 use crate::ir::{Array, BinOp, Expr, Type};
