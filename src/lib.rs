@@ -27,7 +27,7 @@ pub use sparse_gpu as gpu;
 pub mod prelude {
     pub use sparse_macros::tensor_kernel;
     pub use sparse_runtime::{
-        Bcsr, Coo, Csc, Csf, Csr, Dcsc, Dcsr, Dense, DenseMat, DenseVec, Dia, Ell, Entries,
+        Bcsr, BitVec, Coo, Csc, Csf, Csr, Dcsc, Dcsr, Dense, DenseMat, DenseVec, Dia, Ell, Entries,
         ExplicitZeros, Format, FormatError, HashMat, HashVec, KernelError, Scalar, SparseVec,
         Tensor,
     };

@@ -389,3 +389,61 @@ fn format_pairs_that_were_internal_errors() {
         }
     }
 }
+
+// ---- bitmap levels: dense rows over bitmap columns, bitmap rows over compressed columns ----
+
+tensor_kernel! { fn spmv_bitmap_rows; y(i) = A(i,j) * x(j); formats<A: (dense, bitmap)>; }
+tensor_kernel! { fn spmv_bitmap_over_compressed; y(i) = A(i,j) * x(j); formats<A: (bitmap, compressed)>; }
+tensor_kernel! { fn add_bitmap_csr; A(i,j) = B(i,j) + C(i,j); formats<A: csr, B: (dense, bitmap), C: csr>; }
+tensor_kernel! { fn mul_bitmap_csr; A(i,j) = B(i,j) * C(i,j); formats<A: csr, B: (dense, bitmap), C: csr>; }
+
+type BitmapRows = sparse::Custom<
+    { sparse::encode_levels(&[sparse::LevelSpec::dense(0), sparse::LevelSpec::bitmap(1)]) },
+>;
+type BitmapOverCompressed = sparse::Custom<
+    {
+        sparse::encode_levels(&[
+            sparse::LevelSpec::bitmap(0),
+            sparse::LevelSpec::compressed(1),
+        ])
+    },
+>;
+
+#[test]
+fn bitmap_matrices() {
+    for (m, n) in SHAPES {
+        for a in cases([m, n], 241) {
+            let x: Vec<f64> = (0..n).map(|j| j as f64 - 2.5).collect();
+            let dx = Tensor::<f64, Dense<1>>::from_dense([n], &x).unwrap();
+            let da = dense([m, n], &a);
+            let want: Vec<f64> = (0..m)
+                .map(|i| (0..n).map(|j| da[i * n + j] * x[j]).sum())
+                .collect();
+            let mut y = garbage([m]);
+            spmv_bitmap_rows(&mut y, &tensor::<BitmapRows, 2>([m, n], &a), &dx).unwrap();
+            assert_close(y.values(), &want);
+            let mut y = garbage([m]);
+            let b = tensor::<BitmapOverCompressed, 2>([m, n], &a);
+            spmv_bitmap_over_compressed(&mut y, &b, &dx).unwrap();
+            assert_close(y.values(), &want);
+            for c in cases([m, n], 251).into_iter().take(4) {
+                let (bb, cc) = (
+                    tensor::<BitmapRows, 2>([m, n], &a),
+                    tensor::<Csr, 2>([m, n], &c),
+                );
+                let dc = dense([m, n], &c);
+                let mut sum = Tensor::<f64, Csr>::zeros([m, n]);
+                add_bitmap_csr(&mut sum, &bb, &cc).unwrap();
+                let want: Vec<f64> = da.iter().zip(&dc).map(|(x, y)| x + y).collect();
+                assert_close(&sum.to_dense(), &want);
+                // Absent bitmap slots are skipped, so only stored coordinates reach the output.
+                let union = da.iter().zip(&dc).filter(|(x, y)| **x != 0.0 || **y != 0.0);
+                assert_eq!(sum.nnz(), union.count());
+                let mut product = Tensor::<f64, Csr>::zeros([m, n]);
+                mul_bitmap_csr(&mut product, &bb, &cc).unwrap();
+                let want: Vec<f64> = da.iter().zip(&dc).map(|(x, y)| x * y).collect();
+                assert_close(&product.to_dense(), &want);
+            }
+        }
+    }
+}

@@ -196,3 +196,89 @@ fn unordered_operands_are_merged_through_a_sorted_copy() {
         }
     }
 }
+
+// ---- bitmap vectors (a presence byte per coordinate) ----
+
+tensor_kernel! { fn bitvec_plus_sparse; a(i) = b(i) + c(i); formats<a: sparse, b: bitvec, c: sparse>; }
+tensor_kernel! { fn bitvec_times_sparse; a(i) = b(i) * c(i); formats<a: sparse, b: bitvec, c: sparse>; }
+tensor_kernel! { fn bitvec_times_bitvec; a(i) = b(i) * c(i); formats<b: bitvec, c: bitvec>; }
+tensor_kernel! { fn bitvec_minus_dense; a(i) = b(i) - c(i); formats<b: bitvec>; }
+tensor_kernel! { fn spmv_bitvec; y(i) = A(i,j) * x(j); formats<A: csr, x: bitvec>; }
+
+fn bv(n: usize, e: &[([usize; 1], f64)]) -> Tensor<f64, BitVec> {
+    tensor::<BitVec, 1>([n], e)
+}
+
+/// `op` of every pair of test vectors, `b` a bitmap and `c` sparse, bitmap or dense.
+fn bitmap_pairs(
+    op: fn(f64, f64) -> f64,
+    mut run: impl FnMut(usize, &[([usize; 1], f64)], &[([usize; 1], f64)]) -> Vec<f64>,
+) {
+    for n in [0, 1, 9, 40] {
+        for b in vectors(n, 211 + n as u64) {
+            for c in vectors(n, 223 + n as u64).into_iter().take(4) {
+                let got = run(n, &b, &c);
+                let (db, dc) = (dense([n], &b), dense([n], &c));
+                let want: Vec<f64> = db.iter().zip(&dc).map(|(x, y)| op(*x, *y)).collect();
+                assert_close(&got, &want);
+            }
+        }
+    }
+}
+
+#[test]
+fn bitmap_vectors_against_sparse_bitmap_and_dense_ones() {
+    bitmap_pairs(
+        |x, y| x + y,
+        |n, b, c| {
+            let mut a = Tensor::<f64, SparseVec>::zeros([n]);
+            bitvec_plus_sparse(&mut a, &bv(n, b), &sv(n, c)).unwrap();
+            // Absent slots are skipped, not merged as zeros: one entry per stored coordinate.
+            let (db, dc) = (dense([n], b), dense([n], c));
+            let union = (0..n).filter(|&i| db[i] != 0.0 || dc[i] != 0.0).count();
+            assert_eq!(a.nnz(), union);
+            a.to_dense()
+        },
+    );
+    bitmap_pairs(
+        |x, y| x * y,
+        |n, b, c| {
+            let mut a = Tensor::<f64, SparseVec>::zeros([n]);
+            bitvec_times_sparse(&mut a, &bv(n, b), &sv(n, c)).unwrap();
+            a.to_dense()
+        },
+    );
+    bitmap_pairs(
+        |x, y| x * y,
+        |n, b, c| {
+            let mut a = garbage([n]);
+            bitvec_times_bitvec(&mut a, &bv(n, b), &bv(n, c)).unwrap();
+            a.values().to_vec()
+        },
+    );
+    bitmap_pairs(
+        |x, y| x - y,
+        |n, b, c| {
+            let mut a = garbage([n]);
+            bitvec_minus_dense(&mut a, &bv(n, b), &dv(n, c)).unwrap();
+            a.values().to_vec()
+        },
+    );
+}
+
+#[test]
+fn sparse_matrix_times_bitmap_vector() {
+    for (m, n) in [(0, 0), (1, 1), (4, 7), (9, 3)] {
+        for a in cases([m, n], 229) {
+            for x in vectors(n, 233).into_iter().take(4) {
+                let mut y = garbage([m]);
+                spmv_bitvec(&mut y, &tensor::<Csr, 2>([m, n], &a), &bv(n, &x)).unwrap();
+                let (da, dx) = (dense([m, n], &a), dense([n], &x));
+                let want: Vec<f64> = (0..m)
+                    .map(|i| (0..n).map(|j| da[i * n + j] * dx[j]).sum())
+                    .collect();
+                assert_close(y.values(), &want);
+            }
+        }
+    }
+}

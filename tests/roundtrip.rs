@@ -25,6 +25,24 @@ impl Format for UnorderedRows {
         &[LevelSpec::dense(0), LevelSpec::compressed(1).unordered()];
 }
 
+/// Dense rows over bitmap columns: a presence byte per cell.
+#[derive(Clone, Copy, Debug, Default)]
+struct BitmapRows;
+impl Format for BitmapRows {
+    const NAME: &'static str = "bitmap-rows";
+    const ORDER: usize = 2;
+    const LEVELS: &'static [LevelSpec] = &[LevelSpec::dense(0), LevelSpec::bitmap(1)];
+}
+
+/// Bitmap rows over compressed columns: absent rows have empty segments below them.
+#[derive(Clone, Copy, Debug, Default)]
+struct BitmapOverCompressed;
+impl Format for BitmapOverCompressed {
+    const NAME: &'static str = "bitmap-over-compressed";
+    const ORDER: usize = 2;
+    const LEVELS: &'static [LevelSpec] = &[LevelSpec::bitmap(0), LevelSpec::compressed(1)];
+}
+
 /// An order-3 format with mode ordering (1, 0, 2): dimension 1 dense on top, then 0 and 2
 /// compressed.
 #[derive(Clone, Copy, Debug, Default)]
@@ -392,6 +410,23 @@ fn check_bcsr<T: Val, const R: usize, const C: usize>(
 
 /// Every hash segment holds the right coordinates, each reachable by linear probing from its home
 /// bucket `c % W` without crossing an empty bucket.
+/// A bitmap level marks exactly each parent's stored coordinates present, over `size` slots per
+/// parent.
+fn check_bitmap(
+    level: &Level,
+    groups: &[BTreeSet<usize>],
+    size: usize,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(level.size(), size);
+    prop_assert_eq!(level.present().len(), groups.len() * size);
+    for (parent, group) in groups.iter().enumerate() {
+        let slots = &level.present()[parent * size..(parent + 1) * size];
+        let marked: BTreeSet<usize> = (0..size).filter(|&c| slots[c]).collect();
+        prop_assert_eq!(&marked, group, "presence under parent {}", parent);
+    }
+    Ok(())
+}
+
 fn check_hashed(level: &Level, groups: &[BTreeSet<usize>]) -> Result<(), TestCaseError> {
     let Level::Hashed { buckets, crd } = level else {
         return Err(TestCaseError::fail(format!(
@@ -450,6 +485,11 @@ fn check_matrix<T: Val>(case: &Case<2>, zeros: ExplicitZeros) -> Result<(), Test
     let hash = pack_and_reread::<T, HashMat, 2>(case, zeros, false)?;
     check_hashed(hash.level(1), &row_sets(&r, rows))?;
     pack_and_reread::<T, UnorderedRows, 2>(case, zeros, false)?;
+    let bitmap = pack_and_reread::<T, BitmapRows, 2>(case, zeros, false)?;
+    check_bitmap(bitmap.level(1), &row_sets(&r, rows), case.shape[1])?;
+    let above = pack_and_reread::<T, BitmapOverCompressed, 2>(case, zeros, false)?;
+    let stored_rows: BTreeSet<usize> = r.stored.iter().map(|(c, _)| c[0]).collect();
+    check_bitmap(above.level(0), &[stored_rows], rows)?;
     Ok(())
 }
 
@@ -465,6 +505,9 @@ fn check_vector<T: Val>(case: &Case<1>, zeros: ExplicitZeros) -> Result<(), Test
     check_hashed(hash.level(0), &[set])?;
     pack_and_reread::<T, Coo<1>, 1>(case, zeros, false)?;
     pack_and_reread::<T, Csf<1>, 1>(case, zeros, false)?;
+    let bitmap = pack_and_reread::<T, BitVec, 1>(case, zeros, false)?;
+    let set: BTreeSet<usize> = r.stored.iter().map(|(c, _)| c[0]).collect();
+    check_bitmap(bitmap.level(0), &[set], case.shape[0])?;
     Ok(())
 }
 
@@ -528,10 +571,11 @@ macro_rules! pairwise {
 pairwise!(convert_matrices, 2:
     Csr => false, Csc => false, Coo<2> => false, Dcsr => false, Dcsc => false, Dense<2> => true,
     Ell => false, Dia => false, Bcsr<2, 2> => false, Bcsr<3, 1> => false, HashMat => false,
-    UnorderedRows => false,
+    UnorderedRows => false, BitmapRows => false, BitmapOverCompressed => false,
 );
 pairwise!(convert_vectors, 1:
     Dense<1> => true, SparseVec => false, HashVec => false, Coo<1> => false, Csf<1> => false,
+    BitVec => false,
 );
 pairwise!(convert_order3, 3:
     Coo<3> => false, Csf<3> => false, Dense<3> => true, Modes102 => false,

@@ -25,6 +25,15 @@ impl Format for UnorderedRows {
         &[LevelSpec::dense(0), LevelSpec::compressed(1).unordered()];
 }
 
+/// Dense rows over bitmap columns.
+#[derive(Clone, Copy, Debug, Default)]
+struct BitmapRows;
+impl Format for BitmapRows {
+    const NAME: &'static str = "bitmap-rows";
+    const ORDER: usize = 2;
+    const LEVELS: &'static [LevelSpec] = &[LevelSpec::dense(0), LevelSpec::bitmap(1)];
+}
+
 const SHAPE: [usize; 2] = [3, 4];
 const E: u32 = EMPTY;
 
@@ -48,6 +57,20 @@ fn hashed(buckets: usize, crd: &[u32]) -> Level {
         buckets,
         crd: crd.to_vec(),
     }
+}
+
+fn bitmap(size: usize, present: &[bool]) -> Level {
+    Level::Bitmap {
+        size,
+        present: present.to_vec(),
+    }
+}
+
+/// The matrix with dense rows over bitmap columns: every cell has a position, and the presence
+/// bytes mark the four entries.
+fn bitmap_rows() -> Vec<Level> {
+    let present = MATRIX.map(|v| v != 0.);
+    vec![dense(3), bitmap(4, &present)]
 }
 
 fn range(size: usize, bound: usize, offsets: &[i64]) -> Level {
@@ -166,8 +189,14 @@ fn the_hand_written_bases_are_valid_and_hold_the_matrix() {
         accepted::<Bcsr<2, 2>>(&SHAPE, bcsr(), &BCSR_VALS).to_dense(),
         MATRIX
     );
+    assert_eq!(
+        accepted::<BitmapRows>(&SHAPE, bitmap_rows(), &MATRIX).to_dense(),
+        MATRIX
+    );
     let packed = Tensor::<f64, Csr>::from_dense(SHAPE, &MATRIX).unwrap();
     assert_eq!(packed.levels(), &csr()[..]);
+    let packed = Tensor::<f64, BitmapRows>::from_dense(SHAPE, &MATRIX).unwrap();
+    assert_eq!(packed.levels(), &bitmap_rows()[..]);
 }
 
 // ---- compressed levels ----
@@ -478,6 +507,41 @@ fn block_column_out_of_range() {
     );
 }
 
+// ---- bitmap levels ----
+
+#[test]
+fn bitmap_size_and_presence_length_wrong() {
+    let mut size = bitmap_rows();
+    size[1] = bitmap(3, &[true; 9]);
+    assert_eq!(
+        rejected::<BitmapRows>(&SHAPE, size, &MATRIX),
+        corrupt(1, 0, size_mismatch(4, 3))
+    );
+    let mut short = bitmap_rows();
+    short[1] = bitmap(4, &[true; 11]);
+    assert_eq!(
+        rejected::<BitmapRows>(&SHAPE, short, &MATRIX),
+        corrupt(1, 0, length("present", 12, 11))
+    );
+}
+
+#[test]
+fn bitmap_absent_value_must_be_zero() {
+    let mut vals = MATRIX;
+    vals[4] = 5.;
+    assert_eq!(
+        rejected::<BitmapRows>(&SHAPE, bitmap_rows(), &vals),
+        corrupt(2, 4, Problem::AbsentNotZero)
+    );
+    // Marking a zero present is an explicit zero, which is fine.
+    let mut levels = bitmap_rows();
+    if let Level::Bitmap { present, .. } = &mut levels[1] {
+        present[4] = true;
+    }
+    let t = accepted::<BitmapRows>(&SHAPE, levels, &MATRIX);
+    assert_eq!((t.to_dense(), t.nnz()), (MATRIX.to_vec(), 5));
+}
+
 // ---- range and offset levels ----
 
 #[test]
@@ -666,6 +730,7 @@ enum Mutation {
     Lengthen(Index, u32),
     Vals(bool),
     Kind(Index, Index),
+    Present(Index, Index),
     DropLevel,
     Shape(Index, usize),
 }
@@ -696,6 +761,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         2 => (i(), index_value()).prop_map(|(l, v)| Mutation::Lengthen(l, v)),
         1 => any::<bool>().prop_map(Mutation::Vals),
         1 => (i(), i()).prop_map(|(l, k)| Mutation::Kind(l, k)),
+        2 => (i(), i()).prop_map(|(l, p)| Mutation::Present(l, p)),
         1 => Just(Mutation::DropLevel),
         1 => (i(), prop_oneof![0usize..8, Just(u32::MAX as usize), Just(1usize << 40)])
             .prop_map(|(d, n)| Mutation::Shape(d, n)),
@@ -741,7 +807,9 @@ fn apply(m: &Mutation, shape: &mut [usize], levels: &mut Vec<Level>, vals: &mut 
             }
         }
         Mutation::Size(l, v) => match level_at(levels, l) {
-            Some(Level::Dense { size } | Level::Range { size, .. }) => *size = *v,
+            Some(
+                Level::Dense { size } | Level::Range { size, .. } | Level::Bitmap { size, .. },
+            ) => *size = *v,
             Some(Level::Hashed { buckets, .. }) => *buckets = *v,
             _ => {}
         },
@@ -759,6 +827,9 @@ fn apply(m: &Mutation, shape: &mut [usize], levels: &mut Vec<Level>, vals: &mut 
             }
             Some(Level::Range { offsets, .. }) => {
                 offsets.pop();
+            }
+            Some(Level::Bitmap { present, .. }) => {
+                present.pop();
             }
             _ => {}
         },
@@ -789,8 +860,17 @@ fn apply(m: &Mutation, shape: &mut [usize], levels: &mut Vec<Level>, vals: &mut 
                     range(2, 2, &[0]),
                     Level::Offset,
                     hashed(2, &[0, E]),
+                    bitmap(2, &[true, false]),
                 ];
                 *level = others[kind.index(others.len())].clone();
+            }
+        }
+        Mutation::Present(l, p) => {
+            if let Some(Level::Bitmap { present, .. }) = level_at(levels, l)
+                && !present.is_empty()
+            {
+                let at = p.index(present.len());
+                present[at] = !present[at];
             }
         }
         Mutation::DropLevel => {
@@ -882,6 +962,7 @@ proptest! {
     ) {
         corrupt_all!(shape, &entries, &mutations;
             Csr, Csc, Coo<2>, Dcsr, Dcsc, Dense<2>, Ell, Dia, Bcsr<2, 2>, Bcsr<3, 1>, HashMat,
-            UnorderedRows, SparseVec, HashVec, Dense<1>, Coo<3>, Csf<3>, Dense<3>);
+            UnorderedRows, BitmapRows, SparseVec, HashVec, BitVec, Dense<1>, Coo<3>, Csf<3>,
+            Dense<3>);
     }
 }

@@ -124,8 +124,7 @@ fn render_schedule(input: TokenStream) -> Result<String, Errors> {
 
 /// The kernel's name, for the views whose text does not show it.
 fn kernel_name(input: TokenStream) -> Result<String, Errors> {
-    let kernel = sparse_compiler::syntax::parse_kernel(input)
-        .map_err(|e| vec![e])?;
+    let kernel = sparse_compiler::syntax::parse_kernel(input).map_err(|e| vec![e])?;
     Ok(kernel.name.to_string())
 }
 

@@ -229,10 +229,15 @@ impl Error {
                 format!("unknown tensor `{t}`: the statement does not use it")
             }
             ErrorKind::DuplicateFormat(t) => format!("tensor `{t}` is given a format twice"),
-            ErrorKind::UnknownLevel(l) => format!(
-                "unknown level format `{l}`; expected one of `dense`, `compressed`, `singleton`, \
-                 `range`, `offset`, `hashed`"
-            ),
+            ErrorKind::UnknownLevel(l) => {
+                let names: Vec<String> = crate::format::level_keywords()
+                    .map(|name| format!("`{name}`"))
+                    .collect();
+                format!(
+                    "unknown level format `{l}`; expected one of {}",
+                    names.join(", ")
+                )
+            }
             ErrorKind::UnknownProperty {
                 property,
                 level,
@@ -241,7 +246,7 @@ impl Error {
             ErrorKind::UnknownFormat(f) => format!(
                 "unknown format `{f}`; expected a level list such as `(dense, compressed)` or one \
                  of `dense`, `sparse`, `csr`, `csc`, `coo`, `dcsr`, `dcsc`, `csf`, `ell`, `dia`, \
-                 `bcsr(R, C)`, `hash`"
+                 `bcsr(R, C)`, `hash`, `bitvec`"
             ),
             ErrorKind::FormatArguments { format, expected } => {
                 format!("format `{format}` takes {expected}")

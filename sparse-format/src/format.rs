@@ -258,6 +258,11 @@ named_format!(
     /// A hash-map matrix: dense rows, each row's columns in its own hash table.
     HashMat = "hash", order 2, &[LevelSpec::dense(0), LevelSpec::hashed(1)]
 );
+named_format!(
+    /// A bitmap vector: one bitmap level, a presence byte and a value (zero when absent) per
+    /// coordinate.
+    BitVec = "bitvec", order 1, &[LevelSpec::bitmap(0)]
+);
 
 #[cfg(test)]
 mod tests {
@@ -282,6 +287,7 @@ mod tests {
         check::<Bcsr<2, 3>>();
         check::<HashVec>();
         check::<HashMat>();
+        check::<BitVec>();
     }
 
     #[test]

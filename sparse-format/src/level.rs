@@ -8,7 +8,7 @@
 //!
 //! The data a level holds at run time lives in [`crate::storage`]; this module only describes.
 
-/// The six level formats of seed 000/001 (seed-formats.md §1.2).
+/// The level formats: the six of seed-formats.md §1.2, and a bitmap level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LevelKind {
     /// Every coordinate in `[0, N)`: position `p = p_parent * N + i`.
@@ -24,10 +24,26 @@ pub enum LevelKind {
     /// `W` buckets per parent, placed by `i % W` with linear probing; empty buckets hold
     /// [`crate::storage::EMPTY`].
     Hashed,
+    /// Every coordinate in `[0, N)` has position `p_parent * N + i`, as in a dense level, and a
+    /// presence byte per position says which hold an entry (Finch's sparse bytemap). Positions
+    /// without an entry hold zero values, so locating one reads a zero.
+    Bitmap,
 }
 
 impl LevelKind {
-    /// The name used in `formats<...>` clauses and error messages.
+    /// Every level format, in the order messages list them (and custom formats number them).
+    pub const ALL: [LevelKind; 7] = [
+        LevelKind::Dense,
+        LevelKind::Compressed,
+        LevelKind::Singleton,
+        LevelKind::Range,
+        LevelKind::Offset,
+        LevelKind::Hashed,
+        LevelKind::Bitmap,
+    ];
+
+    /// The name used in `formats<...>` clauses and error messages, and of its `LevelSpec`
+    /// constructor.
     pub const fn name(self) -> &'static str {
         match self {
             LevelKind::Dense => "dense",
@@ -36,17 +52,38 @@ impl LevelKind {
             LevelKind::Range => "range",
             LevelKind::Offset => "offset",
             LevelKind::Hashed => "hashed",
+            LevelKind::Bitmap => "bitmap",
+        }
+    }
+
+    /// The name of the variant, as generated code spells it (`LevelKind::Dense`).
+    pub const fn variant_name(self) -> &'static str {
+        match self {
+            LevelKind::Dense => "Dense",
+            LevelKind::Compressed => "Compressed",
+            LevelKind::Singleton => "Singleton",
+            LevelKind::Range => "Range",
+            LevelKind::Offset => "Offset",
+            LevelKind::Hashed => "Hashed",
+            LevelKind::Bitmap => "Bitmap",
         }
     }
 
     /// Whether the level supports `locate` (random access, seed-formats.md §1.3).
     pub const fn has_locate(self) -> bool {
-        matches!(self, LevelKind::Dense | LevelKind::Hashed)
+        matches!(
+            self,
+            LevelKind::Dense | LevelKind::Hashed | LevelKind::Bitmap
+        )
     }
 
-    /// Whether an output can be assembled into this level (insert or append, §1.5).
+    /// Whether an output can be assembled into this level (insert or append, §1.5). Kernels do
+    /// not write presence bytes, so a bitmap level is an input format only.
     pub const fn is_assemblable(self) -> bool {
-        !matches!(self, LevelKind::Range | LevelKind::Offset)
+        !matches!(
+            self,
+            LevelKind::Range | LevelKind::Offset | LevelKind::Bitmap
+        )
     }
 }
 
@@ -156,6 +193,11 @@ impl LevelSpec {
         Self::new(LevelKind::Hashed, dim)
     }
 
+    /// A bitmap level over logical dimension `dim`.
+    pub const fn bitmap(dim: usize) -> Self {
+        Self::new(LevelKind::Bitmap, dim)
+    }
+
     /// A dense level over an unlabeled slot dimension (ELL's `k`, DIA's diagonal number).
     pub const fn dense_slot() -> Self {
         Self::dense(0).with_coord(Coord::Slot)
@@ -189,6 +231,7 @@ impl LevelSpec {
             LevelKind::Range => (false, false, false),
             LevelKind::Offset => (false, true, false),
             LevelKind::Hashed => (false, false, false),
+            LevelKind::Bitmap => (false, false, false),
         };
         Properties {
             full,

@@ -93,6 +93,7 @@ pub fn named_format(
         "dia" => fixed("Dia", Dia::LEVELS, "2"),
         "hash" if order == 1 => fixed("HashVec", HashVec::LEVELS, "1 or 2"),
         "hash" => fixed("HashMat", HashMat::LEVELS, "1 or 2"),
+        "bitvec" => fixed("BitVec", BitVec::LEVELS, "1"),
         "bcsr" => bcsr(order, args),
         _ => Err(NamedFormatError::Unknown),
     }
@@ -163,14 +164,7 @@ impl<const CODE: u128> Format for Custom<CODE> {
     const LEVELS: &'static [LevelSpec] = Self::ALL_REF.split_at(level_count(CODE)).0;
 }
 
-const KINDS: [LevelKind; 6] = [
-    LevelKind::Dense,
-    LevelKind::Compressed,
-    LevelKind::Singleton,
-    LevelKind::Range,
-    LevelKind::Offset,
-    LevelKind::Hashed,
-];
+const KINDS: [LevelKind; LevelKind::ALL.len()] = LevelKind::ALL;
 
 /// Encodes up to [`MAX_ORDER`] levels that each store a whole dimension below 8 into a `u128`:
 /// 16 bits per level (kind + 1, ordered, unique, dimension), 0 for "no level".
@@ -201,6 +195,7 @@ pub const fn encode_levels(levels: &[LevelSpec]) -> u128 {
             LevelKind::Range => 4,
             LevelKind::Offset => 5,
             LevelKind::Hashed => 6,
+            LevelKind::Bitmap => 7,
         };
         let bits = kind | (l.ordered as u128) << 3 | (l.unique as u128) << 4 | (dim as u128) << 5;
         code |= bits << (16 * k);
@@ -249,6 +244,10 @@ mod tests {
             Bcsr::<2, 3>::LEVELS
         );
         assert_eq!(named_format("hash", 1, &[]).unwrap().type_name, "HashVec");
+        assert_eq!(
+            named_format("bitvec", 1, &[]).unwrap().levels,
+            BitVec::LEVELS
+        );
     }
 
     #[test]
@@ -278,9 +277,10 @@ mod tests {
             LevelSpec::hashed(2),
             LevelSpec::compressed(0).non_unique(),
             LevelSpec::singleton(1),
+            LevelSpec::bitmap(3),
         ];
-        assert_eq!(&decode_levels(encode_levels(&levels))[..3], &levels);
-        assert_eq!(level_count(encode_levels(&levels)), 3);
+        assert_eq!(&decode_levels(encode_levels(&levels))[..4], &levels);
+        assert_eq!(level_count(encode_levels(&levels)), 4);
         assert_eq!(level_count(encode_levels(&[])), 0);
     }
 }

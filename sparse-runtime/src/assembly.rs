@@ -291,6 +291,7 @@ fn clear_level(level: &mut Level) {
             crd.clear();
         }
         Level::Singleton { crd } | Level::Hashed { crd, .. } => crd.clear(),
+        Level::Bitmap { present, .. } => present.fill(false),
         Level::Dense { .. } | Level::Range { .. } | Level::Offset => {}
     }
 }
@@ -319,7 +320,8 @@ fn pad_positions(levels: &mut [Level]) -> Result<(), FormatError> {
 
 /// The stored entries of a validated hierarchy: every value position, unless blocked dimensions
 /// can put positions past the shape's edge, a range level skips the positions of a diagonal
-/// outside the matrix, or hashed levels have empty buckets, which only a walk tells apart.
+/// outside the matrix, hashed levels have empty buckets, or a bitmap level absent positions, which
+/// only a walk tells apart.
 pub(crate) fn count_entries(
     specs: &[sparse_format::LevelSpec],
     shape: &[usize],
@@ -328,7 +330,10 @@ pub(crate) fn count_entries(
 ) -> usize {
     let simple = specs.iter().all(|s| {
         matches!(s.coord, Coord::Dim(_) | Coord::Slot)
-            && !matches!(s.kind, LevelKind::Hashed | LevelKind::Range)
+            && !matches!(
+                s.kind,
+                LevelKind::Hashed | LevelKind::Range | LevelKind::Bitmap
+            )
     });
     if simple {
         return vals_len;

@@ -138,6 +138,8 @@ pub enum Problem {
     },
     /// A DIA offset places a diagonal entirely outside the matrix.
     OffsetOutOfRange(i64),
+    /// A value position that a bitmap level marks absent holds a nonzero value.
+    AbsentNotZero,
 }
 
 use crate::storage::Idx;
@@ -262,6 +264,10 @@ impl fmt::Display for Problem {
             Problem::OffsetOutOfRange(o) => {
                 write!(f, "diagonal offset {o} lies entirely outside the matrix")
             }
+            Problem::AbsentNotZero => write!(
+                f,
+                "the value is not zero, but a bitmap level marks its position absent"
+            ),
         }
     }
 }

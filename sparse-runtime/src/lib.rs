@@ -2,7 +2,7 @@
 //!
 //! - [`Tensor<T, F>`]: a coordinate hierarchy of levels plus a values array, in a format `F` that is
 //!   a type ([`Format`], with the named formats [`Csr`], [`Coo`], [`Ell`], ...).
-//! - The six level formats as data ([`Level`]) and as declarations ([`LevelSpec`]).
+//! - The level formats as data ([`Level`]) and as declarations ([`LevelSpec`]).
 //! - Packing from entries in any order, conversion between formats, validation of raw arrays.
 //! - [`Scalar`]: the value types, with SIMD lanes and the atomic add of the `Atomics` strategy.
 //! - [`io`]: Matrix Market and FROSTT `.tns` files.
@@ -30,8 +30,8 @@ pub use error::{FormatError, KernelError, Problem};
 pub use pack::ExplicitZeros;
 pub use scalar::Scalar;
 pub use sparse_format::{
-    Bcsr, Coo, Coord, Csc, Csf, Csr, Custom, Dcsc, Dcsr, Dense, DenseMat, DenseVec, Dia, Ell,
-    Format, HashMat, HashVec, LevelKind, LevelSpec, Properties, SparseVec, check_levels,
+    Bcsr, BitVec, Coo, Coord, Csc, Csf, Csr, Custom, Dcsc, Dcsr, Dense, DenseMat, DenseVec, Dia,
+    Ell, Format, HashMat, HashVec, LevelKind, LevelSpec, Properties, SparseVec, check_levels,
     encode_levels,
 };
 pub use storage::{EMPTY, Idx, Level};

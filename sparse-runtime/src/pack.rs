@@ -470,6 +470,20 @@ impl<T: Scalar> Builder<'_, T> {
             LevelKind::Compressed => self.build_compressed(k, spec.unique),
             LevelKind::Singleton => self.build_singleton(k),
             LevelKind::Hashed => self.build_hashed(k),
+            LevelKind::Bitmap => {
+                let size = self.dense_size(k);
+                self.descend_dense(k, size)?;
+                // Each entry left after summing (and dropping zeros) is present where it lands.
+                let mut present = Vec::new();
+                present
+                    .try_reserve_exact(self.len)
+                    .map_err(|_| FormatError::OutOfMemory { elements: self.len })?;
+                present.resize(self.len, false);
+                for &p in &self.pos {
+                    present[p] = true;
+                }
+                Ok(Level::Bitmap { size, present })
+            }
         }
     }
 

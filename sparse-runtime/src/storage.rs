@@ -55,6 +55,15 @@ pub enum Level {
         /// One coordinate or [`EMPTY`] per slot.
         crd: Vec<Idx>,
     },
+    /// `size` positions under every parent, as a dense level, of which `present[p]` says which
+    /// hold an entry. The values of absent positions (and of everything below them) are zero, so
+    /// a kernel that locates one (a loop the level does not drive) reads a zero.
+    Bitmap {
+        /// The dimension size `N`.
+        size: usize,
+        /// A presence byte per position.
+        present: Vec<bool>,
+    },
 }
 
 impl Level {
@@ -67,6 +76,7 @@ impl Level {
             Level::Range { .. } => LevelKind::Range,
             Level::Offset => LevelKind::Offset,
             Level::Hashed { .. } => LevelKind::Hashed,
+            Level::Bitmap { .. } => LevelKind::Bitmap,
         }
     }
 
@@ -97,10 +107,20 @@ impl Level {
         }
     }
 
-    /// The dimension size of a dense or range level, the bucket count of a hashed level; 0 otherwise.
+    /// The presence bytes of a bitmap level, one per position; empty for other levels. Kernels
+    /// bind it once, as they bind `pos` and `crd`.
+    pub fn present(&self) -> &[bool] {
+        match self {
+            Level::Bitmap { present, .. } => present,
+            _ => &[],
+        }
+    }
+
+    /// The dimension size of a dense, range or bitmap level, the bucket count of a hashed level; 0
+    /// otherwise.
     pub fn size(&self) -> usize {
         match self {
-            Level::Dense { size } | Level::Range { size, .. } => *size,
+            Level::Dense { size } | Level::Range { size, .. } | Level::Bitmap { size, .. } => *size,
             Level::Hashed { buckets, .. } => *buckets,
             _ => 0,
         }
@@ -110,7 +130,9 @@ impl Level {
     /// `None` on overflow, which only corrupt raw arrays can cause.
     pub fn positions(&self, parent_len: usize) -> Option<usize> {
         match self {
-            Level::Dense { size } | Level::Range { size, .. } => parent_len.checked_mul(*size),
+            Level::Dense { size } | Level::Range { size, .. } | Level::Bitmap { size, .. } => {
+                parent_len.checked_mul(*size)
+            }
             Level::Hashed { buckets, .. } => parent_len.checked_mul(*buckets),
             Level::Compressed { crd, .. } | Level::Singleton { crd } => Some(crd.len()),
             Level::Offset => Some(parent_len),

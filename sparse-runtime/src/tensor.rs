@@ -169,6 +169,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         let () = <F as Checked>::VALID;
         check_order::<F>(&shape)?;
         crate::validate::validate(F::LEVELS, &shape, &levels, vals.len())?;
+        crate::validate::check_absent_values(&levels, &vals)?;
         let nnz = crate::assembly::count_entries(F::LEVELS, &shape, &levels, vals.len());
         Ok(Tensor {
             shape,

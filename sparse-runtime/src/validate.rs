@@ -90,6 +90,29 @@ fn check_shape(specs: &[LevelSpec], shape: &[usize]) -> Result<(), FormatError> 
     crate::pack::check_shape(shape)
 }
 
+/// Kernels read the values of a bitmap level's absent positions (and of the positions below them)
+/// as zeros when they merge or locate, so those values must be zero. Checks `vals` of a hierarchy
+/// that passed [`validate`]: every value position the walk does not visit holds zero, when some
+/// level is a bitmap (other formats may keep anything in their padding).
+pub fn check_absent_values<T: crate::Scalar>(
+    levels: &[Level],
+    vals: &[T],
+) -> Result<(), FormatError> {
+    if !levels.iter().any(|l| matches!(l, Level::Bitmap { .. })) {
+        return Ok(());
+    }
+    let mut visited = vec![false; vals.len()];
+    crate::walk::walk(levels, |_, p| visited[p] = true);
+    match (vals.iter().zip(&visited)).position(|(&v, &seen)| !seen && v != T::ZERO) {
+        Some(p) => Err(FormatError::Corrupt {
+            level: levels.len(),
+            position: p,
+            problem: Problem::AbsentNotZero,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Below a non-unique level, siblings are not one segment but every position whose ancestors have
 /// the same coordinates (a COO column's siblings are the columns of every copy of its row, seed-
 /// formats.md §1.4 and its iterator conversion), so "ordered" and "unique" are checked across those
@@ -167,6 +190,18 @@ fn check_level(
                 ));
             }
             Ok(())
+        }
+        Level::Bitmap { size, present } => {
+            if *size != extent {
+                return Err((
+                    0,
+                    Problem::SizeMismatch {
+                        expected: extent,
+                        found: *size,
+                    },
+                ));
+            }
+            check_len("present", present.len(), parent_len.saturating_mul(*size))
         }
         Level::Compressed { pos, crd } => {
             check_len("pos", pos.len(), parent_len.saturating_add(1))?;

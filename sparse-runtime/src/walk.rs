@@ -2,7 +2,7 @@
 //! semantics of every format, used to unpack tensors (`entries`, `to_dense`) and by the validator.
 //!
 //! Each level contributes `coord_bounds`/`coord_access` (dense, range) or `pos_bounds`/`pos_access`
-//! (compressed, singleton, offset, hashed); the walk visits every labeled leaf position once, in
+//! (compressed, singleton, offset, hashed, bitmap); the walk visits every labeled leaf position once, in
 //! storage order, with its level coordinates. It assumes validated levels (every constructor of
 //! `Tensor` guarantees them).
 
@@ -69,6 +69,14 @@ fn descend(
             };
             let c = coords[k - 1] as i64 + offset;
             child(coords, c as usize, parent);
+        }
+        Level::Bitmap { size, present } => {
+            let base = parent * size;
+            for (c, &here) in present[base..base + size].iter().enumerate() {
+                if here {
+                    child(coords, c, base + c);
+                }
+            }
         }
         Level::Hashed { buckets, crd } => {
             let base = parent * buckets;

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::{Array, Expr, HostStep, Kernel, OutputAccess, Place, Region, Stmt, Var};
+use crate::ir::{Array, Expr, HostStep, Kernel, OutputAccess, Place, Region, Stmt, Type, Var};
 
 /// One bound local. The derived order (variants, then fields) is the order of the bindings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -22,7 +22,7 @@ pub(super) enum Binding {
     Dim { param: usize, dim: usize },
     /// `param.level(level).size()`.
     LevelSize { param: usize, level: usize },
-    /// `param.level(level).pos()`, `.crd()` or `.offsets()`.
+    /// `param.level(level).pos()`, `.crd()` or another array the level format names.
     LevelArray {
         param: usize,
         level: usize,
@@ -37,7 +37,11 @@ pub(super) enum Binding {
 pub(super) enum LevelArray {
     Pos,
     Crd,
-    Offsets,
+    /// [`Array::Level`]: the runtime `Level` method of this name, with this element type.
+    Named {
+        name: &'static str,
+        elem: Type,
+    },
 }
 
 /// The bindings a kernel needs and the names of everything the emitter generates.
@@ -207,7 +211,14 @@ fn array_access(array: LevelArray) -> (TokenStream, Ident) {
     let (ty, method) = match array {
         LevelArray::Pos => (quote! { &[::sparse::Idx] }, "pos"),
         LevelArray::Crd => (quote! { &[::sparse::Idx] }, "crd"),
-        LevelArray::Offsets => (quote! { &[i64] }, "offsets"),
+        LevelArray::Named { name, elem } => {
+            let elem = match elem {
+                Type::Signed => quote! { i64 },
+                Type::Bool => quote! { bool },
+                Type::Index | Type::Value => quote! { ::sparse::Idx },
+            };
+            (quote! { &[#elem] }, name)
+        }
     };
     (ty, ident(method))
 }
@@ -225,7 +236,7 @@ fn base_name(kernel: &Kernel, b: Binding) -> String {
             let what = match array {
                 LevelArray::Pos => "pos",
                 LevelArray::Crd => "crd",
-                LevelArray::Offsets => "offsets",
+                LevelArray::Named { name, .. } => name,
             };
             format!("__{}_l{level}_{what}", tensor(param))
         }
@@ -315,7 +326,18 @@ impl Walk<'_> {
         let (param, level, which) = match array {
             Array::Pos { param, level } => (*param, *level, LevelArray::Pos),
             Array::Crd { param, level } => (*param, *level, LevelArray::Crd),
-            Array::Offsets { param, level } => (*param, *level, LevelArray::Offsets),
+            Array::Level {
+                param,
+                level,
+                name,
+                elem,
+            } => {
+                if !is_ident(name) || *elem == Type::Value {
+                    return Err(format!("{array:?} cannot be bound"));
+                }
+                let which = LevelArray::Named { name, elem: *elem };
+                (*param, *level, which)
+            }
             Array::Vals { param } => {
                 self.param(*param)?;
                 self.used.insert(Binding::Vals { param: *param });
@@ -373,7 +395,11 @@ impl Walk<'_> {
     fn expr(&mut self, expr: &Expr) -> Result<(), String> {
         match expr {
             Expr::Var(var) => self.local(var),
-            Expr::Index(_) | Expr::Value(_) | Expr::Bool(_) | Expr::AppendedLen { .. } => Ok(()),
+            Expr::Index(_)
+            | Expr::Signed(_)
+            | Expr::Value(_)
+            | Expr::Bool(_)
+            | Expr::AppendedLen { .. } => Ok(()),
             Expr::Load(array, index) => {
                 self.array(array)?;
                 self.expr(index)
@@ -388,18 +414,11 @@ impl Walk<'_> {
                 Ok(())
             }
             Expr::Len(array) => self.array(array),
-            Expr::Binary(_, a, b) | Expr::AddOffset(a, b) => {
+            Expr::Binary(_, a, b) => {
                 self.expr(a)?;
                 self.expr(b)
             }
-            Expr::Neg(a) | Expr::Not(a) => self.expr(a),
-            Expr::RangeBound {
-                offset, rows, cols, ..
-            } => {
-                self.expr(offset)?;
-                self.expr(rows)?;
-                self.expr(cols)
-            }
+            Expr::Neg(a) | Expr::Not(a) | Expr::Cast(_, a) => self.expr(a),
             Expr::Select(c, a, b) => {
                 self.expr(c)?;
                 self.expr(a)?;

@@ -2,16 +2,15 @@
 //!
 //! Expressions carry their precedence, so parentheses appear only where Rust needs them (the
 //! generated code reads like hand-written code, and golden files stay readable). Types follow the
-//! IR: indices are `usize`, values `T`, `pos`/`crd` loads are widened from `Idx` with `as usize`,
-//! DIA offsets are `i64` and only meet indices inside `AddOffset` and `RangeBound`, which compute
-//! in `i64` and clamp before converting back so no cast can wrap.
+//! IR: indices are `usize`, signed integers `i64`, values `T`, `pos`/`crd` loads are widened from
+//! `Idx` with `as usize`; indices and signed integers meet only through the IR's casts.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::bindings::{Binding, LevelArray, ident, lit};
 use super::stmt::{Emitter, Writes};
-use crate::ir::{Array, BinOp, Expr, Literal as IrLiteral, RangeEnd, Type};
+use crate::ir::{Array, BinOp, Expr, Literal as IrLiteral, Type};
 
 /// Rust operator precedence, lowest first, as far as the emitter uses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -112,17 +111,18 @@ impl Emitter<'_> {
                 let a = self.put_expr(a).at(Prec::Unary);
                 Operand::new(quote! { !#a }, Prec::Unary)
             }
-            Expr::AddOffset(index, offset) => {
-                let index = self.put_expr(index).at(Prec::Cast);
-                let offset = self.put_expr(offset).at(Prec::Product);
-                Operand::new(quote! { (#index as i64 + #offset) as usize }, Prec::Cast)
+            Expr::Signed(n) if *n < 0 => {
+                let n = Literal::u64_unsuffixed(n.unsigned_abs());
+                Operand::new(quote! { -#n }, Prec::Unary)
             }
-            Expr::RangeBound {
-                end,
-                offset,
-                rows,
-                cols,
-            } => self.put_range_bound(*end, offset, rows, cols),
+            Expr::Signed(n) => {
+                let n = Literal::i64_unsuffixed(*n);
+                Operand::new(quote! { #n }, Prec::Postfix)
+            }
+            Expr::Cast(ty, a) => {
+                let (a, ty) = (self.put_expr(a).at(Prec::Cast), put_type(*ty));
+                Operand::new(quote! { #a as #ty }, Prec::Cast)
+            }
             Expr::Select(c, a, b) => {
                 let c = self.put_expr(c).at(Prec::Or);
                 let (a, b) = (self.put_expr(a).tokens, self.put_expr(b).tokens);
@@ -146,10 +146,12 @@ impl Emitter<'_> {
         }
         let name = self.put_array(array);
         match array {
-            Array::Pos { .. } | Array::Crd { .. } => {
-                Operand::new(quote! { #name[#index] as usize }, Prec::Cast)
-            }
-            Array::Offsets { .. } | Array::Vals { .. } | Array::Temp(_) => {
+            Array::Pos { .. }
+            | Array::Crd { .. }
+            | Array::Level {
+                elem: Type::Index, ..
+            } => Operand::new(quote! { #name[#index] as usize }, Prec::Cast),
+            Array::Level { .. } | Array::Vals { .. } | Array::Temp(_) => {
                 Operand::new(quote! { #name[#index] }, Prec::Postfix)
             }
         }
@@ -200,25 +202,6 @@ impl Emitter<'_> {
             ends_in_cast,
         }
     }
-
-    /// `coord_bounds` of a range level for the diagonal with offset `off`: rows
-    /// `[max(0, -off), min(rows, cols - off))`, both clamped to `0..=rows`.
-    fn put_range_bound(&self, end: RangeEnd, offset: &Expr, rows: &Expr, cols: &Expr) -> Operand {
-        let offset = self.put_expr(offset);
-        let rows = self.put_expr(rows).at(Prec::Cast);
-        let tokens = match end {
-            RangeEnd::Lo => {
-                let offset = offset.at(Prec::Postfix);
-                quote! { #offset.saturating_neg().clamp(0, #rows as i64) as usize }
-            }
-            RangeEnd::Hi => {
-                let cols = self.put_expr(cols).at(Prec::Cast);
-                let offset = offset.tokens;
-                quote! { (#cols as i64).saturating_sub(#offset).clamp(0, #rows as i64) as usize }
-            }
-        };
-        Operand::new(tokens, Prec::Cast)
-    }
 }
 
 pub(super) fn level_array(param: usize, level: usize, array: LevelArray) -> Binding {
@@ -246,6 +229,7 @@ fn next(prec: Prec) -> Prec {
 pub(super) fn put_type(ty: Type) -> TokenStream {
     match ty {
         Type::Index => quote! { usize },
+        Type::Signed => quote! { i64 },
         Type::Value => quote! { T },
         Type::Bool => quote! { bool },
     }
@@ -300,7 +284,7 @@ pub(super) fn is_constant(expr: &Expr) -> bool {
         | Expr::CountUpTo { .. }
         | Expr::Neg(_)
         | Expr::Not(_)
-        | Expr::AddOffset(..)
-        | Expr::RangeBound { .. } => false,
+        | Expr::Signed(_)
+        | Expr::Cast(..) => false,
     }
 }

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::bindings::{Binding, Bindings, ident, lit};
-use crate::format::{Coord, FormatType, LevelKind, LevelSpec};
+use crate::format::{Coord, FormatType, LevelSpec};
 use crate::ir::Kernel;
 
 /// `y: &mut ::sparse::Tensor<T, F>, A: &::sparse::Tensor<T, G>, ...`: the output (always first)
@@ -83,9 +83,11 @@ pub(super) fn put_format_type(format: &FormatType) -> TokenStream {
 /// combination the modifiers cannot reach (an ordered hashed level, which the level-list check
 /// rejects anyway) is written field by field so nothing is lost.
 fn put_level_spec(spec: &LevelSpec) -> TokenStream {
-    let (constructor, variant) = kind_names(spec.kind);
+    let (constructor, variant) = (spec.kind.name(), spec.kind.variant_name());
     let default = LevelSpec::new(spec.kind, 0);
     if spec.ordered && !default.ordered {
+        // The generated code spells the spec as data: `LevelKind` here is a path in the output,
+        // not a decision of the compiler.
         let (kind, coord) = (ident(variant), put_coord(spec.coord));
         let (ordered, unique) = (spec.ordered, spec.unique);
         return quote! {
@@ -115,18 +117,6 @@ fn put_level_spec(spec: &LevelSpec) -> TokenStream {
         out.extend(quote! { .non_unique() });
     }
     out
-}
-
-/// The `LevelSpec` constructor and the `LevelKind` variant of a level format.
-fn kind_names(kind: LevelKind) -> (&'static str, &'static str) {
-    match kind {
-        LevelKind::Dense => ("dense", "Dense"),
-        LevelKind::Compressed => ("compressed", "Compressed"),
-        LevelKind::Singleton => ("singleton", "Singleton"),
-        LevelKind::Range => ("range", "Range"),
-        LevelKind::Offset => ("offset", "Offset"),
-        LevelKind::Hashed => ("hashed", "Hashed"),
-    }
 }
 
 fn put_coord(coord: Coord) -> TokenStream {

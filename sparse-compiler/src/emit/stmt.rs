@@ -338,7 +338,12 @@ impl Emitter<'_> {
         let binding = match array {
             Array::Pos { param, level } => level_array(*param, *level, LevelArray::Pos),
             Array::Crd { param, level } => level_array(*param, *level, LevelArray::Crd),
-            Array::Offsets { param, level } => level_array(*param, *level, LevelArray::Offsets),
+            Array::Level {
+                param,
+                level,
+                name,
+                elem,
+            } => level_array(*param, *level, LevelArray::Named { name, elem: *elem }),
             Array::Vals { param } => Binding::Vals { param: *param },
             Array::Temp(var) => {
                 let var = ident(&var.0);
@@ -399,30 +404,15 @@ fn find_uses_in<'b>(var: &Var, expr: &'b Expr, found: &mut Vec<&'b Array>) {
             note_use(var, array, index, found);
             find_uses_in(var, index, found);
         }
+        // Only the left of `&&`/`||` and a select's condition run every time.
         Expr::Binary(BinOp::And | BinOp::Or, a, _) | Expr::Select(a, _, _) => {
             find_uses_in(var, a, found);
         }
-        Expr::Binary(_, a, b) | Expr::AddOffset(a, b) => {
-            find_uses_in(var, a, found);
-            find_uses_in(var, b, found);
-        }
-        Expr::Neg(a) | Expr::Not(a) => find_uses_in(var, a, found),
-        Expr::CountUpTo { target, .. } => find_uses_in(var, target, found),
-        Expr::RangeBound {
-            offset, rows, cols, ..
-        } => {
-            for e in [offset, rows, cols] {
+        _ => {
+            for e in crate::ir::visit::operands(expr) {
                 find_uses_in(var, e, found);
             }
         }
-        Expr::Var(_)
-        | Expr::Index(_)
-        | Expr::Value(_)
-        | Expr::Bool(_)
-        | Expr::Dim { .. }
-        | Expr::LevelSize { .. }
-        | Expr::Len(_)
-        | Expr::AppendedLen { .. } => {}
     }
 }
 

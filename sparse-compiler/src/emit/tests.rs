@@ -7,10 +7,9 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::Visibility;
 
 use super::emit_rust;
-use crate::format::{FormatType, LevelSpec};
+use crate::format::{FormatType, LevelEnv, LevelRef, LevelSpec, level_of};
 use crate::ir::{
-    Array, BinOp, Expr, HostStep, Kernel, Literal, Param, RangeEnd, ShapeCheck, Stmt, TempType,
-    Type, Var,
+    Array, BinOp, Expr, HostStep, Kernel, Literal, Param, ShapeCheck, Stmt, TempType, Type, Var,
 };
 
 // ---- IR builders -------------------------------------------------------------------------------
@@ -168,31 +167,33 @@ fn spmv_csr() -> Kernel {
 }
 
 /// `y(i) = A(i,j) * x(j)`, A in DIA: per diagonal `d` with offset `off`, the rows
-/// `max(0, -off)..min(rows, cols - off)`, column `i + off`, position `d * rows + i`.
+/// `max(0, -off)..min(rows, cols - off)`, column `i + off`, position `d * rows + i`. The bounds
+/// and the column are the range and offset levels' own level functions, so this golden file shows
+/// the Rust their signed arithmetic becomes.
 fn spmv_dia() -> Kernel {
-    let offset = || load(Array::Offsets { param: 1, level: 1 }, var("__d"));
     let rows = || Expr::LevelSize { param: 1, level: 1 };
-    let bound = |end| Expr::RangeBound {
-        end,
-        offset: Box::new(offset()),
-        rows: Box::new(rows()),
-        cols: Box::new(dim(1, 1)),
+    let env = |level: usize, ancestors: Vec<Expr>| LevelEnv {
+        at: LevelRef { param: 1, level },
+        ancestors,
+        next_dim: Some(dim(1, 1)),
+        parent: None,
     };
+    let (lo, hi) = level_of(&LevelSpec::range(0))
+        .coord_bounds(&env(1, vec![var("__d")]))
+        .expect("a range level has coord_bounds");
+    let column = level_of(&LevelSpec::offset(1))
+        .pos_access(&env(2, vec![var("__d"), var("__i")]), &var("__p"));
     let diagonal = vec![for_(
         "__i",
-        bound(RangeEnd::Lo),
-        bound(RangeEnd::Hi),
+        lo,
+        hi,
         vec![
             let_(
                 "__p",
                 Type::Index,
                 bin(BinOp::Add, bin(BinOp::Mul, var("__d"), rows()), var("__i")),
             ),
-            let_(
-                "__j",
-                Type::Index,
-                Expr::AddOffset(Box::new(var("__i")), Box::new(offset())),
-            ),
+            let_("__j", Type::Index, column),
             store(
                 vals(0),
                 var("__i"),

@@ -20,6 +20,10 @@ impl Level for Compressed {
         Assembly::Append
     }
 
+    fn segments(&self) -> bool {
+        true
+    }
+
     fn pos_bounds(&self, env: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)> {
         let next = bin(BinOp::Add, parent.clone(), Expr::Index(1));
         Some((load(env.at.pos(), parent.clone()), load(env.at.pos(), next)))

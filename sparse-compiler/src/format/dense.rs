@@ -20,6 +20,10 @@ impl Level for Dense {
         Assembly::Insert
     }
 
+    fn full(&self) -> bool {
+        true
+    }
+
     fn coord_bounds(&self, env: &LevelEnv) -> Option<(Expr, Expr)> {
         Some((Expr::Index(0), env.at.size()))
     }

@@ -4,6 +4,7 @@
 //! expression, so `locate` is left out: the lowerer iterates hashed levels, and merges them with
 //! other operands through a sorted copy.
 
+use super::LevelKind;
 use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
 use crate::ir::{BinOp, Expr};
 
@@ -21,6 +22,24 @@ impl Level for Hashed {
 
     fn assembly(&self) -> Assembly {
         Assembly::Insert
+    }
+
+    fn compact(&self) -> bool {
+        false
+    }
+
+    fn can_be_ordered(&self) -> bool {
+        false
+    }
+
+    fn sorted_substitute(&self) -> Option<LevelKind> {
+        Some(LevelKind::Compressed)
+    }
+
+    fn pos_refusal(&self) -> Option<&'static str> {
+        Some(
+            "hashed level (its positions are hash buckets, empty ones among them, in no coordinate order)",
+        )
     }
 
     fn pos_bounds(&self, env: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)> {

@@ -42,7 +42,8 @@ impl LevelRef {
 }
 
 /// What a level function may read besides its own arrays: the coordinates of the levels above
-/// (root first) and, for a range level, the size of the dimension below it.
+/// (root first), the parent's position where it is known, and, for a range level, the size of the
+/// dimension below it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelEnv {
     /// The level's arrays.
@@ -51,6 +52,9 @@ pub struct LevelEnv {
     pub ancestors: Vec<Expr>,
     /// The size of the logical dimension the next level stores, if any.
     pub next_dim: Option<Expr>,
+    /// The parent level's position, where the lowerer knows it (`Index(0)` at the root; `None`
+    /// where a position is recovered from a split, before the levels above are known).
+    pub parent: Option<Expr>,
 }
 
 /// How a level's coordinates are iterated.
@@ -74,7 +78,10 @@ pub enum Assembly {
     None,
 }
 
-/// A level format's capabilities and level functions.
+/// A level format's capabilities, properties and level functions.
+///
+/// The lowerer, the schedule checks and the copy planner decide everything about a level through
+/// these questions, never through its [`LevelKind`](super::LevelKind).
 pub trait Level {
     /// Its iteration capability.
     fn iteration(&self) -> Iteration;
@@ -82,6 +89,47 @@ pub trait Level {
     fn has_locate(&self) -> bool;
     /// Its assembly capability.
     fn assembly(&self) -> Assembly;
+    /// The `full` property (seed-formats.md §1.4): every parent holds every coordinate of the
+    /// dimension. A full level is located, never iterated by position, and an all-full tensor is
+    /// dense (its values are a plain array).
+    fn full(&self) -> bool {
+        false
+    }
+    /// The `branchless` property: one child per parent (singleton, offset).
+    fn branchless(&self) -> bool {
+        false
+    }
+    /// The `compact` property: no position without a coordinate between two coordinates.
+    fn compact(&self) -> bool {
+        true
+    }
+    /// Whether siblings can be declared `ordered` at all (a hashed level's bucket order is not
+    /// coordinate order, whatever its declaration says).
+    fn can_be_ordered(&self) -> bool {
+        true
+    }
+    /// The level format a sorted copy stores this level's coordinates in, when its own siblings
+    /// cannot be ordered (a hashed level's copy is compressed); `None` keeps the level format.
+    fn sorted_substitute(&self) -> Option<super::LevelKind> {
+        None
+    }
+    /// Whether `coord_bounds` depend on the coordinates above (a range level's diagonal), so a
+    /// loop that iterates the level by value runs within them rather than over the dimension, and
+    /// the level cannot be merged with a level iterated by position (it is copied first).
+    fn bounded(&self) -> bool {
+        false
+    }
+    /// Whether the children of parent `p` are the segment `crd[pos[p] .. pos[p + 1]]`
+    /// (compressed): segments are prefetched row after row, appended per parent, and assembled
+    /// by rows in parallel.
+    fn segments(&self) -> bool {
+        false
+    }
+    /// Why a `pos` schedule command cannot split this level's positions (what follows "`pos`
+    /// over `A`'s"), or `None` when it can.
+    fn pos_refusal(&self) -> Option<&'static str> {
+        None
+    }
     /// `pos_bounds(p_parent) -> [begin, end)` for position iteration; `None` without it.
     fn pos_bounds(&self, _env: &LevelEnv, _parent: &Expr) -> Option<(Expr, Expr)> {
         None

@@ -4,6 +4,7 @@
 //! A tensor's format is resolved to a list of [`LevelSpec`]s shared with the runtime (the
 //! `sparse-format` crate), and to the Rust type the generated signature names.
 
+mod bitmap;
 mod compressed;
 mod dense;
 mod hashed;
@@ -15,7 +16,7 @@ mod singleton;
 
 pub use level::{Assembly, Iteration, Level, LevelEnv, LevelRef, bin, load};
 pub use resolve::resolve_formats;
-pub use sparse_format::{Coord, LevelKind, LevelSpec};
+pub use sparse_format::{Coord, LevelKind, LevelSpec, Properties};
 
 use proc_macro2::Span;
 
@@ -44,6 +45,29 @@ pub enum FormatType {
     Custom(Vec<LevelSpec>),
 }
 
+/// The level format of a level: what every decision about it asks.
+pub fn level_of(spec: &LevelSpec) -> &'static dyn Level {
+    level_fns(spec.kind)
+}
+
+/// All five properties of a level (seed-formats.md §1.4): the fixed ones from its level format,
+/// the configurable ones as declared (a level that cannot be ordered never is).
+pub fn properties(spec: &LevelSpec) -> Properties {
+    let level = level_of(spec);
+    Properties {
+        full: level.full(),
+        ordered: spec.ordered && level.can_be_ordered(),
+        unique: spec.unique,
+        branchless: level.branchless(),
+        compact: level.compact(),
+    }
+}
+
+/// The keywords of every level format, as level lists spell them.
+pub fn level_keywords() -> impl Iterator<Item = &'static str> {
+    LevelKind::ALL.into_iter().map(LevelKind::name)
+}
+
 /// The level functions of a level format.
 pub fn level_fns(kind: LevelKind) -> &'static dyn Level {
     match kind {
@@ -53,5 +77,70 @@ pub fn level_fns(kind: LevelKind) -> &'static dyn Level {
         LevelKind::Range => &range::Range,
         LevelKind::Offset => &offset::Offset,
         LevelKind::Hashed => &hashed::Hashed,
+        LevelKind::Bitmap => &bitmap::Bitmap,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinOp, Expr, Var};
+
+    /// The runtime's declarations (`sparse_format`) and the compiler's level files describe the
+    /// same level formats: properties, locate and assembly agree for every kind.
+    #[test]
+    fn level_files_agree_with_the_declarations() {
+        for kind in LevelKind::ALL {
+            let spec = LevelSpec::new(kind, 0);
+            let level = level_of(&spec);
+            assert_eq!(properties(&spec), spec.properties(), "{kind:?}");
+            assert_eq!(level.has_locate(), kind.has_locate(), "{kind:?}");
+            assert_eq!(
+                level.assembly() != Assembly::None,
+                kind.is_assemblable(),
+                "{kind:?}"
+            );
+            assert_eq!(level.can_be_ordered(), spec.ordered, "{kind:?}");
+        }
+    }
+
+    /// A bitmap level's coordinate is its position's offset under the parent: from the parent's
+    /// position where known, else by division; its slots are skipped through the presence bytes.
+    #[test]
+    fn bitmap_level_functions() {
+        let var = |name: &str| Expr::Var(Var(name.to_string()));
+        let bitmap = level_of(&LevelSpec::bitmap(1));
+        let at = LevelRef { param: 1, level: 1 };
+        let env = |parent: Option<Expr>| LevelEnv {
+            at,
+            ancestors: vec![var("i")],
+            next_dim: None,
+            parent,
+        };
+        let (p, n) = (var("p"), at.size());
+        let known = env(Some(var("i")));
+        assert_eq!(
+            bitmap.pos_access(&known, &p),
+            bin(BinOp::Sub, p.clone(), bin(BinOp::Mul, var("i"), n.clone()))
+        );
+        let divided = bin(BinOp::Mul, bin(BinOp::Div, p.clone(), n.clone()), n.clone());
+        assert_eq!(
+            bitmap.pos_access(&env(None), &p),
+            bin(BinOp::Sub, p.clone(), divided)
+        );
+        assert_eq!(bitmap.pos_access(&env(Some(Expr::Index(0))), &p), p);
+        let lo = bin(BinOp::Mul, var("i"), n.clone());
+        assert_eq!(
+            bitmap.pos_bounds(&known, &var("i")),
+            Some((lo.clone(), bin(BinOp::Add, lo, n)))
+        );
+        let present = crate::ir::Array::Level {
+            param: 1,
+            level: 1,
+            name: "present",
+            elem: crate::ir::Type::Bool,
+        };
+        assert_eq!(bitmap.found(&known, &p), Some(load(present, p.clone())));
+        assert!(bitmap.pos_refusal().is_some() && !bitmap.full() && !bitmap.compact());
     }
 }

@@ -1,9 +1,12 @@
 //! Offset levels (DIA's columns): the one child of a range level's position, with coordinate
 //! `i + offsets[d]` where `i` is the parent coordinate and `d` the grandparent's
-//! (seed-formats.md §1.3). It reads the range level's offsets array.
+//! (seed-formats.md §1.3). It reads the range level's offsets array; the sum is signed arithmetic
+//! cast back to an index, exact because the row is inside the diagonal's range
+//! (`range.rs`), so `i + off` is a column in `[0, M)`.
 
-use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
-use crate::ir::{Array, BinOp, Expr};
+use super::level::{Assembly, Iteration, Level, LevelEnv, LevelRef, bin, load};
+use super::range::{index, offsets, signed};
+use crate::ir::{BinOp, Expr};
 
 /// An offset level.
 pub struct Offset;
@@ -21,6 +24,14 @@ impl Level for Offset {
         Assembly::None
     }
 
+    fn branchless(&self) -> bool {
+        true
+    }
+
+    fn compact(&self) -> bool {
+        false
+    }
+
     fn pos_bounds(&self, _: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)> {
         Some((
             parent.clone(),
@@ -36,13 +47,11 @@ impl Level for Offset {
         ) else {
             return Expr::Index(0);
         };
-        let offsets = Array::Offsets {
-            param: env.at.param,
+        let range = LevelRef {
             level: env.at.level - 1,
+            ..env.at
         };
-        Expr::AddOffset(
-            Box::new(row.clone()),
-            Box::new(load(offsets, diagonal.clone())),
-        )
+        let off = load(offsets(range), diagonal.clone());
+        index(bin(BinOp::Add, signed(row.clone()), off))
     }
 }

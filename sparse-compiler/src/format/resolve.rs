@@ -215,7 +215,7 @@ fn check_assemblable(tensor: &Target, levels: &[LevelSpec], spans: &[Span]) -> R
     let errors: Errors = levels
         .iter()
         .zip(spans)
-        .find(|(level, _)| !level.kind.is_assemblable())
+        .find(|(level, _)| super::level_of(level).assembly() == super::Assembly::None)
         .map(|(level, &span)| {
             let kind = ErrorKind::OutputNotAssemblable {
                 tensor: tensor.name.to_owned(),
@@ -321,7 +321,7 @@ fn allowed_properties(kind: LevelKind) -> &'static [&'static str] {
     match kind {
         LevelKind::Compressed | LevelKind::Singleton => &["unordered", "nonunique"],
         LevelKind::Hashed => &["unordered"],
-        LevelKind::Dense | LevelKind::Range | LevelKind::Offset => &[],
+        LevelKind::Dense | LevelKind::Range | LevelKind::Offset | LevelKind::Bitmap => &[],
     }
 }
 
@@ -349,16 +349,7 @@ fn resolve_level(level: &LevelDecl, errors: &mut Errors) -> Option<LevelKind> {
 
 /// The level format named `name` in a level list.
 fn level_kind(name: &str) -> Option<LevelKind> {
-    [
-        LevelKind::Dense,
-        LevelKind::Compressed,
-        LevelKind::Singleton,
-        LevelKind::Range,
-        LevelKind::Offset,
-        LevelKind::Hashed,
-    ]
-    .into_iter()
-    .find(|kind| kind.name() == name)
+    LevelKind::ALL.into_iter().find(|kind| kind.name() == name)
 }
 
 /// The spec of a checked level storing dimension `dim`.

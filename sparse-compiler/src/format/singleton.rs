@@ -20,6 +20,10 @@ impl Level for Singleton {
         Assembly::Append
     }
 
+    fn branchless(&self) -> bool {
+        true
+    }
+
     fn pos_bounds(&self, _: &LevelEnv, parent: &Expr) -> Option<(Expr, Expr)> {
         Some((
             parent.clone(),

@@ -10,6 +10,11 @@
 //!   ([`Array::Pos`], [`Array::Crd`], index workspaces) yield indices. Arithmetic on indices never
 //!   underflows (lowering orders subtractions so).
 //! - Value expressions ([`Type::Value`]) are of the kernel's scalar type `T`.
+//! - Signed expressions ([`Type::Signed`]) are 64-bit signed integers: loads from signed level
+//!   arrays and differences that may be negative. They meet indices only through [`Expr::Cast`];
+//!   a cast of a signed expression to an index is of a value the level function that built it
+//!   proves to be in `0..=usize::MAX` (on validated tensors), and a cast of an index to signed is of
+//!   a size or coordinate, which validated tensors keep below `i64::MAX`.
 //! - Every variable is declared (by [`Stmt::Let`], a loop, a region or a workspace) before use, in
 //!   an enclosing block, and never declared again where it is visible; names never collide with
 //!   parameter names. Back ends name their own locals away from every name the kernel declares.
@@ -36,11 +41,13 @@ use crate::format::FormatType;
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Var(pub String);
 
-/// The type of a local variable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The type of a local variable or expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Type {
     /// An unsigned index or position (`usize`).
     Index,
+    /// A signed integer (`i64`): a stored offset, or arithmetic that may go below zero.
+    Signed,
     /// A value of the kernel's scalar type.
     Value,
     /// A boolean.
@@ -103,13 +110,18 @@ pub enum Array {
         /// The level.
         level: usize,
     },
-    /// The DIA offsets of range level `level` of parameter `param` (signed: loads yield an index
-    /// after the lowerer adds them to a coordinate, see [`Expr::AddOffset`]).
-    Offsets {
+    /// Another array of level `level` of parameter `param`, named by the level format that reads
+    /// it (a range level's `offsets`); a backend binds it by that name. Loads yield `elem`:
+    /// [`Type::Index`] (stored as `Idx`, widened), [`Type::Signed`] or [`Type::Bool`].
+    Level {
         /// The parameter.
         param: usize,
-        /// The range level.
+        /// The level.
         level: usize,
+        /// The array's name, an identifier.
+        name: &'static str,
+        /// The element type of its loads.
+        elem: Type,
     },
     /// The values of parameter `param`.
     Vals {
@@ -169,24 +181,15 @@ pub enum Expr {
     },
     /// A binary operation; both sides have the same type except for comparisons (bool result).
     Binary(BinOp, Box<Expr>, Box<Expr>),
-    /// Arithmetic negation of a value.
+    /// Arithmetic negation of a value or a signed integer.
     Neg(Box<Expr>),
     /// Logical negation.
     Not(Box<Expr>),
-    /// `index + offset`, where the offset is a signed load from [`Array::Offsets`]; the lowerer
-    /// guarantees the result is a valid index.
-    AddOffset(Box<Expr>, Box<Expr>),
-    /// The index range `[max(0, -off), min(rows, cols - off))` of a DIA diagonal: `Lo` or `Hi` end.
-    RangeBound {
-        /// Which end.
-        end: RangeEnd,
-        /// The diagonal's offset (a load from [`Array::Offsets`]).
-        offset: Box<Expr>,
-        /// The rows (the range level's size).
-        rows: Box<Expr>,
-        /// The columns (the offset level's dimension).
-        cols: Box<Expr>,
-    },
+    /// A signed integer constant.
+    Signed(i64),
+    /// Conversion between [`Type::Index`] and [`Type::Signed`] (see the module doc for when it is
+    /// exact).
+    Cast(Type, Box<Expr>),
     /// Selects between two expressions of the same type.
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
     /// The number of leading elements of a sorted index array that are `<= target` (a binary
@@ -197,15 +200,6 @@ pub enum Expr {
         /// The target.
         target: Box<Expr>,
     },
-}
-
-/// Which end of a range bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RangeEnd {
-    /// The first row.
-    Lo,
-    /// One past the last row.
-    Hi,
 }
 
 /// A literal value.
@@ -231,9 +225,9 @@ pub enum BinOp {
     /// `/` on values: IEEE for floats; an integer division by zero gives zero (so a kernel never
     /// panics on data), and `MIN / -1` wraps.
     Quotient,
-    /// Minimum of two indices.
+    /// Minimum of two indices or signed integers.
     Min,
-    /// Maximum of two indices.
+    /// Maximum of two indices or signed integers.
     Max,
     /// `<`
     Lt,

@@ -12,14 +12,12 @@ pub fn bin(op: super::BinOp, a: Expr, b: Expr) -> Expr {
 /// The expressions directly inside `expr`.
 pub fn operands(expr: &Expr) -> Vec<&Expr> {
     match expr {
-        Expr::Load(_, a) | Expr::Neg(a) | Expr::Not(a) => vec![a],
+        Expr::Load(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Cast(_, a) => vec![a],
         Expr::CountUpTo { target, .. } => vec![target],
-        Expr::Binary(_, a, b) | Expr::AddOffset(a, b) => vec![a, b],
+        Expr::Binary(_, a, b) => vec![a, b],
         Expr::Select(a, b, c) => vec![a, b, c],
-        Expr::RangeBound {
-            offset, rows, cols, ..
-        } => vec![offset, rows, cols],
         Expr::Var(_)
+        | Expr::Signed(_)
         | Expr::Index(_)
         | Expr::Value(_)
         | Expr::Bool(_)
@@ -38,22 +36,11 @@ pub fn map_operands(expr: &Expr, f: &mut impl FnMut(&Expr) -> Expr) -> Expr {
         Expr::Neg(a) => Expr::Neg(g(a)),
         Expr::Not(a) => Expr::Not(g(a)),
         Expr::Binary(op, a, b) => Expr::Binary(*op, g(a), g(b)),
-        Expr::AddOffset(a, b) => Expr::AddOffset(g(a), g(b)),
+        Expr::Cast(ty, a) => Expr::Cast(*ty, g(a)),
         Expr::Select(a, b, c) => Expr::Select(g(a), g(b), g(c)),
         Expr::CountUpTo { array, target } => Expr::CountUpTo {
             array: array.clone(),
             target: g(target),
-        },
-        Expr::RangeBound {
-            end,
-            offset,
-            rows,
-            cols,
-        } => Expr::RangeBound {
-            end: *end,
-            offset: g(offset),
-            rows: g(rows),
-            cols: g(cols),
         },
         leaf => leaf.clone(),
     }

@@ -7,7 +7,7 @@
 
 use super::Lowerer;
 use crate::error::{Error, ErrorKind};
-use crate::format::{LevelKind, bin, level_fns};
+use crate::format::{bin, level_fns, level_of};
 use crate::ir::{
     Array, BinOp, Expr, OutputAccess, Place, ReduceOp, Region, Scope, Stmt, Sync, Type,
     Unit as IrUnit, UpdateOp, Var, any_stmt,
@@ -244,7 +244,7 @@ impl Lowerer<'_> {
     /// iteration owns: its rows times the size of a row.
     fn row_chunk(&self, v: IndexVar, lo: &Expr) -> Option<Expr> {
         let levels = self.levels(0);
-        let dense = levels.iter().all(|l| l.kind == LevelKind::Dense);
+        let dense = levels.iter().all(|l| level_of(l).full());
         let row = self.level_var(0, 0)?;
         if !dense || self.pattern_source.is_some() || *lo != Expr::Index(0) {
             return None;
@@ -469,7 +469,7 @@ impl Lowerer<'_> {
             }
             // The walk over a tile's rows steps through the parent level's `pos`, which a
             // singleton level (COO's columns) does not have.
-            if self.levels(access)[level].kind == LevelKind::Singleton {
+            if level_of(&self.levels(access)[level]).branchless() {
                 return Err(self.unsupported(
                     "`pos` over a collapse that ends at a singleton level (COO); use CSR, or `pos` \
                      of the inner variable alone",
@@ -659,7 +659,7 @@ impl Lowerer<'_> {
             let bound = self
                 .level_var(a, k)
                 .is_some_and(|v| self.scope.coords.contains_key(&v));
-            let iterable_later = matches!(spec.kind, LevelKind::Dense);
+            let iterable_later = level_of(spec).full();
             if bound && !iterable_later && a != 0 && self.parent_pos(a, k).is_some() {
                 let what = format!(
                     "a schedule that binds `{}` without iterating the sparse level of `{}` it indexes; use `pos` on that tensor",

@@ -5,18 +5,39 @@ use std::collections::BTreeMap;
 use super::Lowerer;
 use super::expr::{Absent, zero_stmt};
 use crate::error::Error;
-use crate::format::{LevelKind, bin, level_fns, load};
+use crate::format::{Iteration, bin, level_fns, level_of, properties};
 use crate::ir::{BinOp, Expr, Stmt, Type, Var};
 use crate::lattice::{IterKind, Iterator, Lattice, Point};
 use crate::notation::{Cin, IndexVar};
 use crate::schedule::Relation;
 
-/// A position iterator's loop state: its current position and the end of its range.
+/// A position iterator's loop state: its current position and the end of its range, and the
+/// level's `found` at the position where some positions hold no coordinate (a bitmap's absent
+/// slots). Such a cursor only ever rests on a position that holds one, or on the end: every step
+/// skips the others, so a merge never sees them.
 #[derive(Clone, Debug)]
 struct Cursor {
     it: Iterator,
     pos: Var,
     end: Var,
+    found: Option<Expr>,
+}
+
+impl Cursor {
+    /// `while pos < end && !found { pos += 1 }`, for a level with `found`.
+    fn skip_absent(&self) -> Option<Stmt> {
+        let found = self.found.clone()?;
+        let in_range = bin(
+            BinOp::Lt,
+            Expr::Var(self.pos.clone()),
+            Expr::Var(self.end.clone()),
+        );
+        let step = Stmt::assign(self.pos.clone(), Expr::Index(1), true);
+        Some(Stmt::While {
+            cond: bin(BinOp::And, in_range, Expr::Not(Box::new(found))),
+            body: vec![step],
+        })
+    }
 }
 
 /// Per iterator inside a loop body: its coordinate, whether it sits on the loop's coordinate, and
@@ -101,16 +122,15 @@ impl Lowerer<'_> {
                 access: a,
                 level: k,
             };
-            let kind = match self.levels(a)[k].kind {
-                LevelKind::Dense => IterKind::Full,
-                LevelKind::Range => {
-                    bounded.push(it);
+            let level = level_of(&self.levels(a)[k]);
+            let kind = match level.iteration() {
+                Iteration::Value => {
+                    if level.bounded() {
+                        bounded.push(it);
+                    }
                     IterKind::Full
                 }
-                LevelKind::Compressed
-                | LevelKind::Singleton
-                | LevelKind::Offset
-                | LevelKind::Hashed => IterKind::Position,
+                Iteration::Position => IterKind::Position,
             };
             by_access.insert(a, (it, kind));
         }
@@ -229,6 +249,7 @@ impl Lowerer<'_> {
             it,
             pos: pos.clone(),
             end: pos.clone(),
+            found: None,
         };
         let coord = self.names.fresh(&self.program.vars[v].clone());
         let env = self.level_env(it.access, it.level);
@@ -384,7 +405,7 @@ impl Lowerer<'_> {
         let mut cursors = Vec::new();
         for it in lattice.iterators() {
             let spec = self.levels(it.access)[it.level];
-            if !spec.ordered || spec.kind == LevelKind::Hashed {
+            if !properties(&spec).ordered {
                 return Err(self.unsupported("coiterating an unordered level (hashed or unordered compressed) with another operand"));
             }
             let (lo, hi) = self.pos_bounds(it)?;
@@ -406,7 +427,16 @@ impl Lowerer<'_> {
                 init: hi,
                 mutable: false,
             });
-            cursors.push(Cursor { it, pos, end });
+            let env = self.level_env(it.access, it.level);
+            let found = level_of(&spec).found(&env, &Expr::Var(pos.clone()));
+            let cursor = Cursor {
+                it,
+                pos,
+                end,
+                found,
+            };
+            out.extend(cursor.skip_absent());
+            cursors.push(cursor);
         }
         Ok(cursors)
     }
@@ -508,7 +538,7 @@ impl Lowerer<'_> {
                 bin(BinOp::Lt, Expr::Var(run.clone()), Expr::Var(c.end.clone())),
                 bin(
                     BinOp::Eq,
-                    load(env.at.crd(), Expr::Var(run.clone())),
+                    fns.pos_access(&env, &Expr::Var(run.clone())),
                     Expr::Var(name.clone()),
                 ),
             );
@@ -681,7 +711,7 @@ fn advance(cursors: &[Cursor], here: &BTreeMap<Iterator, Here>, out: &mut Vec<St
         let step = Stmt::assign(c.pos.clone(), h.next.clone(), false);
         out.push(Stmt::If {
             cond: Expr::Var(h.at.clone()),
-            then: vec![step],
+            then: [step].into_iter().chain(c.skip_absent()).collect(),
             otherwise: Vec::new(),
         });
     }

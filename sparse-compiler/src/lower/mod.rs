@@ -21,7 +21,7 @@ mod tracking;
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{LevelEnv, LevelKind, LevelRef, bin, level_fns};
+use crate::format::{LevelEnv, LevelRef, bin, level_fns, level_of};
 use crate::ir::{self, Array, Expr, HostStep, Stmt, Type, Var};
 use crate::notation::{Access, Cin, IndexVar, Lhs, Program};
 use crate::schedule::{BoundKind, Direction, Relation, Scheduled};
@@ -317,6 +317,7 @@ impl<'p> Lowerer<'p> {
             at: self.level_ref(a, k),
             ancestors,
             next_dim,
+            parent: self.parent_pos(a, k),
         }
     }
 
@@ -344,7 +345,7 @@ impl<'p> Lowerer<'p> {
     /// whose rows are read one after another: its coordinates, and its values on the last level.
     fn prefetches(&self, a: usize, k: usize, from: &Expr) -> Vec<Stmt> {
         let levels = self.levels(a);
-        if levels[k].kind != LevelKind::Compressed {
+        if !level_of(&levels[k]).segments() {
             return Vec::new();
         }
         let param = self.accesses[a].tensor;
@@ -407,7 +408,7 @@ impl<'p> Lowerer<'p> {
                 std::cmp::Ordering::Greater => known.unwrap_or(Expr::Index(0)),
             };
             let env = self.level_env(a, l);
-            offset = level_fns(LevelKind::Dense).locate(&env, &offset, &c)?;
+            offset = level_of(&self.levels(a)[l]).locate(&env, &offset, &c)?;
         }
         let stride = (k + 1..vars.len())
             .map(|l| self.level_ref(a, l).size())
@@ -476,7 +477,7 @@ impl<'p> Lowerer<'p> {
                 let Some(parent) = self.parent_pos(a, k) else {
                     break;
                 };
-                if a == 0 && spec.kind != LevelKind::Dense {
+                if a == 0 && !level_of(&spec).full() {
                     // An output with an input's structure sits at that input's positions (a
                     // hashed level too: the lowerer locates into dense levels only).
                     match self
@@ -502,7 +503,7 @@ impl<'p> Lowerer<'p> {
                 };
                 let p = self.bind_index("p", p, out);
                 self.scope.positions.insert((a, k), p);
-                if spec.kind == LevelKind::Dense && self.counts_up(v) {
+                if level_of(&spec).full() && self.counts_up(v) {
                     self.scope.stepped.insert((a, k));
                 }
             }

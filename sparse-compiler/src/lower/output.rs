@@ -9,7 +9,7 @@
 
 use super::{Lowerer, Temp};
 use crate::error::{Error, Errors};
-use crate::format::LevelKind;
+use crate::format::{Assembly, LevelSpec, level_of, properties};
 use crate::ir::{Array, Expr, HostStep, Literal, Stmt, TempType, Type};
 use crate::notation::{Cin, Expr as NExpr, IndexVar, Lhs};
 use crate::syntax::ast::AssignOp;
@@ -38,17 +38,18 @@ impl Lowerer<'_> {
             }
             return Ok(());
         }
-        let first_sparse = levels
-            .iter()
-            .position(|l| l.kind != LevelKind::Dense)
-            .unwrap_or(0);
+        let first_sparse = levels.iter().position(|l| !level_of(l).full()).unwrap_or(0);
         let sparse = &levels[first_sparse..];
         let nested = sparse
             .iter()
-            .all(|l| l.kind == LevelKind::Compressed && l.unique && l.ordered);
-        let coordinate_list = sparse[0].kind == LevelKind::Compressed
+            .all(|l| level_of(l).segments() && l.unique && properties(l).ordered);
+        let appends_one = |l: &LevelSpec| {
+            let level = level_of(l);
+            level.assembly() == Assembly::Append && level.branchless()
+        };
+        let coordinate_list = level_of(&sparse[0]).segments()
             && !sparse[0].unique
-            && sparse[1..].iter().all(|l| l.kind == LevelKind::Singleton);
+            && sparse[1..].iter().all(appends_one);
         if self.program.op == AssignOp::AddAssign {
             return Err(vec![self.unsupported("`+=` into a sparse output")]);
         }
@@ -83,7 +84,7 @@ impl Lowerer<'_> {
         let unordered_input = (1..self.accesses.len()).any(|a| {
             let levels = self.levels(a);
             (self.accesses[a].level_vars.iter().zip(levels)).any(|(v, l)| {
-                let unordered = !l.ordered || l.kind == LevelKind::Hashed;
+                let unordered = !properties(l).ordered;
                 unordered && self.accesses[0].level_vars.contains(v)
             })
         });
@@ -100,7 +101,7 @@ impl Lowerer<'_> {
         let order = (self.scheduled.cin.as_ref()).map_or_else(Vec::new, Cin::loops);
         let levels = self.levels(0);
         let vars = &self.accesses[0].level_vars;
-        let Some(last_appended) = levels.iter().rposition(|l| l.kind != LevelKind::Dense) else {
+        let Some(last_appended) = levels.iter().rposition(|l| !level_of(l).full()) else {
             return false;
         };
         let repeats = |v: IndexVar| {
@@ -110,7 +111,7 @@ impl Lowerer<'_> {
             })
         };
         (vars.iter().zip(levels).enumerate()).any(|(k, (&v, level))| {
-            let derived_only = level.kind != LevelKind::Dense
+            let derived_only = !level_of(level).full()
                 && !order.contains(&v)
                 && (order.iter()).any(|&l| self.scheduled.underived(l).contains(&v));
             derived_only || (k <= last_appended && repeats(v))
@@ -133,10 +134,10 @@ impl Lowerer<'_> {
         }
         let k = self.next_level(0);
         let spec = self.levels(0).get(k)?;
-        if k > 0 && self.levels(0)[k - 1].kind == LevelKind::Compressed {
+        if k > 0 && level_of(&self.levels(0)[k - 1]).segments() {
             return None;
         }
-        (spec.kind == LevelKind::Compressed && self.level_var(0, k) == Some(v))
+        (level_of(spec).segments() && self.level_var(0, k) == Some(v))
             .then(|| self.parent_pos(0, k).map(|p| (k, p)))
             .flatten()
     }
@@ -149,7 +150,7 @@ impl Lowerer<'_> {
         let levels = self.levels(0);
         let lazy = self.assembles()
             && k + 1 < levels.len()
-            && levels[k].kind == LevelKind::Compressed
+            && level_of(&levels[k]).segments()
             && levels[k].unique
             && self.level_var(0, k) == Some(v);
         lazy.then_some(k)
@@ -285,7 +286,7 @@ impl Lowerer<'_> {
         let last = levels.len() - 1;
         let first = match levels
             .iter()
-            .position(|l| l.kind == LevelKind::Compressed && !l.unique)
+            .position(|l| level_of(l).segments() && !l.unique)
         {
             Some(k) => k,
             None => last,

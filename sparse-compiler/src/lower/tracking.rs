@@ -8,7 +8,7 @@
 
 use super::{Lowerer, Tracker};
 use crate::error::Error;
-use crate::format::{LevelKind, bin, level_fns, load};
+use crate::format::{bin, level_fns, level_of, load};
 use crate::ir::{Array, BinOp, Expr, Stmt, Type, Var};
 use crate::notation::{Cin, IndexVar};
 use crate::schedule::{Direction, Relation};
@@ -176,7 +176,7 @@ impl Lowerer<'_> {
         };
         let roots = self.scheduled.underived(parent);
         let output = &self.accesses[0];
-        let dense = self.levels(0).iter().all(|l| l.kind == LevelKind::Dense);
+        let dense = self.levels(0).iter().all(|l| level_of(l).full());
         dense && output.level_vars.len() == 1 && output.level_vars[0] == roots[0]
     }
 

@@ -11,7 +11,7 @@ use super::order::{default_order, order_edges, order_skipping};
 use super::plan::{Proposal, Rule};
 use super::{Cin, Expr, IndexVar, Lhs, Program, concretize};
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{Coord, LevelKind, LevelSpec};
+use crate::format::{Coord, LevelSpec, level_of, properties};
 
 /// [`Rule::Concordant`]: when no loop order is concordant with every operand, the operands
 /// (last first) whose levels can follow an order the others allow, until one exists. Each copy is
@@ -185,7 +185,7 @@ pub(super) fn range_copies(program: &Program) -> Vec<Proposal> {
         let levels = program.iterated_levels(t);
         let merged = accesses.iter().filter(|a| a.tensor == t).any(|a| {
             (levels.iter().zip(&a.level_vars)).any(|(level, &v)| {
-                level.kind == LevelKind::Range && sparse_elsewhere(program, &accesses, t, v)
+                level_of(level).bounded() && sparse_elsewhere(program, &accesses, t, v)
             })
         });
         if program.copies.get(t).is_none() && merged {
@@ -272,7 +272,7 @@ pub(super) fn sorted_copies(program: &Program) -> Vec<Proposal> {
         }
         let merged = accesses.iter().filter(|a| a.tensor == t).any(|a| {
             levels.iter().zip(&a.level_vars).any(|(level, &v)| {
-                let unordered = !level.ordered || level.kind == LevelKind::Hashed;
+                let unordered = !properties(level).ordered;
                 unordered && sparse_elsewhere(program, &accesses, t, v)
             })
         });
@@ -290,17 +290,13 @@ fn sparse_elsewhere(program: &Program, accesses: &[super::Access], t: usize, v: 
         levels
             .iter()
             .zip(&a.level_vars)
-            .any(|(l, &x)| x == v && !matches!(l.kind, LevelKind::Dense))
+            .any(|(l, &x)| x == v && !level_of(l).full())
     })
 }
 
 /// The same level, sorted: a hashed level becomes compressed.
 fn sorted(level: LevelSpec) -> LevelSpec {
-    let kind = if level.kind == LevelKind::Hashed {
-        LevelKind::Compressed
-    } else {
-        level.kind
-    };
+    let kind = level_of(&level).sorted_substitute().unwrap_or(level.kind);
     LevelSpec {
         kind,
         ordered: true,

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use proc_macro2::Span;
 
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{Coord, FormatType, LevelSpec, TensorFormat};
+use crate::format::{Coord, FormatType, LevelSpec, TensorFormat, level_of};
 use crate::syntax::ast::{self, AssignOp, BinOp, LiteralValue};
 
 /// An index variable, numbered in order of first appearance (output indices first).
@@ -116,8 +116,7 @@ impl Program {
     /// Whether the output has sparse levels that the kernel rebuilds (it does not take an
     /// input's structure, [`Program::pattern_source`]).
     pub fn assembles_output(&self) -> bool {
-        let sparse = (self.iterated_levels(self.output.tensor).iter())
-            .any(|l| l.kind != crate::format::LevelKind::Dense);
+        let sparse = (self.iterated_levels(self.output.tensor).iter()).any(|l| !level_of(l).full());
         sparse && self.pattern_source().is_none()
     }
 
@@ -128,11 +127,7 @@ impl Program {
     /// positions, with no assembly (so it can also be written in parallel).
     pub fn pattern_source(&self) -> Option<usize> {
         let out = self.iterated_levels(self.output.tensor);
-        if self.op != AssignOp::Assign
-            || out
-                .iter()
-                .all(|l| l.kind == crate::format::LevelKind::Dense)
-        {
+        if self.op != AssignOp::Assign || out.iter().all(|l| level_of(l).full()) {
             return None;
         }
         let mut factors = Vec::new();

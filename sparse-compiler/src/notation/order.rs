@@ -5,7 +5,7 @@
 
 use super::{Expr, IndexVar, Program};
 use crate::error::{Error, ErrorKind};
-use crate::format::LevelKind;
+use crate::format::level_of;
 
 /// Orders `vars` (a subset of the program's variables) so that every access in `expr` is
 /// concordant, or explains which tensor makes that impossible.
@@ -65,7 +65,7 @@ fn collect_edges(program: &Program, expr: &Expr, edges: &mut Vec<(IndexVar, Inde
             let levels = program.iterated_levels(access.tensor);
             let level_var = |k: usize| access.level_vars.get(k).copied();
             for (k, level) in levels.iter().enumerate().skip(1) {
-                if level.kind == LevelKind::Dense {
+                if level_of(level).full() {
                     continue;
                 }
                 let Some(below) = level_var(k) else { continue };

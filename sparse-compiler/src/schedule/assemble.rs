@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::error::{Error, ErrorKind};
-use crate::format::LevelKind;
+use crate::format::level_of;
 
 use super::State;
 
@@ -25,7 +25,7 @@ impl State<'_> {
         let sparse = self.program.tensors[0]
             .levels
             .iter()
-            .any(|l| l.kind != LevelKind::Dense);
+            .any(|l| !level_of(l).full());
         if insert && sparse {
             return Err(Error::new(
                 span,

@@ -4,7 +4,7 @@
 use proc_macro2::Span;
 use syn::Ident;
 
-use crate::format::LevelKind;
+use crate::format::level_of;
 use crate::notation::{Cin, IndexVar};
 use crate::syntax::ast::{Command, CommandKind, Direction, Race, Unit};
 
@@ -111,7 +111,7 @@ fn innermost_dense(state: &State<'_>, v: IndexVar) -> bool {
         };
         let levels = state.program.iterated_levels(tensor);
         if let Some(k) = level_vars.iter().position(|&x| x == v) {
-            if k + 1 != levels.len() || levels[k].kind != LevelKind::Dense {
+            if k + 1 != levels.len() || !level_of(&levels[k]).full() {
                 return false;
             }
             any = true;
@@ -129,8 +129,7 @@ fn only_dense_levels(state: &State<'_>, v: IndexVar) -> bool {
             let levels = state
                 .program
                 .iterated_levels(access_tensor(&state.program.rhs, id));
-            (level_vars.iter().zip(levels))
-                .all(|(&x, level)| x != v || level.kind == LevelKind::Dense)
+            (level_vars.iter().zip(levels)).all(|(&x, level)| x != v || level_of(level).full())
         })
 }
 

@@ -4,7 +4,7 @@
 use syn::Ident;
 
 use crate::error::{Error, ErrorKind};
-use crate::format::LevelKind;
+use crate::format::level_of;
 use crate::syntax::ast::CommandKind;
 
 use super::nest::{access_tensor, accesses_of};
@@ -50,8 +50,7 @@ impl State<'_> {
                 let t = access_tensor(&self.program.rhs, id);
                 let tensor = &self.program.tensors[t];
                 let k = level_vars.iter().position(|&x| x == i)?;
-                (self.program.iterated_levels(t)[k].kind != LevelKind::Dense)
-                    .then(|| tensor.name.clone())
+                (!level_of(&self.program.iterated_levels(t)[k]).full()).then(|| tensor.name.clone())
             });
         if let Some(tensor) = other_sparse {
             return Err(unsupported(format!(

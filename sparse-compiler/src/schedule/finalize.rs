@@ -4,7 +4,7 @@
 //! output that a reduction loop separates from its parent level gets a dense workspace, filled
 //! by the loops and appended in order afterwards (Gustavson's SpGEMM).
 
-use crate::format::LevelKind;
+use crate::format::level_of;
 use crate::notation::{Cin, Expr, IndexVar, Lhs, Program};
 use crate::syntax::ast::AssignOp;
 
@@ -107,6 +107,6 @@ fn appends(program: &Program, var: IndexVar) -> bool {
     let out = &program.tensors[program.output.tensor];
     out.levels.iter().any(|l| {
         let stores = l.coord.dim().and_then(|d| program.output.indices.get(d)) == Some(&var);
-        stores && l.kind != LevelKind::Dense
+        stores && !level_of(l).full()
     })
 }

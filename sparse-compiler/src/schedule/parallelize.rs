@@ -6,7 +6,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::error::{Error, ErrorKind};
-use crate::format::LevelKind;
+use crate::format::level_of;
 use crate::notation::IndexVar;
 
 use super::nest::loops_below;
@@ -77,8 +77,8 @@ impl State<'_> {
         let [row_level, col_level] = &out.levels[..] else {
             return false;
         };
-        let csr_like = row_level.kind == LevelKind::Dense
-            && col_level.kind == LevelKind::Compressed
+        let csr_like = level_of(row_level).full()
+            && level_of(col_level).segments()
             && col_level.unique
             && col_level.ordered;
         let row = self.program.output.level_vars.first().copied();

@@ -4,7 +4,7 @@
 use syn::Ident;
 
 use crate::error::{Error, ErrorKind};
-use crate::format::LevelKind;
+use crate::format::level_of;
 use crate::notation::{Access, Expr, IndexVar};
 use crate::syntax::ast::BinOp;
 
@@ -75,7 +75,7 @@ impl State<'_> {
                 },
             ));
         }
-        if levels[level].kind == LevelKind::Dense {
+        if level_of(&levels[level]).full() {
             return Err(Error::new(
                 var.span(),
                 ErrorKind::PosOnDense {
@@ -84,18 +84,8 @@ impl State<'_> {
                 },
             ));
         }
-        if levels[level].kind == LevelKind::Range {
-            let what = format!(
-                "`pos` over `{tensor}`'s range level (DIA's rows within a diagonal, iterated by \
-                 value, not by position)"
-            );
-            return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
-        }
-        if levels[level].kind == LevelKind::Hashed {
-            let what = format!(
-                "`pos` over `{tensor}`'s hashed level (its positions are hash buckets, empty ones \
-                 among them, in no coordinate order)"
-            );
+        if let Some(why) = level_of(&levels[level]).pos_refusal() {
+            let what = format!("`pos` over `{tensor}`'s {why}");
             return Err(Error::new(var.span(), ErrorKind::Unsupported(what)));
         }
         let p = self.fresh(pos)?;

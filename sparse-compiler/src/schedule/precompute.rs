@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::error::{Error, ErrorKind};
-use crate::format::LevelKind;
+use crate::format::level_of;
 use crate::notation::{Cin, Expr, IndexVar, Lhs, Program};
 use crate::syntax::ast::{self, BinOp};
 
@@ -165,8 +165,7 @@ impl State<'_> {
                 let t = access_tensor(&self.program.rhs, id);
                 let tensor = &self.program.tensors[t];
                 let k = level_vars.iter().position(|&x| x == v)?;
-                (self.program.iterated_levels(t)[k].kind != LevelKind::Dense)
-                    .then(|| tensor.name.clone())
+                (!level_of(&self.program.iterated_levels(t)[k]).full()).then(|| tensor.name.clone())
             })
     }
 

@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::error::{Error, ErrorKind};
-use crate::format::LevelKind;
+use crate::format::level_of;
 
 use super::{Prefetch, State};
 
@@ -28,7 +28,7 @@ impl State<'_> {
             .program
             .iterated_levels(t)
             .iter()
-            .all(|l| l.kind == LevelKind::Dense);
+            .all(|l| level_of(l).full());
         if t == 0 || !dense {
             let name = tensor.to_string();
             return Err(Error::new(tensor.span(), ErrorKind::PrefetchNotDense(name)));

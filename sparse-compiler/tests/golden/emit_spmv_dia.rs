@@ -47,10 +47,11 @@ pub fn spmv_dia<T: ::sparse::Scalar>(
     let __y_vals: &mut [T] = y.values_mut();
     __y_vals.fill(<T as ::sparse::Scalar>::ZERO);
     for __d in 0..__A_l0_size.min(__A_l1_offsets.len()) {
-        for __i in __A_l1_offsets[__d].saturating_neg().clamp(0, __A_l1_size as i64)
-            as usize..((__A_shape1 as i64)
-            .saturating_sub(__A_l1_offsets[__d])
-            .clamp(0, __A_l1_size as i64) as usize)
+        for __i in ::core::cmp::max(-__A_l1_offsets[__d], 0)
+            as usize..(::core::cmp::min(
+            __A_shape1 as i64 - __A_l1_offsets[__d],
+            __A_l1_size as i64,
+        ) as usize)
             .min(__y_vals.len())
         {
             let __p: usize = __d * __A_l1_size + __i;

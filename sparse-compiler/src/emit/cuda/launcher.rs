@@ -218,6 +218,15 @@ fn put_array(kernel: &Kernel, array: &Array) -> Result<TokenStream, String> {
             let t = tensor(*param);
             quote! { #t.values_array() }
         }
+        Array::Level {
+            param,
+            level,
+            name: "offsets",
+            ..
+        } => {
+            let (t, level) = (tensor(*param), lit(*level));
+            quote! { #t.offsets_array(#level) }
+        }
         other => return Err(format!("{other:?} as a GPU kernel argument")),
     })
 }

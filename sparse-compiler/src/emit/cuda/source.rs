@@ -338,7 +338,10 @@ impl Printer<'_> {
     fn array(&mut self, array: &Array) -> Result<String, String> {
         match array {
             Array::Temp(var) => Ok(var.0.clone()),
-            Array::Offsets { .. } => Err("a DIA level in a GPU kernel".into()),
+            Array::Level {
+                name: "offsets", ..
+            } => Ok(self.arg(Arg::Array(array.clone()))),
+            Array::Level { name, .. } => Err(format!("the level array `{name}` in a GPU kernel")),
             _ => Ok(self.arg(Arg::Array(array.clone()))),
         }
     }
@@ -356,6 +359,14 @@ impl Printer<'_> {
             Arg::Array(Array::Pos { param, level }) => format!("{}_l{level}_pos", name(*param)),
             Arg::Array(Array::Crd { param, level }) => format!("{}_l{level}_crd", name(*param)),
             Arg::Array(Array::Vals { param }) => format!("{}_vals", name(*param)),
+            Arg::Array(Array::Level {
+                param,
+                level,
+                name: array,
+                ..
+            }) => {
+                format!("{}_l{level}_{array}", name(*param))
+            }
             Arg::Array(other) => format!("{other:?}"),
             Arg::Len(array) => format!("{}_len", self.arg_name(&Arg::Array(array.clone()))),
             Arg::Dim(p, d) => format!("{}_shape{d}", name(*p)),
@@ -367,6 +378,7 @@ impl Printer<'_> {
         let ty = match arg {
             Arg::Array(Array::Pos { .. } | Array::Crd { .. }) => "const unsigned int* __restrict__",
             Arg::Array(Array::Vals { param: 0 }) => "T* __restrict__",
+            Arg::Array(Array::Level { .. }) => "const long long* __restrict__",
             Arg::Array(_) => "const T* __restrict__",
             Arg::Len(_) | Arg::Dim(..) | Arg::LevelSize(..) => "idx_t",
         };
@@ -377,6 +389,8 @@ impl Printer<'_> {
         Ok(match expr {
             Expr::Var(var) => var.0.clone(),
             Expr::Index(n) => format!("{n}ull"),
+            Expr::Signed(n) => format!("({n}ll)"),
+            Expr::Cast(ty, a) => format!("(({})({}))", c_type(*ty), self.expr(a)?),
             Expr::Value(Literal::Int(n)) => format!("((T){n})"),
             Expr::Value(Literal::Float(f)) => format!("((T){})", c_float(*f)),
             Expr::Bool(b) => b.to_string(),
@@ -386,6 +400,9 @@ impl Printer<'_> {
                     Array::Pos { .. } | Array::Crd { .. } => {
                         format!("((idx_t){array_name}[{index}])")
                     }
+                    Array::Level {
+                        elem: Type::Index, ..
+                    } => format!("((idx_t){array_name}[{index}])"),
                     _ => format!("{array_name}[{index}]"),
                 }
             }
@@ -439,6 +456,7 @@ impl Printer<'_> {
 fn c_type(ty: Type) -> &'static str {
     match ty {
         Type::Index => "idx_t",
+        Type::Signed => "long long",
         Type::Value => "T",
         Type::Bool => "bool",
     }

@@ -18,7 +18,8 @@
 //! Arrays are named after their tensor (`A.l1.pos` is `pos` of level 1 of `A`); value literals are
 //! written `T(..)` to tell them from index literals; `A: Csc as Csr` is an input the kernel reads
 //! through a converted copy; `extent` lines are the shape checks (every
-//! listed dimension must be equal); the DIA helpers are `add_offset`, `range_lo` and `range_hi`;
+//! listed dimension must be equal); other level arrays print by their name (`A.l1.offsets`,
+//! `x.l0.present`), signed literals end in `i` (`0i`) and casts read `e as signed` / `e as index`;
 //! assembly statements and queries are calls (`append(C.l1, __j);`, `appended_len(C.l1)`), and so
 //! is the binary search `count_up_to(A.l1.pos, __p)`; scheduled loops read
 //! `parallel(exclusive) for`, `parallel(atomic) for` and `vector for`.
@@ -27,10 +28,10 @@
 //! is for.
 
 use super::{
-    Array, BinOp, Expr, HostStep, Kernel, Literal, OutputAccess, Place, RangeEnd, ReduceOp, Region,
-    Scope, ShapeCheck, Space, Stmt, Sync, TempType, Type, Unit, UpdateOp,
+    Array, BinOp, Expr, HostStep, Kernel, Literal, OutputAccess, Place, ReduceOp, Region, Scope,
+    ShapeCheck, Space, Stmt, Sync, TempType, Type, Unit, UpdateOp,
 };
-use crate::format::{FormatType, LevelKind, LevelSpec};
+use crate::format::{FormatType, LevelSpec, level_of};
 
 /// The kernel as text.
 pub fn print_kernel(kernel: &Kernel) -> String {
@@ -374,9 +375,9 @@ impl Printer<'_> {
         match array {
             Array::Pos { param, level } => format!("{}.l{level}.pos", self.param(*param)),
             Array::Crd { param, level } => format!("{}.l{level}.crd", self.param(*param)),
-            Array::Offsets { param, level } => {
-                format!("{}.l{level}.offsets", self.param(*param))
-            }
+            Array::Level {
+                param, level, name, ..
+            } => format!("{}.l{level}.{name}", self.param(*param)),
             Array::Vals { param } => format!("{}.vals", self.param(*param)),
             Array::Temp(var) => var.0.clone(),
         }
@@ -418,23 +419,11 @@ impl Printer<'_> {
             Expr::Binary(op, a, b) => self.binary(*op, a, b),
             Expr::Neg(a) => (format!("-{}", self.at(a, Prec::Unary)), Prec::Unary),
             Expr::Not(a) => (format!("!{}", self.at(a, Prec::Unary)), Prec::Unary),
-            Expr::AddOffset(index, offset) => (
-                format!("add_offset({}, {})", self.expr(index), self.expr(offset)),
-                Prec::Postfix,
+            Expr::Signed(n) => (format!("{n}i"), Prec::Postfix),
+            Expr::Cast(ty, a) => (
+                format!("{} as {}", self.at(a, Prec::Cast), type_name(*ty)),
+                Prec::Cast,
             ),
-            Expr::RangeBound {
-                end,
-                offset,
-                rows,
-                cols,
-            } => {
-                let name = match end {
-                    RangeEnd::Lo => "range_lo",
-                    RangeEnd::Hi => "range_hi",
-                };
-                let args = [offset, rows, cols].map(|e| self.expr(e)).join(", ");
-                (format!("{name}({args})"), Prec::Postfix)
-            }
             Expr::Select(c, a, b) => (
                 format!(
                     "{} ? {} : {}",
@@ -499,6 +488,7 @@ enum Prec {
     Compare,
     Sum,
     Product,
+    Cast,
     Unary,
     Postfix,
 }
@@ -511,7 +501,8 @@ impl Prec {
             Prec::And => Prec::Compare,
             Prec::Compare => Prec::Sum,
             Prec::Sum => Prec::Product,
-            Prec::Product => Prec::Unary,
+            Prec::Product => Prec::Cast,
+            Prec::Cast => Prec::Unary,
             Prec::Unary | Prec::Postfix => Prec::Postfix,
         }
     }
@@ -542,6 +533,7 @@ fn scope_name(scope: Scope) -> &'static str {
 fn type_name(ty: Type) -> &'static str {
     match ty {
         Type::Index => "index",
+        Type::Signed => "signed",
         Type::Value => "value",
         Type::Bool => "bool",
     }
@@ -573,7 +565,7 @@ fn level_spec(spec: &LevelSpec) -> String {
         Some(d) => format!("d{d}"),
         None => "slot".to_string(),
     }];
-    let default_ordered = spec.kind != LevelKind::Hashed;
+    let default_ordered = level_of(spec).can_be_ordered();
     if spec.ordered != default_ordered {
         parts.push(if spec.ordered { "ordered" } else { "unordered" }.to_string());
     }

@@ -161,7 +161,16 @@ fn every_statement_form_prints_on_its_own_line() {
 #[test]
 fn parentheses_follow_precedence() {
     let (a, b, c) = (var("a"), var("b"), var("c"));
-    let offset = || load(Array::Offsets { param: 1, level: 1 }, var("d"));
+    let offset = || {
+        let offsets = Array::Level {
+            param: 1,
+            level: 1,
+            name: "offsets",
+            elem: Type::Signed,
+        };
+        load(offsets, var("d"))
+    };
+    let signed = |e: Expr| Expr::Cast(Type::Signed, Box::new(e));
     let cases = [
         (
             bin(BinOp::Mul, bin(BinOp::Add, a.clone(), b.clone()), c.clone()),
@@ -196,17 +205,19 @@ fn parentheses_follow_precedence() {
             "a ? b : c ? a : b",
         ),
         (
-            Expr::AddOffset(Box::new(c.clone()), Box::new(offset())),
-            "add_offset(c, A.l1.offsets[d])",
+            Expr::Cast(
+                Type::Index,
+                Box::new(bin(BinOp::Add, signed(c.clone()), offset())),
+            ),
+            "(c as signed + A.l1.offsets[d]) as index",
         ),
         (
-            Expr::RangeBound {
-                end: RangeEnd::Hi,
-                offset: Box::new(offset()),
-                rows: Box::new(Expr::LevelSize { param: 1, level: 1 }),
-                cols: Box::new(Expr::Dim { param: 9, dim: 1 }),
-            },
-            "range_hi(A.l1.offsets[d], A.l1.size, #9.shape[1])",
+            bin(
+                BinOp::Min,
+                bin(BinOp::Sub, signed(Expr::Dim { param: 9, dim: 1 }), offset()),
+                bin(BinOp::Max, Expr::Neg(Box::new(c)), Expr::Signed(-1)),
+            ),
+            "min(#9.shape[1] as signed - A.l1.offsets[d], max(-c, -1i))",
         ),
     ];
     let printer = Printer {
