@@ -301,3 +301,29 @@ fn thread_temporary_needs_a_reduction_over_the_thread() {
     let errors = sparse_compiler::scheduled(tokens).err().expect("refused");
     assert!(matches!(errors[0].kind, ErrorKind::ParallelRaceNotOver(_)));
 }
+
+/// An upper bound of the outer part of a `Down` split (whose extent its parent's decides) is
+/// accepted, on the CPU too; the inner part's extent is the factor already, and a position loop
+/// has no extent to promise about.
+#[test]
+fn upper_bounds_of_split_parts() {
+    let outer = format!(
+        "{SPMV} schedule<split(i, i0, i1, Down, 4).bound(i0, ib, 8, MaxExact)
+            .parallelize(ib, CpuThread, NoRaces)>;"
+    );
+    let (program, scheduled) = schedule(&outer).unwrap_or_else(|e| panic!("{e}"));
+    let ib = program.vars.iter().position(|v| v == "ib").unwrap();
+    assert_eq!(scheduled.constant_extent(ib), Some(8));
+    for refused in [
+        "split(i, i0, i1, Down, 4).bound(i1, ib, 4, MaxExact)",
+        "split(i, i0, i1, Up, 4).bound(i0, ib, 4, MaxConstraint)",
+        "pos(j, jpos, A(i,j)).bound(jpos, jb, 4, MaxExact)",
+    ] {
+        let source = format!("{SPMV} schedule<{refused}>;");
+        let message = schedule(&source).err().expect("refused");
+        assert!(
+            message.contains("which another command derived"),
+            "{message}"
+        );
+    }
+}
