@@ -274,3 +274,80 @@ fn enclosing_loops(cin: &Cin, v: IndexVar) -> Option<Vec<IndexVar>> {
         Cin::Assign { .. } => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(parent: IndexVar, outer: IndexVar, inner: IndexVar, direction: Direction) -> Relation {
+        Relation::Split {
+            parent,
+            outer,
+            inner,
+            direction,
+            factor: 32,
+        }
+    }
+
+    fn bound(parent: IndexVar, child: IndexVar, kind: BoundKind) -> Relation {
+        Relation::Bound {
+            parent,
+            child,
+            kind,
+            value: 4,
+        }
+    }
+
+    fn with(relations: Vec<Relation>) -> Scheduled {
+        Scheduled {
+            relations,
+            ..Scheduled::default()
+        }
+    }
+
+    #[test]
+    fn a_split_fixes_one_part_and_divides_a_constant_parent() {
+        // 0 split Down into 1 (outer) and 2 (inner); 1 bounded to exactly 4 as 3; 3 split Up
+        // into 4 (outer, 32) and 5 (inner, 4 / 32 rounded up).
+        let s = with(vec![
+            split(0, 1, 2, Direction::Down),
+            bound(1, 3, BoundKind::MaxExact),
+            split(3, 4, 5, Direction::Up),
+        ]);
+        assert_eq!(s.constant_extent(0), None);
+        assert_eq!(s.constant_extent(1), None);
+        assert_eq!(s.constant_extent(2), Some(32));
+        assert_eq!(s.constant_extent(3), Some(4));
+        assert_eq!(s.constant_extent(4), Some(32));
+        assert_eq!(s.constant_extent(5), Some(1));
+    }
+
+    #[test]
+    fn only_exact_bounds_fix_an_extent() {
+        let s = with(vec![
+            bound(0, 1, BoundKind::MaxConstraint),
+            split(2, 3, 4, Direction::Down),
+            bound(3, 5, BoundKind::MaxExact),
+            bound(5, 6, BoundKind::MinExact),
+            Relation::Precompute {
+                parent: 6,
+                child: 7,
+            },
+            Relation::Collapse {
+                outer: 6,
+                inner: 4,
+                fused: 8,
+            },
+            Relation::Pos {
+                parent: 8,
+                pos: 9,
+                access: 0,
+            },
+        ]);
+        assert_eq!(s.constant_extent(1), None);
+        assert_eq!(s.constant_extent(6), Some(4));
+        assert_eq!(s.constant_extent(7), Some(4));
+        assert_eq!(s.constant_extent(8), Some(4 * 32));
+        assert_eq!(s.constant_extent(9), None);
+    }
+}
