@@ -298,7 +298,7 @@ fn thread_temporary_needs_a_reduction_over_the_thread() {
             .parallelize(thread, GpuThread, Temporary)>;"
     );
     let tokens: TokenStream = source.parse().unwrap();
-    let errors = sparse_compiler::scheduled(tokens).err().expect("refused");
+    let errors = sparse_compiler::scheduled(tokens).expect_err("refused");
     assert!(matches!(errors[0].kind, ErrorKind::ParallelRaceNotOver(_)));
 }
 
@@ -320,7 +320,7 @@ fn upper_bounds_of_split_parts() {
         "pos(j, jpos, A(i,j)).bound(jpos, jb, 4, MaxExact)",
     ] {
         let source = format!("{SPMV} schedule<{refused}>;");
-        let message = schedule(&source).err().expect("refused");
+        let message = schedule(&source).expect_err("refused");
         assert!(
             message.contains("which another command derived"),
             "{message}"
