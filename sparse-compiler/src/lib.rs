@@ -29,7 +29,15 @@ use proc_macro2::TokenStream;
 
 /// Compiles the body of a `tensor_kernel!` invocation into the tokens it expands to.
 pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
-    let (kernel, _, ir) = front_end(input)?;
+    let (kernel, scheduled, ir) = front_end(input)?;
+    // The schedule stage accepts GPU kernels, but until the CUDA back end emits them the Rust
+    // emitter would run their loops on the CPU with host tensors: refuse them here, where the
+    // CUDA emission takes over.
+    if let Some(launch) = scheduled.gpu {
+        let span = scheduled.parallel[&launch.block].span;
+        let what = "GPU kernels (the CUDA back end)".to_string();
+        return Err(vec![Error::new(span, ErrorKind::Unsupported(what))]);
+    }
     let mut tokens = emit::emit_rust(&ir, &kernel.attrs, &kernel.vis);
     if let Some(compute) = ir::passes::compute_only(&ir) {
         let doc = format!(
