@@ -93,6 +93,31 @@ tensor_kernel! {
         .parallelize(block, CpuThread, Atomics)>;
 }
 tensor_kernel! {
+    /// The GPU SpMM schedule of the evaluation (NNZ_PER_WARP = 16, 512 threads per block,
+    /// K = 128) on CPU threads: the outer part of the split dense loop is bounded to exactly 4.
+    fn spmm_gpu_schedule_on_cpu;
+    C(i,k) = A(i,j) * B(j,k);
+    formats<A: csr, C: (dense, dense) order(1,0)>;
+    schedule<reorder(i, j, k).fuse(i, j, f).pos(f, fpos, A(i,j))
+        .split(fpos, block, fpos1, Down, 256).split(fpos1, warp, nnz, Down, 16)
+        .split(k, dense_val_unbounded, thread, Down, 32)
+        .reorder(block, warp, thread, dense_val_unbounded, nnz)
+        .bound(dense_val_unbounded, dense_val, 4, MaxExact)
+        .parallelize(block, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    /// The same bound without parallel units, with smaller tiles (so several blocks run) and the
+    /// split dense loop inside the nonzeros (SDDMM's order).
+    fn spmm_gpu_schedule_sequential;
+    C(i,k) = A(i,j) * B(j,k);
+    formats<A: csr, C: (dense, dense) order(1,0)>;
+    schedule<reorder(i, j, k).fuse(i, j, f).pos(f, fpos, A(i,j))
+        .split(fpos, block, fpos1, Down, 12).split(fpos1, warp, nnz, Down, 5)
+        .split(k, dense_val_unbounded, thread, Down, 32)
+        .reorder(block, warp, nnz, thread, dense_val_unbounded)
+        .bound(dense_val_unbounded, dense_val, 4, MaxExact)>;
+}
+tensor_kernel! {
     fn sddmm_seed;
     A(i,k) = B(i,k) * C(i,j) * D(j,k);
     formats<A: csr, B: csr>;
@@ -333,6 +358,61 @@ fn spmm_and_sddmm_seed_schedules() {
             close_to(&a.to_dense(), &want, 1e-12);
         }
     }
+}
+
+/// Column-major dense matrices, the layout of the GPU SpMM's output.
+type ColumnMajor = sparse::Custom<
+    { sparse::encode_levels(&[sparse::LevelSpec::dense(1), sparse::LevelSpec::dense(0)]) },
+>;
+
+/// `bound(.., MaxExact)` of the outer part of a split (the GPU SpMM schedule, on the CPU): right
+/// where the promise holds (K from 97 to 128, with and without a tail), `BoundViolated` where it
+/// does not. The schedule stage accepts these kernels; lowering still measures a bounded
+/// variable's extent as a dimension (0 for a split's part, so every call reports the bound
+/// broken), and with SpMM's order (the dense loop between the position split's parts) walks the
+/// row tracker of `A` forward only, across the repeated nonzero loop.
+#[test]
+fn spmm_gpu_schedule_bounds_a_split() {
+    for (m, j, k) in [(0, 0, 100), (1, 1, 128), (37, 9, 100), (40, 31, 128)] {
+        let (db, b) = dense_matrix(j, k, 11);
+        for a in cases([m, j], 12) {
+            let at = tensor::<Csr, 2>([m, j], &a);
+            let da = dense([m, j], &a);
+            let want: Vec<f64> = (0..m * k)
+                .map(|ik| {
+                    (0..j)
+                        .map(|l| da[ik / k * j + l] * db[l * k + ik % k])
+                        .sum()
+                })
+                .collect();
+            let mut plain = garbage([m, k]);
+            spmm(&mut plain, &at, &b).unwrap();
+            close_to(plain.values(), &want, 1e-12);
+            let mut c = Tensor::<f64, ColumnMajor>::zeros([m, k]);
+            spmm_gpu_schedule_sequential(&mut c, &at, &b).unwrap();
+            close_to(&c.to_dense(), &want, 1e-12);
+            let mut c = Tensor::<f64, ColumnMajor>::zeros([m, k]);
+            spmm_gpu_schedule_on_cpu(&mut c, &at, &b).unwrap();
+            // Atomic adds reorder a sum.
+            close_to(&c.to_dense(), &want, 1e-10);
+        }
+    }
+    let at = tensor::<Csr, 2>([3, 4], &[([0, 1], 2.0)]);
+    let (_, b) = dense_matrix(4, 64, 13);
+    let mut c = Tensor::<f64, ColumnMajor>::zeros([3, 64]);
+    let err = spmm_gpu_schedule_on_cpu(&mut c, &at, &b).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            KernelError::BoundViolated {
+                bound: 4,
+                extent: 2,
+                exact: true,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 type Dcc = sparse::Custom<

@@ -208,6 +208,9 @@ pub enum ErrorKind {
     /// `precompute` of an expression that is not in the statement.
     PrecomputeNotFound,
 
+    /// A GPU precondition (DESIGN.md §1.1).
+    Gpu(GpuPrecondition),
+
     // not supported yet, and bugs
     /// A feature of the contract that this version does not compile yet.
     Unsupported(String),
@@ -402,6 +405,7 @@ impl Error {
             ErrorKind::PrecomputeNotFound => {
                 "the expression to precompute is not a subexpression of the statement".to_string()
             }
+            ErrorKind::Gpu(p) => p.message(),
             ErrorKind::ExtentMismatch {
                 index,
                 first,
@@ -420,6 +424,128 @@ impl Error {
     /// The error as a `syn::Error`, for the macro shell.
     pub fn to_syn(&self) -> syn::Error {
         syn::Error::new(self.span, self.message())
+    }
+}
+
+/// The GPU preconditions of DESIGN.md §1.1, each a spanned error on the `parallelize` command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GpuPrecondition {
+    /// A `GpuWarp` or `GpuThread` loop with no enclosing `GpuBlock` loop.
+    NoBlock {
+        /// The variable.
+        var: String,
+        /// Its unit.
+        unit: String,
+    },
+    /// A `GpuBlock` loop that is not the kernel's outermost loop.
+    BlockNotOutermost(String),
+    /// A GPU loop nested inside a GPU loop of the same or a finer unit.
+    Nesting {
+        /// The inner variable and its unit.
+        var: String,
+        /// Its unit.
+        unit: String,
+        /// The enclosing variable.
+        outer: String,
+        /// Its unit.
+        outer_unit: String,
+    },
+    /// A `GpuWarp` or `GpuThread` loop whose extent is not a compile-time constant.
+    ExtentNotConstant {
+        /// The variable.
+        var: String,
+        /// Its unit.
+        unit: String,
+    },
+    /// More threads per block than CUDA allows.
+    TooManyThreads {
+        /// The variable that sets the block size.
+        var: String,
+        /// Threads per block.
+        threads: usize,
+    },
+    /// A `GpuThread` loop under a `GpuWarp` loop whose extent is not 32.
+    WarpThreads {
+        /// The thread variable.
+        var: String,
+        /// Its extent.
+        extent: usize,
+    },
+    /// A CPU unit in a kernel with GPU units.
+    MixedUnits {
+        /// The CPU-parallel variable.
+        var: String,
+        /// Its unit.
+        unit: String,
+    },
+    /// A race strategy a GPU unit cannot implement.
+    Race {
+        /// The variable.
+        var: String,
+        /// Its unit.
+        unit: String,
+        /// The strategy.
+        race: String,
+    },
+    /// `Atomics` on a block or warp loop of a statement that sums nothing into its output.
+    AtomicsNoSum(String),
+    /// A sparse output that a GPU kernel would have to assemble.
+    SparseOutput(String),
+}
+
+impl GpuPrecondition {
+    /// What is wrong and what to change.
+    pub fn message(&self) -> String {
+        match self {
+            GpuPrecondition::NoBlock { var, unit } => format!(
+                "`{var}` runs on `{unit}` but no enclosing loop runs on `GpuBlock`; parallelize a loop \
+             around it with `GpuBlock` (a GPU kernel is a grid of blocks, each of warps and threads)"
+            ),
+            GpuPrecondition::BlockNotOutermost(v) => format!(
+                "`{v}` runs on `GpuBlock` but is not the kernel's outermost loop; reorder it \
+             outermost, so that the whole kernel runs in one GPU launch of one block per iteration"
+            ),
+            GpuPrecondition::Nesting {
+                var,
+                unit,
+                outer,
+                outer_unit,
+            } => format!(
+                "`{var}` (`{unit}`) is nested inside `{outer}` (`{outer_unit}`); GPU loops nest as \
+             `GpuBlock`, then `GpuWarp`, then `GpuThread`: reorder them into that order"
+            ),
+            GpuPrecondition::ExtentNotConstant { var, unit } => format!(
+                "the extent of `{var}` (`{unit}`) must be a compile-time constant, the size of a \
+             CUDA block; make `{var}` the inner part of a `split` (its factor), the outer part \
+             of a split of a constant loop, or `bound` it with `MaxExact`"
+            ),
+            GpuPrecondition::TooManyThreads { var, threads } => format!(
+                "`{var}` makes {threads} threads per GPU block, over CUDA's limit of 1024; use a \
+             smaller split factor"
+            ),
+            GpuPrecondition::WarpThreads { var, extent } => format!(
+                "under a `GpuWarp` loop, the `GpuThread` loop `{var}` must have extent 32 (the \
+             threads of one warp), not {extent}; split it with factor 32"
+            ),
+            GpuPrecondition::MixedUnits { var, unit } => format!(
+                "`{var}` runs on `{unit}` in a kernel with GPU units; a kernel runs on the CPU or \
+             on the GPU, so parallelize it with a GPU unit or not at all"
+            ),
+            GpuPrecondition::Race { var, unit, race } => format!(
+                "`{unit}` cannot implement `{race}` for `{var}` (a private partial and a warp \
+             shuffle reduction are per thread); use `NoRaces`, `IgnoreRaces` or `Atomics`, or \
+             give `{race}` to the `GpuThread` loop"
+            ),
+            GpuPrecondition::AtomicsNoSum(v) => format!(
+                "`Atomics` on `{v}`, but nothing is summed into the output (no reduction, no \
+             `+=`); use `NoRaces` or `IgnoreRaces`"
+            ),
+            GpuPrecondition::SparseOutput(t) => format!(
+                "GPU kernels write dense outputs or sparse outputs with an input's structure \
+             (SDDMM, TTV); output `{t}` would be assembled, which a GPU kernel cannot do: make \
+             `{t}` dense, or give it the levels of the input whose pattern it has"
+            ),
+        }
     }
 }
 

@@ -289,6 +289,10 @@ fn upload_levels(gpu: &Gpu, levels: &[Level]) -> Result<Vec<DeviceLevel>, GpuErr
                     buckets: *buckets,
                     crd: h.upload(crd)?,
                 },
+                Level::Bitmap { .. } => {
+                    let what = "a tensor with a bitmap level: GPU kernels do not read those yet";
+                    return Err(GpuError::Invalid(what.into()));
+                }
             })
         })
         .collect()

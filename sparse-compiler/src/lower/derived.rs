@@ -55,6 +55,7 @@ impl Lowerer<'_> {
             && !self.scope.trackers.contains_key(&relation)
             && !self.scope.untracked.contains(&relation)
             && !self.gpu_loop_below(v)
+            && !self.restarts_below(v, relation)
         {
             let first = self.first_position(relation);
             flush_inside = self.declare_tracker(relation, access, level, first, &mut inner);
@@ -597,7 +598,8 @@ impl Lowerer<'_> {
                 let p = self.bind(parent, c, out);
                 // A lower bound keeps the parent's range; an upper one may pass its extent.
                 if matches!(kind, BoundKind::MaxExact | BoundKind::MaxConstraint) {
-                    guards.push(bin(BinOp::Lt, p, self.extent(parent)));
+                    let (_, hi) = self.range_of(parent)?;
+                    guards.push(bin(BinOp::Lt, p, hi));
                 }
                 Ok(true)
             }

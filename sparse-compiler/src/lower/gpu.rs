@@ -13,7 +13,7 @@ use crate::ir::{
     Var,
 };
 use crate::notation::IndexVar;
-use crate::schedule::{BoundKind, Direction, Parallel, Race, Relation, Unit};
+use crate::schedule::{Parallel, Race, Unit};
 
 impl Lowerer<'_> {
     /// The statements of a loop on a GPU unit: its region, and for a `Temporary` or
@@ -107,7 +107,7 @@ impl Lowerer<'_> {
         }
         let units = match unit {
             IrUnit::GpuBlock => None,
-            _ => Some(self.constant_extent(v).ok_or_else(|| {
+            _ => Some(self.scheduled.constant_extent(v).ok_or_else(|| {
                 let what = format!(
                     "`{}` on GPU warps or threads has no constant extent; split it by a constant",
                     self.program.vars[v]
@@ -143,29 +143,6 @@ impl Lowerer<'_> {
                     .get(&x)
                     .is_some_and(|p| matches!(p.unit, Unit::GpuWarp | Unit::GpuThread))
             })
-    }
-
-    /// The number of iterations of `v` when it is fixed at compile time: the constant part of a
-    /// split, the other part of a split of a constant extent, or a `MaxExact` bound.
-    fn constant_extent(&self, v: IndexVar) -> Option<usize> {
-        match self.scheduled.deriving(v)? {
-            Relation::Split {
-                parent,
-                outer,
-                direction,
-                factor,
-                ..
-            } => match (direction, v == outer) {
-                (Direction::Down, false) | (Direction::Up, true) => Some(factor),
-                _ => Some(self.constant_extent(parent)?.div_ceil(factor)),
-            },
-            Relation::Bound {
-                kind: BoundKind::MaxExact,
-                value,
-                ..
-            } => Some(value),
-            _ => None,
-        }
     }
 }
 

@@ -36,7 +36,7 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
         )]);
     };
     let mut lowerer = Lowerer::new(program, scheduled);
-    let mut body = lowerer.bound_checks();
+    let mut body = lowerer.bound_checks().map_err(|e| vec![e])?;
     lowerer.begin_output(&mut body)?;
     lowerer.stmt(cin, &mut body).map_err(|e| vec![e])?;
     lowerer.end_output(&mut body);
@@ -221,8 +221,9 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    /// A `bound` command's promise about an extent, checked before the kernel runs.
-    fn bound_checks(&self) -> Vec<Stmt> {
+    /// A `bound` command's promise about an extent, checked before the kernel runs. The extent
+    /// of a split's part is its number of tiles, not a dimension.
+    fn bound_checks(&self) -> Result<Vec<Stmt>, Error> {
         let mut checks = Vec::new();
         for r in &self.scheduled.relations {
             if let Relation::Bound {
@@ -232,15 +233,20 @@ impl<'p> Lowerer<'p> {
                 ..
             } = *r
             {
+                let (lo, hi) = self.range_of(parent)?;
+                let extent = match lo {
+                    Expr::Index(0) => hi,
+                    lo => bin(ir::BinOp::Sub, hi, lo),
+                };
                 checks.push(Stmt::Host(HostStep::CheckBound {
                     index: self.program.vars[parent].clone(),
-                    extent: self.extent(parent),
+                    extent,
                     bound: value,
                     exact: kind == BoundKind::MaxExact,
                 }));
             }
         }
-        checks
+        Ok(checks)
     }
 
     fn stmt(&mut self, cin: &Cin, out: &mut Vec<Stmt>) -> Result<(), Error> {

@@ -44,6 +44,25 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether a loop nested in `v`'s that does not iterate positions of `relation` encloses one
+    /// that does (SpMM's `nnz` inside a loop over a dense column block): the positions start over
+    /// in each of its iterations, so a tracker declared here would only ever move forward past
+    /// them. It is declared further in.
+    pub(super) fn restarts_below(&self, v: IndexVar, relation: usize) -> bool {
+        let Some(cin) = &self.scheduled.cin else {
+            return false;
+        };
+        let tracks = |x: IndexVar| self.tracked_pos(x).is_some_and(|(r, ..)| r == relation);
+        crate::schedule::nest::loops_below(cin, v)
+            .into_iter()
+            .filter(|&x| !tracks(x))
+            .any(|x| {
+                crate::schedule::nest::loops_below(cin, x)
+                    .into_iter()
+                    .any(tracks)
+            })
+    }
+
     /// The first position a loop over part of a tracked position variable visits: the position
     /// with every loop not yet bound at its start (0).
     pub(super) fn first_position(&self, relation: usize) -> Expr {

@@ -8,7 +8,7 @@ use crate::error::{Error, ErrorKind};
 use crate::notation::IndexVar;
 
 use super::nest::accesses_of;
-use super::{BoundKind, Relation, State};
+use super::{BoundKind, Direction, Relation, State};
 
 impl State<'_> {
     /// The loop over `var` becomes a loop over `bound`, which iterates the same coordinates.
@@ -21,7 +21,7 @@ impl State<'_> {
     ) -> Result<(), Error> {
         let parent = self.loop_var(var)?;
         let upper = matches!(kind, BoundKind::MaxExact | BoundKind::MaxConstraint);
-        if upper && self.scheduled.deriving(parent).is_some() {
+        if upper && !self.bounds_extent(parent) {
             let what = format!(
                 "an upper `bound` of `{var}`, which another command derived (the bound \
                  promises something about an extent, and only the statement's own \
@@ -41,6 +41,21 @@ impl State<'_> {
             value: value.0,
         });
         Ok(())
+    }
+
+    /// Whether an upper bound on `v` promises something about an extent the inputs decide: `v`
+    /// is the statement's own variable, or the part of a `split` whose extent follows from its
+    /// parent's (the outer part of a `Down` split, as the GPU schedules bound the outer part of a
+    /// split dense loop to make it a constant). The other part's extent is the factor already,
+    /// and positions and collapses have no extent a user could promise.
+    fn bounds_extent(&self, v: IndexVar) -> bool {
+        match self.scheduled.deriving(v) {
+            None => true,
+            Some(Relation::Split {
+                outer, direction, ..
+            }) => (v == outer) == (direction == Direction::Down),
+            Some(_) => false,
+        }
     }
 
     /// A lower bound (`MinExact`, `MinConstraint`) states where `v`'s loop starts; it cannot

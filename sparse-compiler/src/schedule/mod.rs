@@ -5,7 +5,8 @@
 //! that need a loop's iteration lattice (co-iteration under `parallelize`) are checked by lowering
 //! with the span recorded here.
 //!
-//! After the commands, `finalize` introduces the temporaries the final loop order calls for.
+//! After the commands, `finalize` introduces the temporaries the final loop order calls for, and
+//! `gpu` checks the preconditions of GPU units, which depend on that final order.
 //!
 //! The commands arrive typed (`syntax` checked their arguments); what their names refer to is
 //! checked here. One file per command, each an `impl State` with the command's preconditions and
@@ -18,6 +19,7 @@ mod bound;
 mod collapse;
 mod coord;
 mod finalize;
+mod gpu;
 pub(crate) mod nest;
 mod parallelize;
 mod pos;
@@ -30,6 +32,7 @@ mod unroll;
 
 pub use crate::syntax::ast::{BoundKind, Direction, Race, Unit};
 pub use finalize::finalize;
+pub use gpu::GpuLaunch;
 pub use provenance::Relation;
 
 use std::collections::BTreeMap;
@@ -70,6 +73,8 @@ pub struct Scheduled {
     pub workspaces: BTreeMap<usize, String>,
     /// Gathers to prefetch ahead, by the tensor (its index in the program) they read.
     pub prefetch: BTreeMap<usize, Prefetch>,
+    /// The launch shape of a GPU kernel (`None` for a CPU kernel), once its preconditions hold.
+    pub gpu: Option<GpuLaunch>,
 }
 
 /// A `prefetch(x, d)` command: where a loop over a compressed level's positions reads `x` at the
@@ -132,13 +137,10 @@ pub fn schedule(
             .get(&v)
             .is_some_and(|p| p.unit != Unit::CpuVector)
     };
-    scheduled.cin = Some(finalize(
-        program,
-        cin,
-        &output_like,
-        &touches_output,
-        &fixed,
-    ));
+    let cin = finalize(program, cin, &output_like, &touches_output, &fixed);
+    // The nesting of GPU units is that of the final loops.
+    scheduled.gpu = gpu::gpu_launch(program, &scheduled, &cin).map_err(|e| vec![e])?;
+    scheduled.cin = Some(cin);
     Ok(scheduled)
 }
 

@@ -1,6 +1,7 @@
 //! `parallelize(i, unit, race)`: the loop over `i` runs on the given hardware, its writes to
 //! shared output entries made safe by the race strategy. Races that depend on the iteration
-//! lattice (co-iteration) are checked by lowering, with the span recorded here.
+//! lattice (co-iteration) are checked by lowering, with the span recorded here; those of GPU units,
+//! which depend on the final loop order, once the whole chain is applied (`gpu.rs`).
 
 use proc_macro2::Span;
 use syn::Ident;
