@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use sparse_runtime::{Format, Idx, Level, LevelSpec, Tensor};
 
-use crate::backend::Buffer;
+use crate::store::Buffer;
 use crate::launch::DeviceArray;
 use crate::{Gpu, GpuError, GpuScalar};
 
@@ -257,7 +257,7 @@ impl<T: GpuScalar, F: Format> Drop for DeviceTensor<T, F> {
     }
 }
 
-fn array<V: crate::backend::DeviceValue>(b: &Buffer<V>) -> DeviceArray<'_> {
+fn array<V: crate::store::DeviceValue>(b: &Buffer<V>) -> DeviceArray<'_> {
     DeviceArray::new(b.addr(), b.len())
 }
 
