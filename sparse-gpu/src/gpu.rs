@@ -5,9 +5,9 @@ use std::fmt;
 
 use sparse_runtime::{Format, Tensor};
 
+use crate::launch::{KernelArg, LaunchShape};
 use crate::sim::Simulator;
 use crate::store::Handle;
-use crate::launch::{KernelArg, LaunchShape};
 use crate::{DeviceTensor, GpuError, GpuScalar, gpu_required};
 
 /// A CUDA device with its (primary) context and a stream of its own.

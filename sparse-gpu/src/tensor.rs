@@ -6,8 +6,8 @@ use std::marker::PhantomData;
 
 use sparse_runtime::{Format, Idx, Level, LevelSpec, Tensor};
 
-use crate::store::Buffer;
 use crate::launch::DeviceArray;
+use crate::store::Buffer;
 use crate::{Gpu, GpuError, GpuScalar};
 
 /// One level on the device: the sizes stay on the host, the arrays are device buffers.

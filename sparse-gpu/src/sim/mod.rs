@@ -211,7 +211,10 @@ impl Simulator {
         if status == 0 {
             return Ok(());
         }
-        let end = message.iter().position(|&b| b == 0).unwrap_or(message.len());
+        let end = message
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(message.len());
         Err(GpuError::Driver {
             during: format!(
                 "running `{kernel}` on the simulator: {}",
@@ -252,9 +255,8 @@ fn params(library: &Library, kernel: &str) -> Result<Vec<Param>, GpuError> {
     // SAFETY: the symbol was defined by the trampoline generated in `translation_unit` for this
     // kernel, with exactly this signature.
     let report = unsafe {
-        library.get::<unsafe extern "C" fn(*mut c_uint, *mut c_int, c_uint) -> c_uint>(
-            name.as_bytes(),
-        )
+        library
+            .get::<unsafe extern "C" fn(*mut c_uint, *mut c_int, c_uint) -> c_uint>(name.as_bytes())
     }
     .map_err(|e| not_found(kernel, &e.to_string()))?;
     let mut sizes = vec![0 as c_uint; 64];
@@ -341,8 +343,7 @@ pub(crate) fn kernel_names(source: &str) -> Vec<String> {
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
         let starts_well = name.chars().next().is_some_and(|c| !c.is_ascii_digit());
-        if starts_well && s[name.len()..].trim_start().starts_with('(') && !names.contains(&name)
-        {
+        if starts_well && s[name.len()..].trim_start().starts_with('(') && !names.contains(&name) {
             names.push(name);
         }
     }
