@@ -1,7 +1,7 @@
 //! The host simulator of the GPU ([`Gpu::simulator`]): hand-written CUDA kernels run on the CPU
 //! and are compared with dense products computed here on the host. These tests need no GPU and
 //! no `cuda` feature, only a C++ compiler; without one they skip, unless
-//! `SPARSE_REQUIRE_SIMULATOR` (or `SPARSE_REQUIRE_GPU`) is set, which makes that a failure.
+//! `SPARSE_REQUIRE_SIMULATOR` is set (not empty, not `0`), which makes that a failure.
 
 mod common;
 
@@ -17,10 +17,12 @@ fn simulator(test: &str) -> Option<Gpu> {
             Some(gpu)
         }
         Err(e) => {
+            // `SPARSE_REQUIRE_GPU` asks for a device, not for the simulator's C++ compiler: only
+            // `SPARSE_REQUIRE_SIMULATOR` turns this skip into a failure.
             let required = std::env::var_os("SPARSE_REQUIRE_SIMULATOR")
                 .is_some_and(|v| !v.is_empty() && v != "0");
             assert!(!required && e.is_unavailable(), "{test}: {e}");
-            common::skip(test, &e);
+            eprintln!("skipping {test}: {e}");
             None
         }
     }
