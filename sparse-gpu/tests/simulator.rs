@@ -460,3 +460,39 @@ extern "C" __global__ void lanes(long long *out) {
         assert_eq!(at(4), 0x5555_5555, "ballot t={t}");
     }
 }
+
+#[test]
+fn shared_memory_is_one_per_block_and_fresh_for_each() {
+    let Some(gpu) = simulator("shared_memory_is_one_per_block_and_fresh_for_each") else {
+        return;
+    };
+    // Thread 0 of each block records what it finds in shared memory, then every thread of the
+    // block adds 1 to a shared counter; after the barrier, the last thread reads the count.
+    // Reading shared memory before writing it is undefined on a device; the simulator promises
+    // zeros (each block runs on a fresh OS thread).
+    let source = r#"
+extern "C" __global__ void count(int *seen, int *counts) {
+    __shared__ int counter;
+    __shared__ int leftover[4];
+    if (threadIdx.x == 0) {
+        seen[blockIdx.x] = counter + leftover[0] + leftover[3];
+        leftover[0] = 7;
+        leftover[3] = 9;
+    }
+    __syncthreads();
+    atomicAdd(&counter, 1);
+    __syncthreads();
+    if (threadIdx.x == blockDim.x - 1) counts[blockIdx.x] = counter;
+}
+"#;
+    let mut seen: DeviceTensor<i32, DenseVec> = gpu.zeros([6]).unwrap();
+    let mut counts: DeviceTensor<i32, DenseVec> = gpu.zeros([6]).unwrap();
+    let args = [
+        KernelArg::from(seen.values_array_mut()),
+        counts.values_array_mut().into(),
+    ];
+    gpu.launch(source, "count", LaunchShape::linear(6, 96), &args)
+        .unwrap();
+    assert_eq!(seen.download().unwrap().to_dense(), vec![0; 6]);
+    assert_eq!(counts.download().unwrap().to_dense(), vec![96; 6]);
+}

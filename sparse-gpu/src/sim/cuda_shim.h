@@ -5,8 +5,8 @@
 //
 // How a grid runs
 // ---------------
-// - Blocks run one after another, in order (x fastest, then y, then z), on the launching thread:
-//   results are deterministic, atomics included.
+// - Blocks run one after another, in order (x fastest, then y, then z): results are
+//   deterministic, atomics included.
 // - The threads of a block run as cooperative fibers (ucontext: makecontext/swapcontext), each on
 //   its own stack (FIBER_STACK bytes). A fiber runs until it finishes or reaches a barrier; a
 //   scheduler resumes the others in thread order and releases a barrier once every thread it
@@ -22,9 +22,10 @@
 // - threadIdx, blockIdx, blockDim and gridDim are thread-local variables that the scheduler sets
 //   before it resumes a thread.
 // - __shared__ variables are `static thread_local`: the fibers of a block (one OS thread) share
-//   them. Blocks run in turn on that thread, so each block has the array to itself while it
-//   runs; like a device's shared memory, its content at the start of a block is unspecified
-//   (here: what the previous block left).
+//   them. When the source declares any, each block runs on a fresh OS thread (started and joined
+//   in turn), so every block gets its own copy, zeroed (a device leaves it unspecified: a kernel
+//   must not read shared memory before writing it, and the simulator does not catch one that
+//   does). Otherwise blocks run on the launching thread.
 //
 // Supported: __global__, __device__, __host__, __forceinline__, __noinline__, __restrict__,
 // __launch_bounds__(...), __shared__ arrays and scalars (static sizes), __constant__ (as a plain
@@ -58,6 +59,8 @@
 #include <type_traits>
 #include <ucontext.h>
 #include <utility>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 // ---- Declaration specifiers ------------------------------------------------------------------
@@ -248,54 +251,91 @@ inline void write_message(char *message, unsigned long len, const char *text) {
     std::snprintf(message, len, "%s", text);
 }
 
-// Runs the whole grid; `body` runs the kernel for the current thread. 0 on success, else 1 with
-// the reason in `message`.
-inline int run_grid(const unsigned *grid, const unsigned *blk, int fibers, void (*body)(void *),
+// What `run_grid` was asked to do, for the blocks it runs.
+enum Mode {
+    // Run the threads of a block as fibers (the source has barriers or warp collectives).
+    FIBERS = 1,
+    // Run each block on a fresh OS thread, so that its `__shared__` variables (thread-locals)
+    // start zeroed whatever the previous blocks left (the source declares `__shared__` data).
+    FRESH_SHARED = 2,
+};
+
+struct Grid {
+    dim3 grid, blk;
+    int mode;
+    void (*body)(void *);
+    void *body_context;
+    Block *fibers;  // null without FIBERS
+};
+
+// Runs block `idx` on the calling OS thread. nullptr, or why it failed.
+inline const char *run_one_block(const Grid &g, uint3 idx) {
+    grid_dim = g.grid;
+    block_dim = g.blk;
+    block_idx = idx;
+    fiberless_error = nullptr;
+    if (g.fibers != nullptr) {
+        Block *outer = block;
+        block = g.fibers;
+        int status = run_block(*g.fibers);
+        block = outer;
+        return status == 0 ? nullptr : g.fibers->error;
+    }
+    for (unsigned tz = 0; tz < g.blk.z; tz++)
+        for (unsigned ty = 0; ty < g.blk.y; ty++)
+            for (unsigned tx = 0; tx < g.blk.x; tx++) {
+                thread_idx = uint3{tx, ty, tz};
+                g.body(g.body_context);
+            }
+    return fiberless_error;
+}
+
+// Runs the whole grid, block after block in order (x fastest); `body` runs the kernel for the
+// current thread. 0 on success, else 1 with the reason in `message`.
+inline int run_grid(const unsigned *grid, const unsigned *blk, int mode, void (*body)(void *),
                     void *body_context, char *message, unsigned long message_len) {
-    grid_dim = dim3(grid[0], grid[1], grid[2]);
-    block_dim = dim3(blk[0], blk[1], blk[2]);
     unsigned threads = blk[0] * blk[1] * blk[2];
     if (threads == 0 || grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return 0;
-    fiberless_error = nullptr;
-    if (!fibers) {
-        for (unsigned bz = 0; bz < grid[2]; bz++)
-            for (unsigned by = 0; by < grid[1]; by++)
-                for (unsigned bx = 0; bx < grid[0]; bx++) {
-                    block_idx = uint3{bx, by, bz};
-                    for (unsigned tz = 0; tz < blk[2]; tz++)
-                        for (unsigned ty = 0; ty < blk[1]; ty++)
-                            for (unsigned tx = 0; tx < blk[0]; tx++) {
-                                thread_idx = uint3{tx, ty, tz};
-                                body(body_context);
-                            }
-                }
-        if (fiberless_error != nullptr) {
-            write_message(message, message_len, fiberless_error);
+    Grid g{dim3(grid[0], grid[1], grid[2]), dim3(blk[0], blk[1], blk[2]), mode, body,
+           body_context, nullptr};
+    Block b;
+    if (mode & FIBERS) {
+        b.body = body;
+        b.body_context = body_context;
+        b.threads = threads;
+        b.fibers.resize(threads);
+        // Not value-initialized: untouched stack pages are never committed. The stacks are
+        // reused by every block (a block's fibers have all finished before the next starts).
+        b.stacks.reset(new (std::nothrow) char[std::size_t(threads) * FIBER_STACK]);
+        if (!b.stacks) {
+            write_message(message, message_len, "no memory for the fibers' stacks");
             return 1;
         }
-        return 0;
+        b.exchange.assign(threads, 0);
+        b.error = nullptr;
+        g.fibers = &b;
     }
-    Block b;
-    b.body = body;
-    b.body_context = body_context;
-    b.threads = threads;
-    b.fibers.resize(threads);
-    // Not value-initialized: untouched stack pages are never committed.
-    b.stacks.reset(new char[std::size_t(threads) * FIBER_STACK]);
-    b.exchange.assign(threads, 0);
-    b.error = nullptr;
-    Block *outer = block;
-    block = &b;
-    int status = 0;
-    for (unsigned bz = 0; bz < grid[2] && status == 0; bz++)
-        for (unsigned by = 0; by < grid[1] && status == 0; by++)
-            for (unsigned bx = 0; bx < grid[0] && status == 0; bx++) {
-                block_idx = uint3{bx, by, bz};
-                status = run_block(b);
+    const char *error = nullptr;
+    for (unsigned bz = 0; bz < grid[2] && error == nullptr; bz++)
+        for (unsigned by = 0; by < grid[1] && error == nullptr; by++)
+            for (unsigned bx = 0; bx < grid[0] && error == nullptr; bx++) {
+                uint3 idx{bx, by, bz};
+                if (!(mode & FRESH_SHARED)) {
+                    error = run_one_block(g, idx);
+                    continue;
+                }
+                try {
+                    std::thread t([&] { error = run_one_block(g, idx); });
+                    t.join();
+                } catch (const std::system_error &) {
+                    error = "could not start a thread for a block";
+                }
             }
-    block = outer;
-    if (status != 0) write_message(message, message_len, b.error);
-    return status;
+    if (error != nullptr) {
+        write_message(message, message_len, error);
+        return 1;
+    }
+    return 0;
 }
 
 // ---- Launch trampolines ------------------------------------------------------------------------
@@ -308,7 +348,7 @@ void call(void (*kernel)(P...), void **args, std::index_sequence<I...>) {
 }
 
 template <typename... P>
-int launch(void (*kernel)(P...), const unsigned *grid, const unsigned *blk, int fibers,
+int launch(void (*kernel)(P...), const unsigned *grid, const unsigned *blk, int mode,
            void **args, char *message, unsigned long message_len) {
     struct Context {
         void (*kernel)(P...);
@@ -318,7 +358,7 @@ int launch(void (*kernel)(P...), const unsigned *grid, const unsigned *blk, int 
         auto *ctx = static_cast<Context *>(c);
         call(ctx->kernel, ctx->args, std::index_sequence_for<P...>{});
     };
-    return run_grid(grid, blk, fibers, body, &context, message, message_len);
+    return run_grid(grid, blk, mode, body, &context, message, message_len);
 }
 
 // Reports the size of each parameter and whether it is floating point; returns their number.

@@ -185,7 +185,7 @@ impl Simulator {
         }
         .map_err(|e| not_found(kernel, &e.to_string()))?;
         let mut pointers: Vec<*mut c_void> = args.iter().map(KernelArg::as_param).collect();
-        let fibers = c_int::from(uses_barriers(source));
+        let mode = run_mode(source);
         let mut message = vec![0u8; 512];
         let status = {
             let _write = MEMORY.write().unwrap_or_else(PoisonError::into_inner);
@@ -201,7 +201,7 @@ impl Simulator {
                 entry(
                     shape.grid.as_ptr(),
                     shape.block.as_ptr(),
-                    fibers,
+                    mode,
                     pointers.as_mut_ptr(),
                     message.as_mut_ptr().cast(),
                     message.len(),
@@ -224,6 +224,13 @@ impl Simulator {
             code: 719,
         })
     }
+}
+
+/// How the shim's `run_grid` runs the grid of `source` (its `Mode` bits): the threads of a block
+/// as fibers (1) when the source names a barrier or a warp collective; each block on a fresh OS
+/// thread (2), so that its `__shared__` variables start fresh, when it declares any.
+fn run_mode(source: &str) -> c_int {
+    c_int::from(uses_barriers(source)) | (c_int::from(source.contains("__shared__")) << 1)
 }
 
 /// Whether the source needs the threads of a block as fibers: it names a barrier or a warp
@@ -359,8 +366,8 @@ fn translation_unit(source: &str) -> String {
     for name in kernel_names(source) {
         unit.push_str(&format!(
             "extern \"C\" int sparse_sim_launch_{name}(const unsigned *grid, const unsigned *block, \
-             int fibers, void **args, char *message, unsigned long message_len) {{\n    return \
-             sparse_sim::launch({name}, grid, block, fibers, args, message, message_len);\n}}\n\
+             int mode, void **args, char *message, unsigned long message_len) {{\n    return \
+             sparse_sim::launch({name}, grid, block, mode, args, message, message_len);\n}}\n\
              extern \"C\" unsigned sparse_sim_params_{name}(unsigned *sizes, int *floats, \
              unsigned cap) {{\n    return sparse_sim::params({name}, sizes, floats, cap);\n}}\n"
         ));
@@ -536,5 +543,8 @@ __global__ void plain ( int m ) {}
     fn barriers_are_detected() {
         assert!(uses_barriers("x = __shfl_down_sync(~0u, x, 1);"));
         assert!(!uses_barriers("y[i] = x[i];"));
+        assert_eq!(run_mode("y[i] = x[i];"), 0);
+        assert_eq!(run_mode("__shared__ int s[4]; __syncthreads();"), 3);
+        assert_eq!(run_mode("__shared__ int s[4];"), 2);
     }
 }
