@@ -272,12 +272,15 @@ fn shared_memory_and_block_barriers_give_block_sums() {
 }
 
 const ATOMICS: &str = r#"
-// Every thread adds (its global index + 1) into one cell of each type.
+// Every thread adds (its global index + 1) into one cell of each type. A `long long` is added as
+// NVRTC needs it spelled (CUDA has no `long long` atomicAdd): through `unsigned long long`, whose
+// wrapping sum is the signed one. Valid CUDA: NVRTC compiles it (below).
 extern "C" __global__ void add_all(int n, int *i32s, long long *i64s, unsigned long long *u64s, float *f32s, double *f64s) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     atomicAdd(&i32s[0], i + 1);
-    atomicAdd(&i64s[0], (long long)(i + 1) * 1000000000LL);
+    atomicAdd((unsigned long long *)&i64s[0], (unsigned long long)((long long)(i + 1) * 1000000000LL));
+    atomicAdd((unsigned long long *)&i64s[2], (unsigned long long)(-(long long)(i + 1)));
     atomicAdd(&u64s[0], (unsigned long long)(i + 1));
     atomicAdd(&f32s[0], 0.5f);
     atomicAdd(&f64s[0], (double)(i + 1));
@@ -294,7 +297,7 @@ fn atomic_adds_from_many_threads_are_exact() {
     };
     let n = 5000i64;
     let mut i32s: DeviceTensor<i32, DenseVec> = gpu.zeros([3]).unwrap();
-    let mut i64s: DeviceTensor<i64, DenseVec> = gpu.zeros([2]).unwrap();
+    let mut i64s: DeviceTensor<i64, DenseVec> = gpu.zeros([3]).unwrap();
     let mut u64s: DeviceTensor<i64, DenseVec> = gpu.zeros([1]).unwrap();
     let mut f32s: DeviceTensor<f32, DenseVec> = gpu.zeros([1]).unwrap();
     let mut f64s: DeviceTensor<f64, DenseVec> = gpu.zeros([1]).unwrap();
@@ -315,7 +318,7 @@ fn atomic_adds_from_many_threads_are_exact() {
     assert!((1..=5000).contains(&ints[2]), "{}", ints[2]);
     assert_eq!(
         i64s.download().unwrap().to_dense(),
-        vec![triangle * 1_000_000_000, -4999]
+        vec![triangle * 1_000_000_000, -4999, -triangle]
     );
     assert_eq!(u64s.download().unwrap().to_dense(), vec![triangle]);
     assert_eq!(f32s.download().unwrap().to_dense(), vec![2500.0]);
@@ -495,4 +498,40 @@ extern "C" __global__ void count(int *seen, int *counts) {
         .unwrap();
     assert_eq!(seen.download().unwrap().to_dense(), vec![0; 6]);
     assert_eq!(counts.download().unwrap().to_dense(), vec![96; 6]);
+}
+
+#[test]
+fn the_simulator_also_takes_long_long_atomics() {
+    let Some(gpu) = simulator("the_simulator_also_takes_long_long_atomics") else {
+        return;
+    };
+    // The host spelling of an i64 atomic add (NVRTC would refuse it: see `add_all`).
+    let source = r#"
+extern "C" __global__ void sub(long long *y) { atomicAdd(&y[0], -3ll); atomicAdd(&y[1], 1ll << 40); }
+"#;
+    let mut y: DeviceTensor<i64, DenseVec> = gpu.zeros([2]).unwrap();
+    let args = [KernelArg::from(y.values_array_mut())];
+    gpu.launch(source, "sub", LaunchShape::linear(3, 100), &args)
+        .unwrap();
+    assert_eq!(y.download().unwrap().to_dense(), vec![-900, 300i64 << 40]);
+}
+
+#[test]
+fn the_kernels_run_here_are_cuda_that_nvrtc_compiles() {
+    let sources = [
+        ("spmv_warp f64", warp_spmv_source::<f64>()),
+        ("spmv_warp i64", warp_spmv_source::<i64>()),
+        ("block_sum", BLOCK_SUM.to_string()),
+        ("add_all", ATOMICS.to_string()),
+    ];
+    for (name, source) in sources {
+        match sparse_gpu::compile_ptx(&source, name, "sm_90") {
+            Ok(ptx) => assert!(ptx.contains(".entry"), "{name}"),
+            Err(e) if e.is_unavailable() => {
+                common::skip_nvrtc("the_kernels_run_here_are_cuda_that_nvrtc_compiles", &e);
+                return;
+            }
+            Err(e) => panic!("{name}: {e}"),
+        }
+    }
 }
