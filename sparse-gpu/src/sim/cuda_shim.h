@@ -129,8 +129,11 @@ struct Block {
     std::unique_ptr<char[]> stacks;
     ucontext_t scheduler;
     unsigned current;
-    // One 8-byte slot per thread, through which warp collectives exchange values.
+    // Two 8-byte slots per thread, through which warp collectives exchange values: the ones of
+    // parity `warp_generation & 1` of the thread's warp (see `exchange`).
     std::vector<unsigned long long> exchange;
+    // How many times each warp's barrier has been released.
+    std::vector<unsigned> warp_generation;
     const char *error;
 };
 
@@ -170,6 +173,7 @@ inline bool release(Block &b) {
         if (waiting != 0 && (wanted & ~waiting) == 0) {
             for (unsigned l = 0; l < lanes; l++)
                 if (waiting & (1u << l)) b.fibers[base + l].state = State::Ready;
+            b.warp_generation[base / WARP]++;
             released = true;
         }
     }
@@ -311,7 +315,8 @@ inline int run_grid(const unsigned *grid, const unsigned *blk, int mode, void (*
             write_message(message, message_len, "no memory for the fibers' stacks");
             return 1;
         }
-        b.exchange.assign(threads, 0);
+        b.exchange.assign(2 * std::size_t(threads), 0);
+        b.warp_generation.assign((threads + WARP - 1) / WARP, 0);
         b.error = nullptr;
         g.fibers = &b;
     }
@@ -375,8 +380,11 @@ unsigned params(void (*)(P...), unsigned *sizes, int *floats, unsigned cap) {
 
 // ---- Warp collectives --------------------------------------------------------------------------
 
-// Every lane of `mask` publishes `v`; each then reads lane `src` of its warp (its own value when
-// `src` is out of range); a second barrier keeps the slots until every lane has read.
+// Every lane of `mask` publishes `v`; after the warp barrier each reads lane `src` of its warp
+// (its own value when `src` is out of range). The slots used alternate with the warp barrier's
+// generation: a lane can write this parity's slots again only two releases later, when every
+// lane of the warp has passed the next barrier and so has read these (for lanes that take part
+// in the same collectives, as convergent code does).
 template <typename T>
 T exchange(unsigned mask, T v, int src, bool valid) {
     static_assert(std::is_arithmetic<T>::value && sizeof(T) <= 8,
@@ -388,16 +396,16 @@ T exchange(unsigned mask, T v, int src, bool valid) {
     }
     unsigned me = b->current;
     unsigned base = me - me % WARP;
+    std::size_t slots = std::size_t(b->threads) * (b->warp_generation[me / WARP] & 1);
     unsigned long long bits = 0;
     std::memcpy(&bits, &v, sizeof(T));
-    b->exchange[me] = bits;
+    b->exchange[slots + me] = bits;
     warp_barrier(mask);
     T out = v;
     if (valid && src >= 0 && unsigned(src) < WARP && base + unsigned(src) < b->threads) {
-        bits = b->exchange[base + unsigned(src)];
+        bits = b->exchange[slots + base + unsigned(src)];
         std::memcpy(&out, &bits, sizeof(T));
     }
-    warp_barrier(mask);
     return out;
 }
 
