@@ -310,11 +310,56 @@ fn find_compiler() -> Option<PathBuf> {
         .find_map(|name| on_path(&OsString::from(name)))
 }
 
+/// `source` with its comments blanked out (string and character literals kept as they are).
+fn without_comments(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            '"' | '\'' => {
+                out.push(c);
+                while let Some(d) = chars.next() {
+                    out.push(d);
+                    if d == '\\' {
+                        if let Some(e) = chars.next() {
+                            out.push(e);
+                        }
+                    } else if d == c {
+                        break;
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// The names of the kernels of `source`: the identifier after each `__global__ void`, past an
-/// optional `__launch_bounds__(...)`.
+/// optional `__launch_bounds__(...)`, outside comments.
 pub(crate) fn kernel_names(source: &str) -> Vec<String> {
     let mut names = Vec::new();
-    let mut rest = source;
+    let source = without_comments(source);
+    let mut rest = source.as_str();
     while let Some(at) = rest.find("__global__") {
         rest = &rest[at + "__global__".len()..];
         let mut s = rest.trim_start();
@@ -528,8 +573,15 @@ extern "C" __global__ void spmv(int m, const double *__restrict__ x) {}
 extern "C" __global__ void __launch_bounds__(256) reduce_2(int m) {}
 __global__ void plain ( int m ) {}
 // __global__ in a comment is skipped when no `void NAME(` follows
+// extern "C" __global__ void commented(int m) {}
+/* __global__ void
+   also_commented(int m) {} */
+const char *s = "/* not a comment */"; __global__ void after_string(int m) {}
 "#;
-        assert_eq!(kernel_names(source), ["spmv", "reduce_2", "plain"]);
+        assert_eq!(
+            kernel_names(source),
+            ["spmv", "reduce_2", "plain", "after_string"]
+        );
     }
 
     #[test]
