@@ -7,8 +7,8 @@
 // ---------------
 // - Blocks run one after another, in order (x fastest, then y, then z): results are
 //   deterministic, atomics included.
-// - The threads of a block run as cooperative fibers (ucontext: makecontext/swapcontext), each on
-//   its own stack (FIBER_STACK bytes). A fiber runs until it finishes or reaches a barrier; a
+// - The threads of a block run as cooperative fibers (ucontext's makecontext/setcontext to start
+//   each on its own stack of FIBER_STACK bytes, then _setjmp/_longjmp to switch). A fiber runs until it finishes or reaches a barrier; a
 //   scheduler resumes the others in thread order and releases a barrier once every thread it
 //   waits for has reached it:
 //     * __syncthreads(): every thread of the block that has not exited;
@@ -53,6 +53,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <csetjmp>
 #include <cstring>
 #include <math.h>
 #include <memory>
@@ -114,7 +115,9 @@ constexpr unsigned WARP = 32;
 enum class State { Ready, BlockBarrier, WarpBarrier, Done };
 
 struct Fiber {
-    ucontext_t context;
+    ucontext_t context;  // where the fiber starts (its stack and entry)
+    jmp_buf resume;      // where it continues, once it has started and suspended
+    bool started;
     uint3 idx;
     State state;
     unsigned mask;  // the lanes a warp barrier waits for (relative to the warp)
@@ -127,7 +130,7 @@ struct Block {
     unsigned threads;
     std::vector<Fiber> fibers;
     std::unique_ptr<char[]> stacks;
-    ucontext_t scheduler;
+    jmp_buf scheduler;
     unsigned current;
     // Two 8-byte slots per thread, through which warp collectives exchange values: the ones of
     // parity `warp_generation & 1` of the thread's warp (see `exchange`).
@@ -141,18 +144,38 @@ inline thread_local Block *block = nullptr;
 // A barrier reached by a kernel run without fibers (which the simulator did not expect).
 inline thread_local const char *fiberless_error = nullptr;
 
-// Where a fiber starts: runs the kernel for the current thread, then marks it done; returning
-// resumes the scheduler (uc_link).
+// Switching: a fiber is entered the first time with setcontext (onto its own stack, at
+// fiber_main), and from then on fibers and the scheduler switch with _setjmp/_longjmp, which,
+// unlike swapcontext, make no system call (they leave the signal mask alone). The simulator
+// compiles with -U_FORTIFY_SOURCE, whose longjmp check would refuse a jump to another stack.
+// No C++ object with a destructor is live in a frame that a jump leaves.
+
+// Where a fiber starts: runs the kernel for the current thread, marks it done and returns to
+// the scheduler for good.
 inline void fiber_main() {
     Block *b = block;
     b->body(b->body_context);
     b->fibers[b->current].state = State::Done;
+    _longjmp(b->scheduler, 1);
 }
 
 // Suspends the running fiber (which has set its state) and resumes the scheduler.
-inline void suspend() {
+__attribute__((noinline)) inline void suspend() {
     Block *b = block;
-    swapcontext(&b->fibers[b->current].context, &b->scheduler);
+    if (_setjmp(b->fibers[b->current].resume) == 0) _longjmp(b->scheduler, 1);
+}
+
+// Runs fiber `t` until it suspends or finishes.
+__attribute__((noinline)) inline void resume(Block &b, unsigned t) {
+    b.current = t;
+    thread_idx = b.fibers[t].idx;
+    if (_setjmp(b.scheduler) != 0) return;
+    Fiber &f = b.fibers[t];
+    if (!f.started) {
+        f.started = true;
+        setcontext(&f.context);
+    }
+    _longjmp(f.resume, 1);
 }
 
 // Releases the barriers that every thread they wait for has reached; whether any was.
@@ -199,19 +222,18 @@ inline int run_block(Block &b) {
                       t / (block_dim.x * block_dim.y)};
         f.state = State::Ready;
         f.mask = 0;
+        f.started = false;
         getcontext(&f.context);
         f.context.uc_stack.ss_sp = b.stacks.get() + std::size_t(t) * FIBER_STACK;
         f.context.uc_stack.ss_size = FIBER_STACK;
-        f.context.uc_link = &b.scheduler;
+        f.context.uc_link = nullptr;  // fiber_main never returns
         makecontext(&f.context, fiber_main, 0);
     }
     for (;;) {
         bool ran = false;
         for (unsigned t = 0; t < n; t++) {
             if (b.fibers[t].state != State::Ready) continue;
-            b.current = t;
-            thread_idx = b.fibers[t].idx;
-            swapcontext(&b.scheduler, &b.fibers[t].context);
+            resume(b, t);
             ran = true;
         }
         bool done = true;

@@ -4,7 +4,7 @@
 //! use, into a shared library that is loaded and run on the calling thread.
 //!
 //! How a grid runs (see `cuda_shim.h` for the details): blocks one after another, in order; the
-//! threads of a block as cooperative fibers (`ucontext`, each with its own stack) that switch only
+//! threads of a block as cooperative fibers (each with its own stack) that switch only
 //! at `__syncthreads()`, `__syncwarp()` and the warp shuffles, which are therefore true barriers.
 //! A kernel whose source names none of them runs its threads one after another without fibers.
 //! Launches are synchronous: when `launch` returns, the kernel has finished.
@@ -49,6 +49,8 @@ const FLAGS: &[&str] = &[
     "-shared",
     "-fno-strict-aliasing",
     "-pthread",
+    // The shim switches between fibers' stacks with _longjmp, which a fortified build refuses.
+    "-U_FORTIFY_SOURCE",
 ];
 
 /// Simulated memory is read and written by kernels through raw pointers. Launches hold this lock
