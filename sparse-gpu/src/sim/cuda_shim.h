@@ -7,10 +7,10 @@
 // ---------------
 // - Blocks run one after another, in order (x fastest, then y, then z): results are
 //   deterministic, atomics included.
-// - The threads of a block run as cooperative fibers (ucontext's makecontext/setcontext to start
-//   each on its own stack of FIBER_STACK bytes, then _setjmp/_longjmp to switch). A fiber runs until it finishes or reaches a barrier; a
-//   scheduler resumes the others in thread order and releases a barrier once every thread it
-//   waits for has reached it:
+// - The threads of a block run as cooperative fibers (ucontext's makecontext/setcontext start
+//   each on its own stack of FIBER_STACK bytes, then _setjmp/_longjmp switch). A fiber runs
+//   until it finishes or reaches a barrier; a scheduler resumes the others in thread order and
+//   releases a barrier once every thread it waits for has reached it:
 //     * __syncthreads(): every thread of the block that has not exited;
 //     * __syncwarp(mask) and the warp collectives (shuffles, ballot, any, all): the threads of
 //       the warp (32 consecutive linear thread ids) named in the masks of the waiting lanes,
