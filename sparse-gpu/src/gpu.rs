@@ -10,7 +10,8 @@ use crate::sim::Simulator;
 use crate::store::Handle;
 use crate::{DeviceTensor, GpuError, GpuScalar, gpu_required};
 
-/// A CUDA device with its (primary) context and a stream of its own.
+/// A CUDA device with its (primary) context and a stream of its own, or the host simulator of
+/// one ([`Gpu::simulator`]).
 ///
 /// Launches are asynchronous on the stream; [`Gpu::synchronize`] and [`DeviceTensor::download`]
 /// wait for them and report their failures. Cloning is cheap and keeps the same stream. Every

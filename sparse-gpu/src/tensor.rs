@@ -186,9 +186,11 @@ impl<T: GpuScalar, F: Format> DeviceTensor<T, F> {
             return Ok(());
         }
         Err(GpuError::Invalid(format!(
-            "a tensor on device {} was used with device {}",
+            "a tensor on device {} ({}) was used with device {} ({})",
             self.gpu.ordinal(),
-            gpu.ordinal()
+            self.gpu.name(),
+            gpu.ordinal(),
+            gpu.name()
         )))
     }
 
