@@ -535,3 +535,26 @@ fn the_kernels_run_here_are_cuda_that_nvrtc_compiles() {
         }
     }
 }
+
+#[test]
+fn simulators_share_host_memory_and_say_what_they_are() {
+    let Some(a) = simulator("simulators_share_host_memory_and_say_what_they_are") else {
+        return;
+    };
+    let b = Gpu::simulator().unwrap();
+    assert!(a.same_device(&b));
+    assert_eq!(a.name(), "host simulator");
+    assert!(format!("{a:?}").contains("simulator: true"), "{a:?}");
+    let x = a
+        .upload(&Tensor::<f32, DenseVec>::from_dense([2], &[1.5, -2.0]).unwrap())
+        .unwrap();
+    x.check_device(&b).unwrap();
+    let zeros: DeviceTensor<i64, DenseVec> = b.zeros_like(&x).unwrap();
+    assert_eq!(zeros.download().unwrap().to_dense(), vec![0, 0]);
+    assert_eq!(x.download().unwrap().to_dense(), vec![1.5, -2.0]);
+    // Without SPARSE_REQUIRE_GPU, the test GPU is the device or else the simulator.
+    if !sparse_gpu::gpu_required() {
+        let gpu = Gpu::for_tests().unwrap();
+        assert_eq!(gpu.is_simulator(), Gpu::new(0).is_err());
+    }
+}
