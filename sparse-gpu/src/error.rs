@@ -24,7 +24,8 @@ pub enum GpuError {
         /// The CUDA error's number (`CUresult`), 0 where it is not known.
         code: u32,
     },
-    /// NVRTC did not compile a CUDA source.
+    /// NVRTC did not compile a CUDA source (or, for [`crate::Gpu::simulator`], the host C++
+    /// compiler did not: `status` then names the compiler and `log` is its output).
     Nvrtc {
         /// The program's name, as passed to [`crate::compile_ptx`].
         program: String,

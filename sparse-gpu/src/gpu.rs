@@ -5,11 +5,13 @@ use std::fmt;
 
 use sparse_runtime::{Format, Tensor};
 
-use crate::backend::Handle;
 use crate::launch::{KernelArg, LaunchShape};
-use crate::{DeviceTensor, GpuError, GpuScalar};
+use crate::sim::Simulator;
+use crate::store::Handle;
+use crate::{DeviceTensor, GpuError, GpuScalar, gpu_required};
 
-/// A CUDA device with its (primary) context and a stream of its own.
+/// A CUDA device with its (primary) context and a stream of its own, or the host simulator of
+/// one ([`Gpu::simulator`]).
 ///
 /// Launches are asynchronous on the stream; [`Gpu::synchronize`] and [`DeviceTensor::download`]
 /// wait for them and report their failures. Cloning is cheap and keeps the same stream. Every
@@ -38,6 +40,44 @@ impl Gpu {
         Ok(Gpu {
             handle: Handle::open(ordinal)?,
         })
+    }
+
+    /// The host simulator of a GPU: "device" memory is host memory, and [`Gpu::launch`] compiles
+    /// the CUDA C source as C++ with the system C++ compiler (`$CXX`, else `c++`, `g++` or
+    /// `clang++`), with a shim header for the CUDA built-ins, and runs the grid on the calling
+    /// thread: blocks in order, the threads of a block as fibers that meet at `__syncthreads()`,
+    /// `__syncwarp()` and the warp shuffles. Launches are synchronous. Works with or without the
+    /// `cuda` feature; [`GpuError::Unavailable`] when no C++ compiler is found (or off Unix).
+    ///
+    /// Every simulator is the same device (host memory): tensors move freely between them, never
+    /// to or from a real device. Its ordinal is 0, its name `host simulator` and its compute
+    /// capability `(0, 0)`. Compiled kernels are cached on disk (see the crate's `sim` module:
+    /// `SPARSE_GPU_SIM_CACHE`, else a directory under the system's temporary directory).
+    ///
+    /// Where the CUDA subset it supports ends, and what a simulated launch cannot catch (an
+    /// out-of-bounds access is a host memory error, not `CUDA_ERROR_ILLEGAL_ADDRESS`), is written
+    /// in `src/sim/cuda_shim.h`.
+    pub fn simulator() -> Result<Gpu, GpuError> {
+        Ok(Gpu {
+            handle: Handle::Simulator(Simulator::open()?),
+        })
+    }
+
+    /// What tests and examples run GPU kernels on: device 0 when it can be used, else the host
+    /// simulator ([`Gpu::simulator`]); but when `SPARSE_REQUIRE_GPU` is set (not empty, not `0`),
+    /// no usable device is an error (the device's [`GpuError::Unavailable`]) rather than a
+    /// simulator. Errors other than "unavailable" from the device are returned as they are.
+    pub fn for_tests() -> Result<Gpu, GpuError> {
+        match Gpu::new(0) {
+            Ok(gpu) => Ok(gpu),
+            Err(e) if e.is_unavailable() && !gpu_required() => Gpu::simulator(),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether this is the host simulator ([`Gpu::simulator`]) rather than a device.
+    pub fn is_simulator(&self) -> bool {
+        self.handle.is_simulator()
     }
 
     /// The device's ordinal.
@@ -102,6 +142,10 @@ impl Gpu {
     /// [`KernelArg::Array`] for each pointer parameter, of the element type the kernel reads,
     /// and arrays as long as the kernel's indexing assumes (the generated launcher checks the
     /// tensors' shapes before launching).
+    ///
+    /// On the simulator the launch runs to completion before this returns (a barrier that not
+    /// every thread reaches is reported here); the parameter list is the one the C++ compiler
+    /// gives the kernel, and a source the C++ compiler refuses is [`GpuError::Nvrtc`] with its log.
     #[doc(hidden)]
     pub fn launch(
         &self,
@@ -129,6 +173,7 @@ impl fmt::Debug for Gpu {
             .field("ordinal", &self.ordinal())
             .field("name", &self.name())
             .field("compute_capability", &format_args!("{major}.{minor}"))
+            .field("simulator", &self.is_simulator())
             .finish()
     }
 }

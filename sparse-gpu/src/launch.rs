@@ -115,7 +115,6 @@ impl KernelArg<'_> {
     }
 
     /// A pointer to the argument's value, as `cuLaunchKernel` reads it. Valid while `self` is.
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     pub(crate) fn as_param(&self) -> *mut c_void {
         let p: *const c_void = match self {
             KernelArg::Array(a) => (&raw const a.addr).cast(),

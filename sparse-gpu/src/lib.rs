@@ -4,6 +4,10 @@
 //!
 //! - [`Gpu`]: a device, its context and a stream. [`Gpu::new`] returns
 //!   [`GpuError::Unavailable`] without the `cuda` feature, a driver or a device.
+//!   [`Gpu::simulator`] is a host simulator of the GPU, with or without the feature: device
+//!   memory is host memory, and kernels (the same CUDA C source) are compiled as C++ by the system
+//!   C++ compiler and run on the CPU, each thread of a block a fiber, so that barriers and warp
+//!   shuffles behave as on a device. [`Gpu::for_tests`] picks the device, else the simulator.
 //! - [`DeviceTensor<T, F>`]: a tensor in device memory, in any format of the host [`Tensor`];
 //!   [`Gpu::upload`], [`Gpu::zeros`], [`Gpu::zeros_like`], [`DeviceTensor::download`].
 //! - [`compile_ptx`] and [`compile_cubin`]: NVRTC, opened with `dlopen` when first needed (see the
@@ -21,6 +25,8 @@ mod gpu;
 mod launch;
 mod nvrtc;
 mod signature;
+mod sim;
+mod store;
 mod tensor;
 
 #[cfg(feature = "cuda")]

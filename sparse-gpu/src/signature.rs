@@ -89,7 +89,6 @@ fn parse_param(decl: &str) -> Option<Param> {
 }
 
 /// An error unless `args` match `params` in number, size and class.
-#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) fn check_args(
     kernel: &str,
     params: &[Param],

@@ -6,8 +6,8 @@ use std::marker::PhantomData;
 
 use sparse_runtime::{Format, Idx, Level, LevelSpec, Tensor};
 
-use crate::backend::Buffer;
 use crate::launch::DeviceArray;
+use crate::store::Buffer;
 use crate::{Gpu, GpuError, GpuScalar};
 
 /// One level on the device: the sizes stay on the host, the arrays are device buffers.
@@ -186,9 +186,11 @@ impl<T: GpuScalar, F: Format> DeviceTensor<T, F> {
             return Ok(());
         }
         Err(GpuError::Invalid(format!(
-            "a tensor on device {} was used with device {}",
+            "a tensor on device {} ({}) was used with device {} ({})",
             self.gpu.ordinal(),
-            gpu.ordinal()
+            self.gpu.name(),
+            gpu.ordinal(),
+            gpu.name()
         )))
     }
 
@@ -257,7 +259,7 @@ impl<T: GpuScalar, F: Format> Drop for DeviceTensor<T, F> {
     }
 }
 
-fn array<V: crate::backend::DeviceValue>(b: &Buffer<V>) -> DeviceArray<'_> {
+fn array<V: crate::store::DeviceValue>(b: &Buffer<V>) -> DeviceArray<'_> {
     DeviceArray::new(b.addr(), b.len())
 }
 

@@ -1,5 +1,6 @@
-//! What the GPU tests share: skipping without a device or NVRTC (failing instead under
-//! `SPARSE_REQUIRE_GPU`), and a hand-written CSR SpMV kernel.
+//! What the GPU tests share: the device or else the host simulator, skipping without either or
+//! without NVRTC (failing instead under `SPARSE_REQUIRE_GPU`), and a hand-written CSR SpMV
+//! kernel.
 
 #![allow(dead_code)]
 
@@ -30,9 +31,10 @@ pub fn skip_nvrtc(test: &str, e: &GpuError) -> bool {
     skip(test, e)
 }
 
-/// Device 0, or `None` (after printing why) when the test should skip.
+/// Device 0, else the host simulator ([`Gpu::for_tests`]), or `None` (after printing why) when
+/// the test should skip (no device and no C++ compiler for the simulator).
 pub fn gpu(test: &str) -> Option<Gpu> {
-    match Gpu::new(0) {
+    match Gpu::for_tests() {
         Ok(gpu) => {
             let (major, minor) = gpu.compute_capability();
             eprintln!("{test}: running on {} (sm_{major}{minor})", gpu.name());
