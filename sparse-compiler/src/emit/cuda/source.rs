@@ -12,7 +12,9 @@
 //! - `Atomic` updates are `atomicAdd`s.
 //!
 //! Indices are `unsigned long long` (`idx_t`), values the launcher's `T` (a `typedef` it puts
-//! before this source), `pos`/`crd` arrays `unsigned int`. Every kernel parameter is printed on
+//! before this source), `pos`/`crd` arrays `unsigned int`. Names that begin with `__` are
+//! reserved in C++ (`__thread` is a keyword of GCC's), so the IR's locals print as `v_...`, the
+//! parameters as `p_...`, and the printer's own as `w_...`. Every kernel parameter is printed on
 //! the signature's one line, which the host simulator of `sparse-gpu` relies on.
 
 use std::fmt::Write;
@@ -185,7 +187,7 @@ impl Printer<'_> {
                 let line = format!(
                     "{constness}{} {} = {};",
                     c_type(*ty),
-                    var.0,
+                    local(var),
                     self.expr(init)?
                 );
                 self.line(&line);
@@ -211,10 +213,10 @@ impl Printer<'_> {
                     TempType::Bool => "bool",
                 };
                 let init = self.expr(init)?;
-                self.line(&format!("{ty} {}[{n}];", var.0));
+                let var = local(var);
+                self.line(&format!("{ty} {var}[{n}];"));
                 self.line(&format!(
-                    "for (int k = 0; k < {n}; k++) {}[k] = {init};",
-                    var.0
+                    "for (int w_k = 0; w_k < {n}; w_k++) {var}[w_k] = {init};"
                 ));
             }
             Stmt::For { var, lo, hi, body } => {
@@ -222,7 +224,7 @@ impl Printer<'_> {
                     "for (idx_t {v} = {}; {v} < {}; {v}++)",
                     self.expr(lo)?,
                     self.expr(hi)?,
-                    v = var.0
+                    v = local(var)
                 );
                 self.block(&head, body)?;
             }
@@ -253,7 +255,7 @@ impl Printer<'_> {
     /// then its reductions, which every lane reaches.
     fn region(&mut self, region: &Region) -> Result<(), String> {
         let (lo, hi) = (self.expr(&region.lo)?, self.expr(&region.hi)?);
-        let v = &region.var.0;
+        let v = local(&region.var);
         let saved = self.level;
         let index = match region.unit {
             Unit::GpuBlock => "blockIdx.x",
@@ -289,7 +291,7 @@ impl Printer<'_> {
     fn reduction(&mut self, var: &Var, op: ReduceOp, scope: Scope) -> Result<(), String> {
         match (op, scope) {
             (ReduceOp::Add, Scope::Warp) => {
-                self.line(&format!("{v} = sparse_warp_sum({v});", v = var.0));
+                self.line(&format!("{v} = sparse_warp_sum({v});", v = local(var)));
                 Ok(())
             }
             (_, scope) => Err(format!("a reduction over a {scope:?} in a GPU kernel")),
@@ -305,7 +307,7 @@ impl Printer<'_> {
     ) -> Result<(), String> {
         let value = self.expr(value)?;
         let (target, output) = match place {
-            Place::Var(var) => (var.0.clone(), false),
+            Place::Var(var) => (local(var), false),
             Place::Elem(array, index) => {
                 let output = matches!(array, Array::Vals { param: 0 });
                 (
@@ -337,7 +339,7 @@ impl Printer<'_> {
     /// The C name of an array, registering it as a parameter.
     fn array(&mut self, array: &Array) -> Result<String, String> {
         match array {
-            Array::Temp(var) => Ok(var.0.clone()),
+            Array::Temp(var) => Ok(local(var)),
             Array::Level {
                 name: "offsets", ..
             } => Ok(self.arg(Arg::Array(array.clone()))),
@@ -356,21 +358,19 @@ impl Printer<'_> {
     fn arg_name(&self, arg: &Arg) -> String {
         let name = |p: usize| &self.kernel.params[p].name;
         match arg {
-            Arg::Array(Array::Pos { param, level }) => format!("{}_l{level}_pos", name(*param)),
-            Arg::Array(Array::Crd { param, level }) => format!("{}_l{level}_crd", name(*param)),
-            Arg::Array(Array::Vals { param }) => format!("{}_vals", name(*param)),
+            Arg::Array(Array::Pos { param, level }) => format!("p_{}_l{level}_pos", name(*param)),
+            Arg::Array(Array::Crd { param, level }) => format!("p_{}_l{level}_crd", name(*param)),
+            Arg::Array(Array::Vals { param }) => format!("p_{}_vals", name(*param)),
             Arg::Array(Array::Level {
                 param,
                 level,
                 name: array,
                 ..
-            }) => {
-                format!("{}_l{level}_{array}", name(*param))
-            }
-            Arg::Array(other) => format!("{other:?}"),
+            }) => format!("p_{}_l{level}_{array}", name(*param)),
+            Arg::Array(other) => format!("p_{other:?}"),
             Arg::Len(array) => format!("{}_len", self.arg_name(&Arg::Array(array.clone()))),
-            Arg::Dim(p, d) => format!("{}_shape{d}", name(*p)),
-            Arg::LevelSize(p, l) => format!("{}_l{l}_size", name(*p)),
+            Arg::Dim(p, d) => format!("p_{}_shape{d}", name(*p)),
+            Arg::LevelSize(p, l) => format!("p_{}_l{l}_size", name(*p)),
         }
     }
 
@@ -387,7 +387,7 @@ impl Printer<'_> {
 
     fn expr(&mut self, expr: &Expr) -> Result<String, String> {
         Ok(match expr {
-            Expr::Var(var) => var.0.clone(),
+            Expr::Var(var) => local(var),
             Expr::Index(n) => format!("{n}ull"),
             Expr::Signed(n) => format!("({n}ll)"),
             Expr::Cast(ty, a) => format!("(({})({}))", c_type(*ty), self.expr(a)?),
@@ -451,6 +451,11 @@ impl Printer<'_> {
         };
         Ok(format!("({a} {symbol} {b})"))
     }
+}
+
+/// An IR local's C name: the IR's `__i` is `v_i`.
+fn local(var: &Var) -> String {
+    format!("v_{}", var.0.strip_prefix("__").unwrap_or(&var.0))
 }
 
 fn c_type(ty: Type) -> &'static str {
