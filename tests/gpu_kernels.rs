@@ -86,15 +86,20 @@ fn required(var: &str) -> bool {
 #[test]
 fn every_kernel_compiles_through_nvrtc_for_every_value_type() {
     for (name, source) in SOURCES {
-        for ty in ["double", "float", "int", "long long"] {
-            let text = format!("typedef {ty} T;\n{source}");
+        let types = ["double", "float", "int", "long long"];
+        let indices = ["unsigned int", "unsigned long long"];
+        for (ty, index) in types.into_iter().flat_map(|t| indices.map(|i| (t, i))) {
+            let text = format!("typedef {ty} T;\ntypedef {index} idx_t;\n{source}");
             match sparse::gpu::compile_ptx(&text, name, "sm_90") {
-                Ok(ptx) => assert!(ptx.contains(name), "{name} ({ty}): no entry in the PTX"),
+                Ok(ptx) => assert!(
+                    ptx.contains(name),
+                    "{name} ({ty}, {index}): no entry in the PTX"
+                ),
                 Err(e) if e.is_unavailable() && !required("SPARSE_REQUIRE_NVRTC") => {
                     eprintln!("skipped: {e}");
                     return;
                 }
-                Err(e) => panic!("{name} ({ty}): {e}\n{text}"),
+                Err(e) => panic!("{name} ({ty}, {index}): {e}\n{text}"),
             }
         }
     }

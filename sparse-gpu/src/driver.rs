@@ -17,6 +17,7 @@ use cust::CudaFlags;
 use cust::context::{Context, CurrentContext};
 use cust::device::{Device, DeviceAttribute};
 use cust::error::CudaError;
+use cust::event::{Event, EventFlags};
 use cust::memory::bytemuck::Zeroable;
 use cust::memory::{CopyDestination, DeviceBuffer, DeviceCopy};
 use cust::module::Module;
@@ -256,6 +257,27 @@ impl Handle {
             .stream
             .synchronize()
             .map_err(driver("waiting for the stream (a launch may have failed)"))
+    }
+
+    /// Seconds between an event recorded on the stream before `run` queues its work and one
+    /// recorded after, once the second has passed: the device's time for that work alone.
+    pub(crate) fn time(
+        &self,
+        run: &mut dyn FnMut() -> Result<(), GpuError>,
+    ) -> Result<f64, GpuError> {
+        self.state().bind()?;
+        let event = || Event::new(EventFlags::DEFAULT).map_err(driver("creating an event"));
+        let (start, end) = (event()?, event()?);
+        let stream = &self.queue.stream;
+        start.record(stream).map_err(driver("recording an event"))?;
+        run()?;
+        end.record(stream).map_err(driver("recording an event"))?;
+        end.synchronize()
+            .map_err(driver("waiting for an event (a launch may have failed)"))?;
+        let ms = end
+            .elapsed_time_f32(&start)
+            .map_err(driver("reading an event"))?;
+        Ok(f64::from(ms) / 1e3)
     }
 
     pub(crate) fn upload<V: DeviceValue>(&self, data: &[V]) -> Result<Buffer<V>, GpuError> {

@@ -95,6 +95,13 @@ impl Gpu {
         self.handle.capability()
     }
 
+    /// The device's time, in seconds, for the work `run` queues on this `Gpu`'s stream (CUDA
+    /// events recorded before and after it; wall-clock time on the simulator). For benchmarks:
+    /// it waits for that work to finish.
+    pub fn time(&self, mut run: impl FnMut() -> Result<(), GpuError>) -> Result<f64, GpuError> {
+        self.handle.time(&mut run)
+    }
+
     /// Waits for everything queued on this `Gpu`'s stream; reports a launch that failed.
     pub fn synchronize(&self) -> Result<(), GpuError> {
         self.handle.synchronize()

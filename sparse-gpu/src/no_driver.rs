@@ -45,6 +45,13 @@ impl Handle {
         match self.never {}
     }
 
+    pub(crate) fn time(
+        &self,
+        _run: &mut dyn FnMut() -> Result<(), GpuError>,
+    ) -> Result<f64, GpuError> {
+        match self.never {}
+    }
+
     pub(crate) fn bind(&self) -> Result<(), GpuError> {
         match self.never {}
     }

@@ -69,6 +69,21 @@ impl Handle {
         }
     }
 
+    pub(crate) fn time(
+        &self,
+        run: &mut dyn FnMut() -> Result<(), GpuError>,
+    ) -> Result<f64, GpuError> {
+        match self {
+            Handle::Device(h) => h.time(run),
+            // Simulated launches run to completion before `launch` returns.
+            Handle::Simulator(_) => {
+                let start = std::time::Instant::now();
+                run()?;
+                Ok(start.elapsed().as_secs_f64())
+            }
+        }
+    }
+
     pub(crate) fn bind(&self) -> Result<(), GpuError> {
         match self {
             Handle::Device(h) => h.bind(),

@@ -558,3 +558,22 @@ fn simulators_share_host_memory_and_say_what_they_are() {
         assert_eq!(gpu.is_simulator(), Gpu::new(0).is_err());
     }
 }
+
+/// `Gpu::time` runs what it is given once and reports a duration.
+#[test]
+fn time_runs_the_work_once_and_reports_a_duration() {
+    let Some(gpu) = simulator("time_runs_the_work_once_and_reports_a_duration") else {
+        return;
+    };
+    let mut runs = 0;
+    let seconds = gpu
+        .time(|| {
+            runs += 1;
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(runs, 1);
+    assert!(seconds >= 0.0 && seconds.is_finite(), "{seconds}");
+    let failed = gpu.time(|| Err(GpuError::Invalid("broken".into())));
+    assert_eq!(failed, Err(GpuError::Invalid("broken".into())));
+}

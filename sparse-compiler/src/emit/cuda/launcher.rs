@@ -51,6 +51,7 @@ pub(super) fn put_launcher(
         ),
     )?;
     let args = put_args(kernel, &source.args)?;
+    let sizes = put_sizes(kernel, &source.args)?;
     let (text, entry) = (&source.text, &source.entry);
     let threads = u32::try_from(source.threads).map_err(|_| "too many threads per block")?;
     let constant = ident(&format!("{}_CUDA", kernel.name.to_uppercase()));
@@ -80,10 +81,19 @@ pub(super) fn put_launcher(
                     "`{}` needs {} blocks, more than a launch takes", #entry, __blocks
                 ))
             })?;
-            let __source = ::std::format!(
-                "typedef {} T;\n{}", <T as #gpu::GpuScalar>::CUDA_TYPE, #constant
-            );
             let __output: &#gpu::DeviceTensor<T, _> = &*#output;
+            // 32-bit indices where every length and dimension allows them.
+            let __narrow = [#(#sizes),*].into_iter().all(|n: usize| n < (1usize << 31));
+            let __index = |n: usize| match __narrow {
+                true => #gpu::KernelArg::from(n as u32),
+                false => #gpu::KernelArg::from(n as u64),
+            };
+            let __source = ::std::format!(
+                "typedef {} T;\ntypedef {} idx_t;\n{}",
+                <T as #gpu::GpuScalar>::CUDA_TYPE,
+                if __narrow { "unsigned int" } else { "unsigned long long" },
+                #constant
+            );
             let __args = [#(#args),*];
             __gpu.launch(&__source, #entry, #gpu::LaunchShape::linear(__grid, #threads), &__args)
         }
@@ -231,8 +241,35 @@ fn put_array(kernel: &Kernel, array: &Array) -> Result<TokenStream, String> {
     })
 }
 
+/// Every length and dimension the kernel sees: its size arguments, the lengths of its array
+/// arguments, and every tensor's shape.
+fn put_sizes(kernel: &Kernel, args: &[Arg]) -> Result<Vec<TokenStream>, String> {
+    let mut sizes = Vec::new();
+    for arg in args {
+        sizes.push(match arg {
+            Arg::Array(array) | Arg::Len(array) => {
+                let array = put_array(kernel, array)?;
+                quote! { #array.len() }
+            }
+            Arg::Dim(p, d) => dim(kernel, *p, *d),
+            Arg::LevelSize(p, l) => {
+                let level = Expr::LevelSize {
+                    param: *p,
+                    level: *l,
+                };
+                host_expr(kernel, &level)?
+            }
+        });
+    }
+    for p in &kernel.params {
+        let shape = shape_local(&p.name);
+        sizes.push(quote! { #shape.iter().copied().max().unwrap_or(0) });
+    }
+    Ok(sizes)
+}
+
 /// The kernel's arguments, in the order of its parameters: arrays as device pointers, sizes
-/// as 64-bit integers.
+/// as `idx_t` (`__index`).
 fn put_args(kernel: &Kernel, args: &[Arg]) -> Result<Vec<TokenStream>, String> {
     let gpu = quote! { ::sparse::gpu };
     args.iter()
@@ -255,7 +292,7 @@ fn put_args(kernel: &Kernel, args: &[Arg]) -> Result<Vec<TokenStream>, String> {
                     host_expr(kernel, &level)?
                 }
             };
-            Ok(quote! { #gpu::KernelArg::from(#value as u64) })
+            Ok(quote! { __index(#value) })
         })
         .collect()
 }

@@ -11,8 +11,11 @@
 //!   every lane arrives (the guard only wraps the region's body);
 //! - `Atomic` updates are `atomicAdd`s.
 //!
-//! Indices are `unsigned long long` (`idx_t`), values the launcher's `T` (a `typedef` it puts
-//! before this source), `pos`/`crd` arrays `unsigned int`. Names that begin with `__` are
+//! Indices are `idx_t` and values `T`, both `typedef`s the launcher puts before this source:
+//! `idx_t` is `unsigned int` when every array length and dimension of the call is below 2^31
+//! (32-bit arithmetic is a GPU's native width; every index the kernel computes stays below a
+//! length or dimension plus a split factor), `unsigned long long` otherwise. `pos`/`crd` arrays are
+//! `unsigned int`. Names that begin with `__` are
 //! reserved in C++ (`__thread` is a keyword of GCC's), so the IR's locals print as `v_...`, the
 //! parameters as `p_...`, and the printer's own as `w_...`. Every kernel parameter is printed on
 //! the signature's one line, which the host simulator of `sparse-gpu` relies on.
@@ -27,8 +30,9 @@ use crate::ir::{
 /// The largest workspace a thread keeps in registers (a `precompute` into a few values).
 const REGISTER_WORKSPACE_MAX: usize = 64;
 
-/// Helpers every kernel may call, after the launcher's `typedef ... T;`.
-const PRELUDE: &str = r#"typedef unsigned long long idx_t;
+/// Helpers every kernel may call, after the launcher's `typedef`s of `T` and `idx_t`.
+const PRELUDE: &str = r#"template <typename A, typename B> __device__ __forceinline__ auto sparse_min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
+template <typename A, typename B> __device__ __forceinline__ auto sparse_max(A a, B b) -> decltype(a + b) { return a < b ? b : a; }
 __device__ __forceinline__ float sparse_divide(float a, float b) { return a / b; }
 __device__ __forceinline__ double sparse_divide(double a, double b) { return a / b; }
 __device__ __forceinline__ int sparse_divide(int a, int b) { return b == 0 ? 0 : (b == -1 ? (int)(0u - (unsigned)a) : a / b); }
@@ -388,7 +392,7 @@ impl Printer<'_> {
     fn expr(&mut self, expr: &Expr) -> Result<String, String> {
         Ok(match expr {
             Expr::Var(var) => local(var),
-            Expr::Index(n) => format!("{n}ull"),
+            Expr::Index(n) => format!("{n}u"),
             Expr::Signed(n) => format!("({n}ll)"),
             Expr::Cast(ty, a) => format!("(({})({}))", c_type(*ty), self.expr(a)?),
             Expr::Value(Literal::Int(n)) => format!("((T){n})"),
@@ -435,8 +439,8 @@ impl Printer<'_> {
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Result<String, String> {
         let (a, b) = (self.expr(a)?, self.expr(b)?);
         let symbol = match op {
-            BinOp::Min => return Ok(format!("min({a}, {b})")),
-            BinOp::Max => return Ok(format!("max({a}, {b})")),
+            BinOp::Min => return Ok(format!("sparse_min({a}, {b})")),
+            BinOp::Max => return Ok(format!("sparse_max({a}, {b})")),
             BinOp::Quotient => return Ok(format!("sparse_divide({a}, {b})")),
             BinOp::Add => "+",
             BinOp::Sub => "-",
