@@ -9,8 +9,8 @@ use super::Lowerer;
 use super::derived::{make_output_sums_atomic, shared_by_iterations};
 use crate::error::{Error, ErrorKind};
 use crate::ir::{
-    Expr, OutputAccess, Place, ReduceOp, Reduction, Region, Scope, Stmt, Unit as IrUnit, UpdateOp,
-    Var,
+    Array, Expr, OutputAccess, Place, ReduceOp, Reduction, Region, Scope, Stmt, Unit as IrUnit,
+    UpdateOp, Var,
 };
 use crate::notation::IndexVar;
 use crate::schedule::{Parallel, Race, Unit};
@@ -46,51 +46,8 @@ impl Lowerer<'_> {
         let (mut before, mut after) = (Vec::new(), Vec::new());
         match tag.race {
             Race::Temporary | Race::ParallelReduction => {
-                if let Some(entry) = one_output_entry(&locals, &var) {
-                    // taco's scalar temporary: the threads sum into a register, combined once.
-                    let sum = self.names.fresh("partial");
-                    locals = sum_into(locals, &sum);
-                    before.push(Stmt::Let {
-                        var: sum.clone(),
-                        ty: crate::ir::Type::Value,
-                        init: Expr::Value(crate::ir::Literal::Int(0)),
-                        mutable: true,
-                    });
-                    let mut update = Stmt::store(
-                        crate::ir::Array::Vals { param: 0 },
-                        entry,
-                        Expr::Var(sum),
-                        true,
-                    );
-                    if self
-                        .scheduled
-                        .parallel
-                        .values()
-                        .any(|p| p.race == Race::Atomics)
-                    {
-                        make_output_sums_atomic(std::slice::from_mut(&mut update));
-                    }
-                    after.push(update);
-                }
-                let scope = match self
-                    .scheduled
-                    .parallel
-                    .values()
-                    .any(|p| p.unit == Unit::GpuWarp)
-                {
-                    true => Scope::Warp,
-                    false => Scope::Block,
-                };
-                reductions = running_sums(&locals)
-                    .into_iter()
-                    .map(|var| Reduction {
-                        var,
-                        op: ReduceOp::Add,
-                        scope,
-                    })
-                    .collect();
-                // A partial the threads add straight into the output is added once, atomically.
-                make_output_sums_atomic(&mut locals);
+                let at = (&var, tag.span);
+                reductions = self.gpu_reductions(at, &mut locals, &mut before, &mut after)?;
             }
             race => {
                 if let Some(what) = shared_by_iterations(&locals, false) {
@@ -127,6 +84,54 @@ impl Lowerer<'_> {
         }));
         before.extend(after);
         Ok(before)
+    }
+
+    /// Under `Temporary` or `ParallelReduction`: the running sums the threads of a warp combine.
+    /// Where the threads sum into one output entry, taco's scalar temporary: they sum into a
+    /// register declared before the region (`before`), combined once and added to the entry
+    /// after it (`after`). A partial the threads add straight into the output is added
+    /// atomically.
+    fn gpu_reductions(
+        &mut self,
+        (var, span): (&Var, proc_macro2::Span),
+        locals: &mut Vec<Stmt>,
+        before: &mut Vec<Stmt>,
+        after: &mut Vec<Stmt>,
+    ) -> Result<Vec<Reduction>, Error> {
+        // Warps combine partials with shuffles; a whole block has no such primitive here, so
+        // without a warp loop the partials go to the output atomically instead.
+        let warps = (self.scheduled.parallel.values()).any(|p| p.unit == Unit::GpuWarp);
+        if warps && let Some(entry) = one_output_entry(locals, var) {
+            let sum = self.names.fresh("partial");
+            *locals = sum_into(std::mem::take(locals), &sum);
+            before.push(Stmt::Let {
+                var: sum.clone(),
+                ty: crate::ir::Type::Value,
+                init: Expr::Value(crate::ir::Literal::Int(0)),
+                mutable: true,
+            });
+            let mut update = Stmt::store(Array::Vals { param: 0 }, entry, Expr::Var(sum), true);
+            if (self.scheduled.parallel.values()).any(|p| p.race == Race::Atomics) {
+                make_output_sums_atomic(std::slice::from_mut(&mut update));
+            }
+            after.push(update);
+        }
+        let sums = running_sums(locals);
+        if !warps && !sums.is_empty() {
+            let what = "a running sum combined across a whole GPU block; parallelize a \
+                        `GpuWarp` loop around the `GpuThread` loop"
+                .to_string();
+            return Err(Error::new(span, ErrorKind::Unsupported(what)));
+        }
+        make_output_sums_atomic(locals);
+        Ok(sums
+            .into_iter()
+            .map(|var| Reduction {
+                var,
+                op: ReduceOp::Add,
+                scope: Scope::Warp,
+            })
+            .collect())
     }
 
     /// Whether a loop nested in `v`'s runs on GPU warps or threads: then each thread walks its own
@@ -168,7 +173,7 @@ fn collect_output_entries(
             declared.push(var.clone());
         }
         if let Stmt::Update {
-            place: Place::Elem(crate::ir::Array::Vals { param: 0 }, index),
+            place: Place::Elem(Array::Vals { param: 0 }, index),
             op,
             ..
         } = stmt
@@ -191,7 +196,7 @@ fn sum_into(stmts: Vec<Stmt>, sum: &Var) -> Vec<Stmt> {
         .into_iter()
         .map(|stmt| match stmt {
             Stmt::Update {
-                place: Place::Elem(crate::ir::Array::Vals { param: 0 }, _),
+                place: Place::Elem(Array::Vals { param: 0 }, _),
                 value,
                 ..
             } => Stmt::assign(sum.clone(), value, true),

@@ -126,47 +126,8 @@ impl Printer<'_> {
                 );
                 self.line(&line);
             }
-            Stmt::Update {
-                place,
-                op,
-                value,
-                sync,
-            } => {
-                let place = match place {
-                    Place::Var(var) => var.0.clone(),
-                    Place::Elem(array, index) => {
-                        format!("{}[{}]", self.array(array), self.expr(index))
-                    }
-                };
-                let sync = match sync {
-                    Sync::Owned => "",
-                    Sync::Atomic => "atomic ",
-                };
-                let line = format!("{sync}{place} {} {};", update_op(*op), self.expr(value));
-                self.line(&line);
-            }
-            Stmt::Workspace {
-                var,
-                ty,
-                len,
-                init,
-                space,
-            } => {
-                let ty = match ty {
-                    TempType::Value => "value",
-                    TempType::Index => "index",
-                    TempType::Bool => "bool",
-                };
-                let space = match space {
-                    Space::Local => "",
-                    Space::Shared => "shared ",
-                };
-                let line = format!(
-                    "{space}workspace {}: {ty}[{}] = {};",
-                    var.0,
-                    self.expr(len),
-                    self.expr(init)
-                );
+            Stmt::Update { .. } | Stmt::Workspace { .. } => {
+                let line = self.write(stmt);
                 self.line(&line);
             }
             Stmt::SortPrefix { array, len } => {
@@ -230,6 +191,54 @@ impl Printer<'_> {
                     "prefetch_gather({array}, {offset}{crd}[{at}] * {stride});"
                 ));
             }
+        }
+    }
+
+    /// An update or a workspace declaration.
+    fn write(&self, stmt: &Stmt) -> String {
+        match stmt {
+            Stmt::Update {
+                place,
+                op,
+                value,
+                sync,
+            } => {
+                let place = match place {
+                    Place::Var(var) => var.0.clone(),
+                    Place::Elem(array, index) => {
+                        format!("{}[{}]", self.array(array), self.expr(index))
+                    }
+                };
+                let sync = match sync {
+                    Sync::Owned => "",
+                    Sync::Atomic => "atomic ",
+                };
+                format!("{sync}{place} {} {};", update_op(*op), self.expr(value))
+            }
+            Stmt::Workspace {
+                var,
+                ty,
+                len,
+                init,
+                space,
+            } => {
+                let ty = match ty {
+                    TempType::Value => "value",
+                    TempType::Index => "index",
+                    TempType::Bool => "bool",
+                };
+                let space = match space {
+                    Space::Local => "",
+                    Space::Shared => "shared ",
+                };
+                format!(
+                    "{space}workspace {}: {ty}[{}] = {};",
+                    var.0,
+                    self.expr(len),
+                    self.expr(init)
+                )
+            }
+            other => format!("{other:?}"),
         }
     }
 
