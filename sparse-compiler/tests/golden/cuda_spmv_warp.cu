@@ -1,0 +1,53 @@
+// fn spmv_warp; y(i) = A(i,j) * x(j); formats<A: csr>; schedule<split(i, block, block_row, Down, 256).split(block_row, warp_row, warp, Down, 8) .pos(j, jpos, A(i,j)).split(jpos, thread_nz, thread, Down, 32) .reorder(block, warp, warp_row, thread, thread_nz) .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces) .parallelize(thread, GpuThread, Temporary)>;
+template <typename A, typename B> __device__ __forceinline__ auto sparse_min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
+template <typename A, typename B> __device__ __forceinline__ auto sparse_max(A a, B b) -> decltype(a + b) { return a < b ? b : a; }
+__device__ __forceinline__ float sparse_divide(float a, float b) { return a / b; }
+__device__ __forceinline__ double sparse_divide(double a, double b) { return a / b; }
+__device__ __forceinline__ int sparse_divide(int a, int b) { return b == 0 ? 0 : (b == -1 ? (int)(0u - (unsigned)a) : a / b); }
+__device__ __forceinline__ long long sparse_divide(long long a, long long b) { return b == 0 ? 0 : (b == -1 ? (long long)(0ull - (unsigned long long)a) : a / b); }
+__device__ __forceinline__ void sparse_atomic_add(float* p, float v) { atomicAdd(p, v); }
+__device__ __forceinline__ void sparse_atomic_add(double* p, double v) { atomicAdd(p, v); }
+__device__ __forceinline__ void sparse_atomic_add(int* p, int v) { atomicAdd(p, v); }
+__device__ __forceinline__ void sparse_atomic_add(long long* p, long long v) { atomicAdd((unsigned long long*)p, (unsigned long long)v); }
+__device__ __forceinline__ T sparse_warp_sum(T v) {
+    for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
+    return v;
+}
+__device__ __forceinline__ idx_t sparse_count_up_to(const unsigned int* a, idx_t n, idx_t target) {
+    idx_t lo = 0, hi = n;
+    while (lo < hi) { idx_t mid = lo + (hi - lo) / 2; if ((idx_t)a[mid] <= target) lo = mid + 1; else hi = mid; }
+    return lo;
+}
+extern "C" __global__ void spmv_warp(idx_t p_y_shape0, const unsigned int* __restrict__ p_A_l1_pos, const unsigned int* __restrict__ p_A_l1_crd, const T* __restrict__ p_A_vals, const T* __restrict__ p_x_vals, T* __restrict__ p_y_vals) {
+    {
+        const idx_t v_block = 0u + (idx_t)(blockIdx.x);
+        {
+            const idx_t v_warp = 0u + (idx_t)(threadIdx.x / 32);
+            if (v_warp < 8u) {
+                for (idx_t v_warp_row = 0u; v_warp_row < (((256u - 0u) + 7u) / 8u); v_warp_row++) {
+                    const idx_t v_block_row = (0u + ((v_warp_row * 8u) + v_warp));
+                    if ((v_block_row < 256u)) {
+                        const idx_t v_i = (0u + ((v_block * 256u) + v_block_row));
+                        if ((v_i < p_y_shape0)) {
+                            T v_partial = ((T)0);
+                            {
+                                const idx_t v_thread = 0u + (idx_t)(threadIdx.x % 32);
+                                if (v_thread < 32u) {
+                                    for (idx_t v_thread_nz = 0u; v_thread_nz < (((((idx_t)p_A_l1_pos[(v_i + 1u)]) - ((idx_t)p_A_l1_pos[v_i])) + 31u) / 32u); v_thread_nz++) {
+                                        const idx_t v_jpos = (((idx_t)p_A_l1_pos[v_i]) + ((v_thread_nz * 32u) + v_thread));
+                                        if ((v_jpos < ((idx_t)p_A_l1_pos[(v_i + 1u)]))) {
+                                            const idx_t v_j = ((idx_t)p_A_l1_crd[v_jpos]);
+                                            v_partial += (p_A_vals[v_jpos] * p_x_vals[v_j]);
+                                        }
+                                    }
+                                }
+                                v_partial = sparse_warp_sum(v_partial);
+                            }
+                            if (threadIdx.x % 32 == 0) p_y_vals[v_i] += v_partial;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
