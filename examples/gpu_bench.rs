@@ -21,63 +21,11 @@ use sparse::Level;
 use sparse::gpu::{DeviceTensor, Gpu, GpuError, GpuScalar};
 use sparse::prelude::*;
 
-tensor_kernel! {
-    /// One thread per row.
-    fn spmv_thread;
-    y(i) = A(i,j) * x(j);
-    formats<A: csr>;
-    schedule<split(i, block, thread, Down, 256)
-        .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;
-}
+// The same kernels as the GPU tests.
+#[path = "../tests/gpu_schedules/mod.rs"]
+mod gpu_schedules;
 
-tensor_kernel! {
-    /// One warp per row (the evaluation's ROWS_PER_WARP = 1, BLOCK_SIZE = 256).
-    fn spmv_warp;
-    y(i) = A(i,j) * x(j);
-    formats<A: csr>;
-    schedule<split(i, block, block_row, Down, 256).split(block_row, warp_row, warp, Down, 8)
-        .pos(j, jpos, A(i,j)).split(jpos, thread_nz, thread, Down, 32)
-        .reorder(block, warp, warp_row, thread, thread_nz)
-        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
-        .parallelize(thread, GpuThread, Temporary)>;
-}
-
-tensor_kernel! {
-    /// The nonzero-balanced position split (NNZ_PER_THREAD = 7, BLOCK_SIZE = 512).
-    fn spmv_pos;
-    y(i) = A(i,j) * x(j);
-    formats<A: csr>;
-    schedule<collapse(i, j, f).pos(f, fpos, A(i,j))
-        .split(fpos, block, fpos1, Down, 3584).split(fpos1, warp, fpos2, Down, 224)
-        .split(fpos2, thread, thread_nz, Down, 7).reorder(block, warp, thread, thread_nz)
-        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
-        .parallelize(thread, GpuThread, Atomics)>;
-}
-
-tensor_kernel! {
-    /// The position split with `precompute` into registers and `unroll`.
-    fn spmv_pos_pre;
-    y(i) = A(i,j) * x(j);
-    formats<A: csr>;
-    schedule<collapse(i, j, f).pos(f, fpos, A(i,j))
-        .split(fpos, block, fpos1, Down, 3584).split(fpos1, warp, fpos2, Down, 224)
-        .split(fpos2, thread, thread_nz, Down, 7).reorder(block, warp, thread, thread_nz)
-        .precompute(A(i,j) * x(j), thread_nz, thread_nz_pre, pre).unroll(thread_nz_pre, 7)
-        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
-        .parallelize(thread, GpuThread, Atomics)>;
-}
-
-tensor_kernel! {
-    /// SpMM, the evaluation's schedule (NNZ_PER_WARP = 16, BLOCK_SIZE = 512).
-    fn spmm;
-    C(i,k) = A(i,j) * B(j,k);
-    formats<A: csr, C: (dense, dense) order(1,0)>;
-    schedule<reorder(i, j, k).collapse(i, j, f).pos(f, fpos, A(i,j))
-        .split(fpos, block, fpos1, Down, 256).split(fpos1, warp, nnz, Down, 16)
-        .split(k, dense_val, thread, Down, 32).reorder(block, warp, thread, dense_val, nnz)
-        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
-        .parallelize(thread, GpuThread, Atomics)>;
-}
+use gpu_schedules::{spmm, spmv_pos, spmv_pos_pre, spmv_thread, spmv_warp};
 
 const WARMUP: usize = 5;
 const RUNS: usize = 50;

@@ -8,68 +8,12 @@
 //! for a failure.
 
 mod common;
+mod gpu_schedules;
 
 use common::cases;
+use gpu_schedules::*;
 use sparse::gpu::{DeviceTensor, Gpu, GpuError};
 use sparse::prelude::*;
-
-tensor_kernel! {
-    /// One thread per row: the best CPU schedule run on the GPU.
-    fn spmv_thread;
-    y(i) = A(i,j) * x(j);
-    formats<A: csr>;
-    schedule<split(i, block, thread, Down, 256)
-        .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;
-}
-
-tensor_kernel! {
-    /// One warp per row, its 32 lanes' partial sums combined by shuffles.
-    fn spmv_warp;
-    y(i) = A(i,j) * x(j);
-    formats<A: csr>;
-    schedule<split(i, block, block_row, Down, 256).split(block_row, warp_row, warp, Down, 8)
-        .pos(j, jpos, A(i,j)).split(jpos, thread_nz, thread, Down, 32)
-        .reorder(block, warp, warp_row, thread, thread_nz)
-        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
-        .parallelize(thread, GpuThread, Temporary)>;
-}
-
-tensor_kernel! {
-    /// The nonzero-balanced position split: 7 nonzeros per thread, segments flushed atomically.
-    fn spmv_pos;
-    y(i) = A(i,j) * x(j);
-    formats<A: csr>;
-    schedule<collapse(i, j, f).pos(f, fpos, A(i,j))
-        .split(fpos, block, fpos1, Down, 3584).split(fpos1, warp, fpos2, Down, 224)
-        .split(fpos2, thread, thread_nz, Down, 7).reorder(block, warp, thread, thread_nz)
-        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
-        .parallelize(thread, GpuThread, Atomics)>;
-}
-
-tensor_kernel! {
-    /// The position split with each thread's products precomputed into registers, unrolled.
-    fn spmv_pos_pre;
-    y(i) = A(i,j) * x(j);
-    formats<A: csr>;
-    schedule<collapse(i, j, f).pos(f, fpos, A(i,j))
-        .split(fpos, block, fpos1, Down, 3584).split(fpos1, warp, fpos2, Down, 224)
-        .split(fpos2, thread, thread_nz, Down, 7).reorder(block, warp, thread, thread_nz)
-        .precompute(A(i,j) * x(j), thread_nz, thread_nz_pre, pre).unroll(thread_nz_pre, 7)
-        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
-        .parallelize(thread, GpuThread, Atomics)>;
-}
-
-tensor_kernel! {
-    /// SpMM with the evaluation's schedule: warps over nonzeros, threads over columns of B.
-    fn spmm;
-    C(i,k) = A(i,j) * B(j,k);
-    formats<A: csr, C: (dense, dense) order(1,0)>;
-    schedule<reorder(i, j, k).collapse(i, j, f).pos(f, fpos, A(i,j))
-        .split(fpos, block, fpos1, Down, 256).split(fpos1, warp, nnz, Down, 16)
-        .split(k, dense_val, thread, Down, 32).reorder(block, warp, thread, dense_val, nnz)
-        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
-        .parallelize(thread, GpuThread, Atomics)>;
-}
 
 const SOURCES: [(&str, &str); 5] = [
     ("spmv_thread", SPMV_THREAD_CUDA),

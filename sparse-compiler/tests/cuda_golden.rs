@@ -6,7 +6,9 @@
 use std::path::Path;
 
 fn check(path: &str, text: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(path);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(path);
     if std::env::var_os("SPARSE_BLESS").is_some() {
         std::fs::write(&path, text).unwrap();
     }
@@ -72,5 +74,8 @@ fn golden_launcher_spmv_warp_per_row() {
     let file: syn::File = syn::parse2(tokens).expect("the expansion parses as a file");
     let text = prettyplease::unparse(&file);
     assert!(!text.contains("unsafe"), "{text}");
-    check("launcher_spmv_warp.rs", &format!("// Expansion of: {WARP}\n{text}"));
+    check(
+        "launcher_spmv_warp.rs",
+        &format!("// Expansion of: {WARP}\n{text}"),
+    );
 }

@@ -241,26 +241,31 @@ fn put_array(kernel: &Kernel, array: &Array) -> Result<TokenStream, String> {
     })
 }
 
+/// The size an argument stands for on the host: an array's length, a dimension, a level's
+/// size.
+fn put_size(kernel: &Kernel, arg: &Arg) -> Result<TokenStream, String> {
+    Ok(match arg {
+        Arg::Array(array) | Arg::Len(array) => {
+            let array = put_array(kernel, array)?;
+            quote! { #array.len() }
+        }
+        Arg::Dim(p, d) => dim(kernel, *p, *d),
+        Arg::LevelSize(p, l) => {
+            let level = Expr::LevelSize {
+                param: *p,
+                level: *l,
+            };
+            host_expr(kernel, &level)?
+        }
+    })
+}
+
 /// Every length and dimension the kernel sees: its size arguments, the lengths of its array
 /// arguments, and every tensor's shape.
 fn put_sizes(kernel: &Kernel, args: &[Arg]) -> Result<Vec<TokenStream>, String> {
-    let mut sizes = Vec::new();
-    for arg in args {
-        sizes.push(match arg {
-            Arg::Array(array) | Arg::Len(array) => {
-                let array = put_array(kernel, array)?;
-                quote! { #array.len() }
-            }
-            Arg::Dim(p, d) => dim(kernel, *p, *d),
-            Arg::LevelSize(p, l) => {
-                let level = Expr::LevelSize {
-                    param: *p,
-                    level: *l,
-                };
-                host_expr(kernel, &level)?
-            }
-        });
-    }
+    let mut sizes = (args.iter())
+        .map(|arg| put_size(kernel, arg))
+        .collect::<Result<Vec<_>, String>>()?;
     for p in &kernel.params {
         let shape = shape_local(&p.name);
         sizes.push(quote! { #shape.iter().copied().max().unwrap_or(0) });
@@ -271,28 +276,16 @@ fn put_sizes(kernel: &Kernel, args: &[Arg]) -> Result<Vec<TokenStream>, String> 
 /// The kernel's arguments, in the order of its parameters: arrays as device pointers, sizes
 /// as `idx_t` (`__index`).
 fn put_args(kernel: &Kernel, args: &[Arg]) -> Result<Vec<TokenStream>, String> {
-    let gpu = quote! { ::sparse::gpu };
     args.iter()
-        .map(|arg| {
-            let value = match arg {
-                Arg::Array(array) => {
-                    let array = put_array(kernel, array)?;
-                    return Ok(quote! { #gpu::KernelArg::from(#array) });
-                }
-                Arg::Len(array) => {
-                    let array = put_array(kernel, array)?;
-                    quote! { #array.len() }
-                }
-                Arg::Dim(p, d) => dim(kernel, *p, *d),
-                Arg::LevelSize(p, l) => {
-                    let level = Expr::LevelSize {
-                        param: *p,
-                        level: *l,
-                    };
-                    host_expr(kernel, &level)?
-                }
-            };
-            Ok(quote! { __index(#value) })
+        .map(|arg| match arg {
+            Arg::Array(array) => {
+                let array = put_array(kernel, array)?;
+                Ok(quote! { ::sparse::gpu::KernelArg::from(#array) })
+            }
+            size => {
+                let value = put_size(kernel, size)?;
+                Ok(quote! { __index(#value) })
+            }
         })
         .collect()
 }
