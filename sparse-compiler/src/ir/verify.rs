@@ -242,3 +242,155 @@ impl<'k> Verifier<'k> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::FormatType;
+    use crate::ir::{Literal, Param, ReduceOp, Type};
+
+    fn kernel(body: Vec<Stmt>) -> Kernel {
+        let param = |name: &str, output, order| Param {
+            name: name.into(),
+            output,
+            order,
+            format: FormatType::Named {
+                type_name: "Dense",
+                type_args: vec![order],
+            },
+            convert_to: None,
+        };
+        Kernel {
+            name: "k".into(),
+            params: vec![param("y", true, 1), param("x", false, 1)],
+            shape_checks: Vec::new(),
+            body,
+        }
+    }
+
+    fn var(name: &str) -> Var {
+        Var(name.into())
+    }
+
+    fn region(unit: Unit, output: OutputAccess, body: Vec<Stmt>) -> Stmt {
+        Stmt::Parallel(Region {
+            unit,
+            var: var("__i"),
+            lo: Expr::Index(0),
+            hi: Expr::Dim { param: 0, dim: 0 },
+            body,
+            output,
+            reductions: Vec::new(),
+            units: None,
+        })
+    }
+
+    fn sum_into_output(sync: Sync) -> Stmt {
+        Stmt::Update {
+            place: Place::Elem(Array::Vals { param: 0 }, Expr::Var(var("__i"))),
+            op: UpdateOp::Reduce(ReduceOp::Add),
+            value: Expr::Load(Array::Vals { param: 1 }, Box::new(Expr::Var(var("__i")))),
+            sync,
+        }
+    }
+
+    fn check(body: Vec<Stmt>) -> Result<(), String> {
+        verify(&kernel(body), Stage::Final)
+    }
+
+    #[test]
+    fn a_well_formed_kernel_passes() {
+        let body = vec![region(
+            Unit::CpuThread,
+            OutputAccess::Scattered,
+            vec![sum_into_output(Sync::Atomic)],
+        )];
+        assert_eq!(check(body), Ok(()));
+    }
+
+    #[test]
+    fn reads_of_undeclared_locals_are_caught() {
+        let body = vec![Stmt::assign(var("__t"), Expr::Var(var("__u")), false)];
+        assert!(check(body).unwrap_err().contains("not declared"));
+    }
+
+    #[test]
+    fn a_running_sum_shared_by_threads_is_caught() {
+        let sum = Stmt::Let {
+            var: var("__t"),
+            ty: Type::Value,
+            init: Expr::Value(Literal::Int(0)),
+            mutable: true,
+        };
+        let add = Stmt::assign(var("__t"), Expr::Value(Literal::Int(1)), true);
+        let body = vec![
+            sum,
+            region(Unit::CpuThread, OutputAccess::Untouched, vec![add]),
+        ];
+        assert!(
+            check(body)
+                .unwrap_err()
+                .contains("shared by a region's iterations")
+        );
+    }
+
+    #[test]
+    fn atomics_only_into_a_shared_output_inside_a_region() {
+        let outside = vec![Stmt::For {
+            var: var("__i"),
+            lo: Expr::Index(0),
+            hi: Expr::Index(4),
+            body: vec![sum_into_output(Sync::Atomic)],
+        }];
+        assert!(check(outside).unwrap_err().contains("atomic update"));
+        let blocks = OutputAccess::Blocks {
+            chunk: Expr::Index(1),
+        };
+        let owned = vec![region(
+            Unit::CpuThread,
+            blocks,
+            vec![sum_into_output(Sync::Atomic)],
+        )];
+        assert!(check(owned).unwrap_err().contains("atomic update"));
+    }
+
+    #[test]
+    fn inputs_and_index_arrays_are_never_written() {
+        let store = Stmt::store(
+            Array::Vals { param: 1 },
+            Expr::Index(0),
+            Expr::Index(0),
+            false,
+        );
+        assert!(check(vec![store]).unwrap_err().contains("a store into"));
+    }
+
+    #[test]
+    fn phase_statements_stay_in_their_phase() {
+        let count = vec![region(
+            Unit::CpuThread,
+            OutputAccess::FillRows { level: 1 },
+            vec![Stmt::CountEntry],
+        )];
+        assert!(check(count).is_err());
+        let append = vec![region(
+            Unit::CpuThread,
+            OutputAccess::CountRows { level: 1 },
+            vec![Stmt::AppendValue(Expr::Value(Literal::Int(1)))],
+        )];
+        assert!(check(append).is_err());
+    }
+
+    #[test]
+    fn passes_must_have_shaped_lanes_and_split_assemblies() {
+        let lanes = vec![region(Unit::CpuVector, OutputAccess::Scattered, Vec::new())];
+        assert_eq!(verify(&kernel(lanes.clone()), Stage::Lowered), Ok(()));
+        assert!(check(lanes).unwrap_err().contains("lane region"));
+        let rows = vec![region(
+            Unit::CpuThread,
+            OutputAccess::AppendRows { level: 1 },
+            Vec::new(),
+        )];
+        assert!(check(rows).unwrap_err().contains("unsplit"));
+    }
+}
