@@ -616,30 +616,39 @@ impl Lowerer<'_> {
                 parent,
                 pos,
                 access,
-            } => {
-                let Some(p) = self.bound(pos) else {
-                    return Ok(false);
-                };
-                let roots = self.scheduled.underived(parent);
-                let level = self.access_level(access, &roots)?;
-                if self.scope.positions.contains_key(&(access, level)) {
-                    return Ok(false);
-                }
-                if self.scope.untracked.contains(&index) {
-                    self.bind_bottom(access, level, &p, roots[roots.len() - 1], out);
-                } else if roots.len() > 1 {
-                    self.track(index, access, level, &p, &roots, out)?;
-                } else {
-                    let env = self.level_env(access, level);
-                    let coord = level_fns(self.levels(access)[level].kind).pos_access(&env, &p);
-                    self.scope.positions.insert((access, level), p);
-                    if self.bound(parent).is_none() {
-                        self.bind(parent, coord, out);
-                    }
-                }
-                Ok(true)
+            } => self.recover_from_position(index, (parent, pos, access), out),
+        }
+    }
+
+    /// A position loop's coordinates: `crd[p]` of its level, through the tracker of a collapsed
+    /// position, or (untracked) its bottom level's.
+    fn recover_from_position(
+        &mut self,
+        index: usize,
+        (parent, pos, access): (IndexVar, IndexVar, usize),
+        out: &mut Vec<Stmt>,
+    ) -> Result<bool, Error> {
+        let Some(p) = self.bound(pos) else {
+            return Ok(false);
+        };
+        let roots = self.scheduled.underived(parent);
+        let level = self.access_level(access, &roots)?;
+        if self.scope.positions.contains_key(&(access, level)) {
+            return Ok(false);
+        }
+        if self.scope.untracked.contains(&index) {
+            self.bind_bottom(access, level, &p, roots[roots.len() - 1], out);
+        } else if roots.len() > 1 {
+            self.track(index, access, level, &p, &roots, out)?;
+        } else {
+            let env = self.level_env(access, level);
+            let coord = level_fns(self.levels(access)[level].kind).pos_access(&env, &p);
+            self.scope.positions.insert((access, level), p);
+            if self.bound(parent).is_none() {
+                self.bind(parent, coord, out);
             }
         }
+        Ok(true)
     }
 
     fn has_pos_child(&self, v: IndexVar) -> bool {
