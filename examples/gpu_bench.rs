@@ -1,11 +1,11 @@
-//! GPU SpMV and SpMM from `tensor_kernel!` with the GPU schedules of Senanayake et al.'s
+//! GPU SpMV, SpMM and SDDMM from `tensor_kernel!` with the GPU schedules of Senanayake et al.'s
 //! evaluation, timed on a device with CUDA events (median of many launches after warm-up), on
 //! matrices far larger than the L2 cache and on the skewed shapes of that evaluation.
 //!
 //! ```sh
 //! cargo build --release --features cuda --example gpu_bench   # needs libcuda.so.1 to link
 //! gpu_bench OUT_DIR          # on the GPU machine: prints one JSON line per timing
-//! python3 scripts/gpu_bench_cusparse.py OUT_DIR   # cuSPARSE (through CuPy) and the copy bound
+//! python3 scripts/gpu_bench_cusparse.py OUT_DIR   # cuSPARSE (CuPy; SDDMM: PyTorch), the bound
 //! ```
 //!
 //! Each matrix's CSR arrays are written to `OUT_DIR/<name>/` (`indptr.u32`, `indices.u32`,
@@ -25,7 +25,7 @@ use sparse::prelude::*;
 #[path = "../tests/gpu_schedules/mod.rs"]
 mod gpu_schedules;
 
-use gpu_schedules::{spmm, spmv_pos, spmv_pos_pre, spmv_thread, spmv_warp};
+use gpu_schedules::{sddmm, spmm, spmv_pos, spmv_pos_pre, spmv_thread, spmv_warp};
 
 const WARMUP: usize = 5;
 const RUNS: usize = 50;
@@ -240,6 +240,41 @@ fn bench_spmm(gpu: &Gpu, a: &Csr, k: usize, out: &mut dyn Write) -> Result<(), B
     Ok(())
 }
 
+/// SDDMM `A = B .* (C D)` with a dense index of 128 (the schedule's `bound`): `B`'s structure,
+/// `C` n x 128 row-major, `D` 128 x n stored by columns.
+fn bench_sddmm(gpu: &Gpu, b: &Csr, out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
+    const K: usize = 128;
+    let c: Vec<f64> = (0..b.m * K).map(|p| ((p % 7) as f64 - 3.0) / 4.0).collect();
+    let d: Vec<f64> = (0..K * b.n).map(|p| ((p % 5) as f64 - 2.0) / 4.0).collect();
+    let db = gpu.upload(&b.tensor::<f64>()?)?;
+    let dc = gpu.upload(&Tensor::<f64, DenseMat>::from_dense([b.m, K], &c)?)?;
+    let dd = gpu.upload(&Tensor::from_dense([K, b.n], &d)?)?;
+    let mut a = gpu.zeros([b.m, b.n])?;
+    sddmm(&mut a, &db, &dc, &dd)?;
+    let found: Tensor<f64, sparse::Csr> = a.download()?;
+    let vals = found.values();
+    let mut worst: f64 = 0.0;
+    for i in (0..b.m).step_by((b.m / 1000).max(1)) {
+        let (lo, hi) = (b.indptr[i] as usize, b.indptr[i + 1] as usize);
+        for (p, (&col, &v)) in (lo..hi).zip(b.indices[lo..hi].iter().zip(&vals[lo..hi])) {
+            let col = col as usize;
+            let dot: f64 = (0..K).map(|j| c[i * K + j] * d[j * b.n + col]).sum();
+            let e = Csr::value(p) * dot;
+            worst = worst.max((v - e).abs() / (1.0 + e.abs()));
+        }
+    }
+    let seconds = median(gpu, || sddmm(&mut a, &db, &dc, &dd))?;
+    let line = format!(
+        "{{\"matrix\":\"{}\",\"kernel\":\"sddmm_k{K}\",\"type\":\"double\",\"nnz\":{},\"seconds\":{seconds:e},\"max_rel_error\":{worst:e},\"ok\":{}}}",
+        b.name,
+        b.indices.len(),
+        worst < 1e-9
+    );
+    println!("{line}");
+    writeln!(out, "{line}")?;
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     let dir = std::env::args().nth(1).ok_or("usage: gpu_bench OUT_DIR")?;
     let dir = Path::new(&dir);
@@ -280,5 +315,14 @@ fn main() -> Result<(), Box<dyn Error>> {
     for k in [32, 128] {
         bench_spmm(&gpu, &spmm_a, k, &mut out)?;
     }
+    let sddmm_b = {
+        let mut rng = Rng(9);
+        let n = 200_000;
+        Csr::from_rows("sddmm_uniform", n, n, move |_| {
+            (0..16).map(|_| rng.below(n)).collect()
+        })
+    };
+    sddmm_b.write(&dir.join(sddmm_b.name))?;
+    bench_sddmm(&gpu, &sddmm_b, &mut out)?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""cuSPARSE (through CuPy) on the matrices `gpu_bench` wrote, the device's copy bandwidth, and one
-table of ratios against the generated kernels' timings (OUT_DIR/sparse.jsonl).
+"""cuSPARSE on the matrices `gpu_bench` wrote (SpMV and SpMM through CuPy, SDDMM through
+PyTorch's `sampled_addmm`, which calls cusparseSDDMM), the device's copy bandwidth, and one table
+of ratios against the generated kernels' timings (OUT_DIR/sparse.jsonl).
 
 Usage: python3 scripts/gpu_bench_cusparse.py OUT_DIR   (on the GPU machine, after gpu_bench)
 Timing: CUDA events around each call, median of 50 after 5 warm-up calls, as gpu_bench does.
@@ -47,6 +48,36 @@ def load(folder):
     return m, n, indptr, indices, data
 
 
+def sddmm_seconds(indptr, indices, data, m, n, k):
+    """cusparseSDDMM through PyTorch: alpha * (C @ D) sampled at the pattern of S."""
+    import torch
+
+    dev = torch.device("cuda")
+    s = torch.sparse_csr_tensor(
+        torch.from_numpy(indptr.astype(np.int64)).to(dev),
+        torch.from_numpy(indices.astype(np.int64)).to(dev),
+        torch.from_numpy(data).to(dev),
+        size=(m, n),
+    )
+    c = torch.rand(m, k, dtype=torch.float64, device=dev)
+    d = torch.rand(k, n, dtype=torch.float64, device=dev)
+
+    def run():
+        torch.sparse.sampled_addmm(s, c, d, beta=0.0, alpha=1.0)
+
+    for _ in range(WARMUP):
+        run()
+    times = []
+    for _ in range(RUNS):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        run()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / 1e3)
+    return statistics.median(times)
+
+
 def spmv_bytes(m, n, nnz, value_bytes):
     # Values and column indices once, row pointers once, x once (at least), y written once.
     return nnz * (value_bytes + 4) + (m + 1) * 4 + n * value_bytes + m * value_bytes
@@ -74,7 +105,7 @@ def main(out):
             )
             kernels = sorted(k for (mm, k, t) in ours if mm == matrix and t == name)
             spmm = [k for k in kernels if k.startswith("spmm_n")]
-            if any(not k.startswith("spmm") for k in kernels):
+            if any(not k.startswith(("spmm", "sddmm")) for k in kernels):
                 x = cp.asarray(((np.arange(n) % 13) - 6.0) / 4.0, dtype=dtype)
                 cusparse = median_seconds(lambda: a @ x)
                 bound = spmv_bytes(m, n, nnz, size) / bandwidth
@@ -82,13 +113,22 @@ def main(out):
                     f"| {matrix} | {nnz} | {name} | cuSPARSE csrmv | - | {cusparse * 1e3:.3f} | 1.00 | {bound * 1e3:.3f} | {bound / cusparse:.2f} | - |"
                 )
                 for k in kernels:
-                    if k.startswith("spmm"):
+                    if k.startswith(("spmm", "sddmm")):
                         continue
                     r = ours[(matrix, k, name)]
                     s = r["seconds"]
                     lines.append(
                         f"| {matrix} | {nnz} | {name} | {k} | {s * 1e3:.3f} | {cusparse * 1e3:.3f} | {cusparse / s:.2f} | {bound * 1e3:.3f} | {bound / s:.2f} | {'ok' if r['ok'] else 'WRONG'} |"
                     )
+            for k in [k for k in kernels if k.startswith("sddmm_k")]:
+                r = ours[(matrix, k, name)]
+                cusparse = sddmm_seconds(indptr, indices, data, m, n, int(k[len("sddmm_k"):]))
+                s = r["seconds"]
+                dense = int(k[len("sddmm_k"):])
+                bound = (nnz * (2 * size + 4) + (m + 1) * 4 + (m + n) * dense * size) / bandwidth
+                lines.append(
+                    f"| {matrix} | {nnz} | {name} | {k} | {s * 1e3:.3f} | {cusparse * 1e3:.3f} | {cusparse / s:.2f} | {bound * 1e3:.3f} | {bound / s:.2f} | {'ok' if r['ok'] else 'WRONG'} |"
+                )
             for k in spmm:
                 cols = int(k[len("spmm_n"):])
                 b = cp.asarray(((np.arange(n * cols) % 11) - 5.0).reshape(n, cols) / 4.0, dtype=dtype)

@@ -15,12 +15,13 @@ use gpu_schedules::*;
 use sparse::gpu::{DeviceTensor, Gpu, GpuError};
 use sparse::prelude::*;
 
-const SOURCES: [(&str, &str); 5] = [
+const SOURCES: [(&str, &str); 6] = [
     ("spmv_thread", SPMV_THREAD_CUDA),
     ("spmv_warp", SPMV_WARP_CUDA),
     ("spmv_pos", SPMV_POS_CUDA),
     ("spmv_pos_pre", SPMV_POS_PRE_CUDA),
     ("spmm", SPMM_CUDA),
+    ("sddmm", SDDMM_CUDA),
 ];
 
 fn required(var: &str) -> bool {
@@ -162,6 +163,55 @@ fn spmm_matches_a_dense_reference_on_the_device() {
             }
         }
     }
+}
+
+/// SDDMM's output takes B's structure on the device. The schedule's `bound(.., 4, MaxExact)`
+/// promises 4 tiles of 32 over the dense index (97 to 128 wide); another width is the bound's
+/// run-time error.
+#[test]
+fn sddmm_matches_a_dense_reference_on_the_device() {
+    let Some(gpu) = device() else { return };
+    for (m, n, k) in [(0, 0, 128), (1, 1, 100), (9, 7, 97), (120, 90, 128)] {
+        for (case, entries) in cases([m, n], (m * n + k) as u64).into_iter().enumerate() {
+            let c: Vec<f64> = (0..m * k).map(|p| (p % 7) as f64 - 3.0).collect();
+            let d: Vec<f64> = (0..k * n).map(|p| (p % 5) as f64 - 2.0).collect();
+            let b = Tensor::<f64, Csr>::from_entries([m, n], entries.clone()).unwrap();
+            let dense = b.to_dense();
+            let mut expected = vec![0.0; m * n];
+            for i in 0..m {
+                for col in 0..n {
+                    let dot: f64 = (0..k).map(|j| c[i * k + j] * d[j * n + col]).sum();
+                    expected[i * n + col] = dense[i * n + col] * dot;
+                }
+            }
+            let ct = Tensor::<f64, DenseMat>::from_dense([m, k], &c).unwrap();
+            let dt = Tensor::from_dense([k, n], &d).unwrap();
+            let mut a = gpu.zeros([m, n]).unwrap();
+            let (b, ct, dt) = (
+                gpu.upload(&b).unwrap(),
+                gpu.upload(&ct).unwrap(),
+                gpu.upload(&dt).unwrap(),
+            );
+            sddmm(&mut a, &b, &ct, &dt).unwrap();
+            let found: Tensor<f64, Csr> = a.download().unwrap();
+            for (p, (f, e)) in found.to_dense().iter().zip(&expected).enumerate() {
+                assert!(
+                    (f - e).abs() < 1e-9,
+                    "sddmm {m}x{n}x{k} case {case} at {p}: {f} != {e}"
+                );
+            }
+        }
+    }
+    let b = gpu
+        .upload(&Tensor::<f64, Csr>::from_entries([2, 2], [([0, 0], 1.0)]).unwrap())
+        .unwrap();
+    let c = gpu
+        .upload(&Tensor::<f64, DenseMat>::zeros([2, 129]))
+        .unwrap();
+    let d = gpu.upload(&Tensor::zeros([129, 2])).unwrap();
+    let mut a = gpu.zeros([2, 2]).unwrap();
+    let error = sddmm(&mut a, &b, &c, &d).unwrap_err();
+    assert!(error.to_string().contains("dense_val_unbounded"), "{error}");
 }
 
 #[test]

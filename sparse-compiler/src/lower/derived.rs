@@ -54,7 +54,7 @@ impl Lowerer<'_> {
         if let Some((relation, access, level)) = self.tracked_pos(v)
             && !self.scope.trackers.contains_key(&relation)
             && !self.scope.untracked.contains(&relation)
-            && !self.gpu_loop_below(v)
+            && !self.gpu_loop_below(v, relation)
             && !self.restarts_below(v, relation)
         {
             let first = self.first_position(relation);

@@ -134,19 +134,20 @@ impl Lowerer<'_> {
             .collect())
     }
 
-    /// Whether a loop nested in `v`'s runs on GPU warps or threads: then each thread walks its own
-    /// part of a tracked position loop, so the tracker is declared inside that loop, not here.
-    pub(super) fn gpu_loop_below(&self, v: IndexVar) -> bool {
+    /// Whether a loop nested in `v`'s runs on GPU warps or threads and walks positions of the
+    /// same tracked relation: then each thread walks its own part, so the tracker is declared
+    /// inside that loop, not here. (A warp or thread loop over a dense index, as in SDDMM, leaves
+    /// the tracker where the positions are walked.)
+    pub(super) fn gpu_loop_below(&self, v: IndexVar, relation: usize) -> bool {
         let Some(cin) = &self.scheduled.cin else {
             return false;
         };
         crate::schedule::nest::loops_below(cin, v)
             .into_iter()
             .any(|x| {
-                self.scheduled
-                    .parallel
-                    .get(&x)
-                    .is_some_and(|p| matches!(p.unit, Unit::GpuWarp | Unit::GpuThread))
+                let gpu = (self.scheduled.parallel.get(&x))
+                    .is_some_and(|p| matches!(p.unit, Unit::GpuWarp | Unit::GpuThread));
+                gpu && self.tracked_pos(x).is_some_and(|(r, ..)| r == relation)
             })
     }
 }
