@@ -419,6 +419,7 @@ impl Walk<'_> {
                 self.expr(b)
             }
             Expr::Neg(a) | Expr::Not(a) | Expr::Cast(_, a) => self.expr(a),
+            Expr::Call(_, args) => args.iter().try_for_each(|a| self.expr(a)),
             Expr::Select(c, a, b) => {
                 self.expr(c)?;
                 self.expr(a)?;

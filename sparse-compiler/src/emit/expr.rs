@@ -123,6 +123,7 @@ impl Emitter<'_> {
                 let (a, ty) = (self.put_expr(a).at(Prec::Cast), put_type(*ty));
                 Operand::new(quote! { #a as #ty }, Prec::Cast)
             }
+            Expr::Call(f, args) => self.put_call(*f, args),
             Expr::Select(c, a, b) => {
                 let c = self.put_expr(c).at(Prec::Or);
                 let (a, b) = (self.put_expr(a).tokens, self.put_expr(b).tokens);
@@ -136,6 +137,37 @@ impl Emitter<'_> {
                 Operand::new(tokens, Prec::Postfix)
             }
         }
+    }
+
+    /// An intrinsic: `abs`, `min` and `max` by comparison in `T`, the rest through `f64`'s
+    /// functions and back (`from_f64` converts as `as` does), so one generic body serves every
+    /// value type.
+    fn put_call(&self, f: crate::ir::Intrinsic, args: &[Expr]) -> Operand {
+        use crate::ir::Intrinsic;
+        let args: Vec<TokenStream> = args.iter().map(|a| self.put_expr(a).tokens).collect();
+        let scalar = quote! { <T as ::sparse::Scalar> };
+        let (x, y) = (self.local("__x"), self.local("__y"));
+        let tokens = match (f, &args[..]) {
+            (Intrinsic::Abs, [a]) => quote! {
+                { let #x: T = #a; if #x < #scalar::ZERO { #scalar::ZERO - #x } else { #x } }
+            },
+            (Intrinsic::Min | Intrinsic::Max, [a, b]) => {
+                let keep_x = match f {
+                    Intrinsic::Min => quote! { #x <= #y },
+                    _ => quote! { #x >= #y },
+                };
+                quote! { { let (#x, #y): (T, T) = (#a, #b); if #keep_x { #x } else { #y } } }
+            }
+            (Intrinsic::Pow, [a, b]) => quote! {
+                #scalar::from_f64(#scalar::to_f64(#a).powf(#scalar::to_f64(#b)))
+            },
+            (f, [a]) => {
+                let name = ident(f.name());
+                quote! { #scalar::from_f64(#scalar::to_f64(#a).#name()) }
+            }
+            _ => quote! { ::core::compile_error!("internal error: an intrinsic's arity") },
+        };
+        Operand::new(tokens, Prec::Postfix)
     }
 
     fn put_load(&self, array: &Array, index: &Expr) -> Operand {
@@ -273,6 +305,7 @@ pub(super) fn is_constant(expr: &Expr) -> bool {
         Expr::Index(_) => true,
         Expr::Binary(_, a, b) => is_constant(a) && is_constant(b),
         Expr::Select(c, a, b) => is_constant(c) && is_constant(a) && is_constant(b),
+        Expr::Call(..) => false,
         Expr::Bool(_) => true,
         Expr::Var(_)
         | Expr::Value(_)

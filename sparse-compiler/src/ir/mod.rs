@@ -190,6 +190,8 @@ pub enum Expr {
     /// Conversion between [`Type::Index`] and [`Type::Signed`] (see the module doc for when it is
     /// exact).
     Cast(Type, Box<Expr>),
+    /// An intrinsic applied to values.
+    Call(Intrinsic, Vec<Expr>),
     /// Selects between two expressions of the same type.
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
     /// The number of leading elements of a sorted index array that are `<= target` (a binary
@@ -200,6 +202,55 @@ pub enum Expr {
         /// The target.
         target: Box<Expr>,
     },
+}
+
+/// A math function of values (DESIGN.md §1.2's intrinsics), of the kernel's value type: a float
+/// kernel computes it in `T`, an integer kernel in `f64`, converted back as `as` converts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Intrinsic {
+    /// Square root.
+    Sqrt,
+    /// Absolute value.
+    Abs,
+    /// `e^x`.
+    Exp,
+    /// Natural logarithm.
+    Log,
+    /// Sine.
+    Sin,
+    /// Cosine.
+    Cos,
+    /// `x^y`.
+    Pow,
+    /// The smaller of two values.
+    Min,
+    /// The larger of two values.
+    Max,
+}
+
+impl Intrinsic {
+    /// How many arguments it takes.
+    pub fn arity(self) -> usize {
+        match self {
+            Intrinsic::Pow | Intrinsic::Min | Intrinsic::Max => 2,
+            _ => 1,
+        }
+    }
+
+    /// Its name, as the printers write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Intrinsic::Sqrt => "sqrt",
+            Intrinsic::Abs => "abs",
+            Intrinsic::Exp => "exp",
+            Intrinsic::Log => "log",
+            Intrinsic::Sin => "sin",
+            Intrinsic::Cos => "cos",
+            Intrinsic::Pow => "pow",
+            Intrinsic::Min => "min",
+            Intrinsic::Max => "max",
+        }
+    }
 }
 
 /// A literal value.

@@ -127,6 +127,12 @@ impl<'k> Verifier<'k> {
                     var.0
                 ))
             }
+            Expr::Call(f, args) if args.len() != f.arity() => Err(format!(
+                "`{}` takes {} arguments, not {}",
+                f.name(),
+                f.arity(),
+                args.len()
+            )),
             Expr::Dim { param, .. } | Expr::LevelSize { param, .. }
                 if *param >= self.kernel.params.len() =>
             {

@@ -16,6 +16,7 @@ pub fn operands(expr: &Expr) -> Vec<&Expr> {
         Expr::CountUpTo { target, .. } => vec![target],
         Expr::Binary(_, a, b) => vec![a, b],
         Expr::Select(a, b, c) => vec![a, b, c],
+        Expr::Call(_, args) => args.iter().collect(),
         Expr::Var(_)
         | Expr::Signed(_)
         | Expr::Index(_)
@@ -38,6 +39,7 @@ pub fn map_operands(expr: &Expr, f: &mut impl FnMut(&Expr) -> Expr) -> Expr {
         Expr::Binary(op, a, b) => Expr::Binary(*op, g(a), g(b)),
         Expr::Cast(ty, a) => Expr::Cast(*ty, g(a)),
         Expr::Select(a, b, c) => Expr::Select(g(a), g(b), g(c)),
+        Expr::Call(f, args) => Expr::Call(*f, args.iter().map(|a| *g(a)).collect()),
         Expr::CountUpTo { array, target } => Expr::CountUpTo {
             array: array.clone(),
             target: g(target),

@@ -31,7 +31,8 @@ use crate::ir::{
 const REGISTER_WORKSPACE_MAX: usize = 64;
 
 /// Helpers every kernel may call, after the launcher's `typedef`s of `T` and `idx_t`.
-const PRELUDE: &str = r#"template <typename A, typename B> __device__ __forceinline__ auto sparse_min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
+const PRELUDE: &str = r#"template <typename A> __device__ __forceinline__ A sparse_abs(A a) { return a < (A)0 ? (A)0 - a : a; }
+template <typename A, typename B> __device__ __forceinline__ auto sparse_min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
 template <typename A, typename B> __device__ __forceinline__ auto sparse_max(A a, B b) -> decltype(a + b) { return a < b ? b : a; }
 __device__ __forceinline__ float sparse_divide(float a, float b) { return a / b; }
 __device__ __forceinline__ double sparse_divide(double a, double b) { return a / b; }
@@ -419,6 +420,7 @@ impl Printer<'_> {
             Expr::Binary(op, a, b) => self.binary(*op, a, b)?,
             Expr::Neg(a) => format!("(-{})", self.expr(a)?),
             Expr::Not(a) => format!("(!{})", self.expr(a)?),
+            Expr::Call(f, args) => self.call(*f, args)?,
             Expr::Select(c, a, b) => {
                 format!(
                     "({} ? {} : {})",
@@ -433,6 +435,23 @@ impl Printer<'_> {
                 format!("sparse_count_up_to({name}, {len}, {})", self.expr(target)?)
             }
             other => return Err(format!("the expression {other:?} in a GPU kernel")),
+        })
+    }
+
+    /// An intrinsic: `abs`, `min`, `max` in `T`; the others in `double` and back, as the Rust
+    /// back end computes them.
+    fn call(&mut self, f: crate::ir::Intrinsic, args: &[Expr]) -> Result<String, String> {
+        use crate::ir::Intrinsic;
+        let args = (args.iter())
+            .map(|a| self.expr(a))
+            .collect::<Result<Vec<String>, String>>()?;
+        Ok(match (f, &args[..]) {
+            (Intrinsic::Abs, [a]) => format!("sparse_abs({a})"),
+            (Intrinsic::Min, [a, b]) => format!("sparse_min({a}, {b})"),
+            (Intrinsic::Max, [a, b]) => format!("sparse_max({a}, {b})"),
+            (Intrinsic::Pow, [a, b]) => format!("((T)pow((double)({a}), (double)({b})))"),
+            (f, [a]) => format!("((T){}((double)({a})))", f.name()),
+            _ => return Err(format!("`{}` with {} arguments", f.name(), args.len())),
         })
     }
 

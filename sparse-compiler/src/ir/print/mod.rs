@@ -433,6 +433,10 @@ impl Printer<'_> {
                 format!("{} as {}", self.at(a, Prec::Cast), type_name(*ty)),
                 Prec::Cast,
             ),
+            Expr::Call(f, args) => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                (format!("{}({})", f.name(), args.join(", ")), Prec::Postfix)
+            }
             Expr::Select(c, a, b) => (
                 format!(
                     "{} ? {} : {}",
