@@ -1,4 +1,5 @@
 // fn spmm; C(i,k) = A(i,j) * B(j,k); formats<A: csr, C: (dense, dense) order(1,0)>; schedule<reorder(i, j, k).collapse(i, j, f).pos(f, fpos, A(i,j)) .split(fpos, block, fpos1, Down, 256).split(fpos1, warp, nnz, Down, 16) .split(k, dense_val, thread, Down, 32).reorder(block, warp, thread, dense_val, nnz) .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces) .parallelize(thread, GpuThread, Atomics)>;
+template <typename A> __device__ __forceinline__ A sparse_abs(A a) { return a < (A)0 ? (A)0 - a : a; }
 template <typename A, typename B> __device__ __forceinline__ auto sparse_min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
 template <typename A, typename B> __device__ __forceinline__ auto sparse_max(A a, B b) -> decltype(a + b) { return a < b ? b : a; }
 __device__ __forceinline__ float sparse_divide(float a, float b) { return a / b; }

@@ -1,4 +1,5 @@
 // fn spmv_pos; y(i) = A(i,j) * x(j); formats<A: csr>; schedule<collapse(i, j, f).pos(f, fpos, A(i,j)) .split(fpos, block, fpos1, Down, 3584).split(fpos1, warp, fpos2, Down, 224) .split(fpos2, thread, thread_nz, Down, 7).reorder(block, warp, thread, thread_nz) .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces) .parallelize(thread, GpuThread, Atomics)>;
+template <typename A> __device__ __forceinline__ A sparse_abs(A a) { return a < (A)0 ? (A)0 - a : a; }
 template <typename A, typename B> __device__ __forceinline__ auto sparse_min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
 template <typename A, typename B> __device__ __forceinline__ auto sparse_max(A a, B b) -> decltype(a + b) { return a < b ? b : a; }
 __device__ __forceinline__ float sparse_divide(float a, float b) { return a / b; }

@@ -1,4 +1,5 @@
 // fn spmv_warp; y(i) = A(i,j) * x(j); formats<A: csr>; schedule<split(i, block, block_row, Down, 256).split(block_row, warp_row, warp, Down, 8) .pos(j, jpos, A(i,j)).split(jpos, thread_nz, thread, Down, 32) .reorder(block, warp, warp_row, thread, thread_nz) .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces) .parallelize(thread, GpuThread, Temporary)>;
+template <typename A> __device__ __forceinline__ A sparse_abs(A a) { return a < (A)0 ? (A)0 - a : a; }
 template <typename A, typename B> __device__ __forceinline__ auto sparse_min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
 template <typename A, typename B> __device__ __forceinline__ auto sparse_max(A a, B b) -> decltype(a + b) { return a < b ? b : a; }
 __device__ __forceinline__ float sparse_divide(float a, float b) { return a / b; }
