@@ -1,5 +1,5 @@
 //! Statements whose implicit sums cover only part of the right-hand side, against dense
-//! references. An implicit sum covers the smallest term that uses its variable (DESIGN.md), so
+//! references. An implicit sum covers the smallest term that uses its variable (docs/architecture.md), so
 //! these kernels compute partial sums in `where` producers, some nested in others. Each kernel
 //! here was wrong or an internal error once: random statements over three indices with
 //! transposed and broadcast accesses found them.

@@ -1,4 +1,4 @@
-//! Scheduled kernels (seed-schedules.md A.11, D.3): each agrees with the unscheduled kernel and the
+//! Scheduled kernels (Senanayake et al. 2020): each agrees with the unscheduled kernel and the
 //! dense reference, on inputs with empty rows at the start, the end and in runs, one huge row, and
 //! sizes no split factor divides.
 mod common;

@@ -1,4 +1,4 @@
-//! The CPU schedules of seed 004's evaluation (seed-schedules.md A.11) and the small cases of D.3,
+//! The CPU schedules of the evaluation of Senanayake et al. 2020 and its small cases,
 //! each against the unscheduled kernel and a dense reference.
 mod common;
 

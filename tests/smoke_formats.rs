@@ -1,4 +1,4 @@
-//! The thesis 9x12 example matrix (seed-formats.md §1.2) in every named format.
+//! The thesis 9x12 example matrix (Chou et al. 2018) in every named format.
 use sparse::Level;
 use sparse::prelude::*;
 

@@ -108,7 +108,7 @@ enum Node {
 }
 
 /// `lhs (= | +=) rhs`, evaluated densely. An implicit sum covers the smallest term that uses its
-/// variable (DESIGN.md): the sum over `v` is taken at the node that holds every access using `v`
+/// variable (docs/architecture.md): the sum over `v` is taken at the node that holds every access using `v`
 /// while no single child of it does.
 struct Statement {
     lhs: Vec<String>,

@@ -1,5 +1,5 @@
 //! `sparse-codegen`: prints what the compiler makes of a kernel, the first thing to reach for when
-//! a `tensor_kernel!` does not do what you expect (DESIGN.md §2, like taco's command line).
+//! a `tensor_kernel!` does not do what you expect (docs/architecture.md, like taco's command line).
 //!
 //! ```text
 //! sparse-codegen [--rust | --ir | --cin | --plan | --schedule] [FILE | -]

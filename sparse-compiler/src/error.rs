@@ -208,7 +208,7 @@ pub enum ErrorKind {
     /// `precompute` of an expression that is not in the statement.
     PrecomputeNotFound,
 
-    /// A GPU precondition (DESIGN.md §1.1).
+    /// A GPU precondition (the README).
     Gpu(GpuPrecondition),
 
     // not supported yet, and bugs
@@ -427,7 +427,7 @@ impl Error {
     }
 }
 
-/// The GPU preconditions of DESIGN.md §1.1, each a spanned error on the `parallelize` command.
+/// The GPU preconditions of the README, each a spanned error on the `parallelize` command.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GpuPrecondition {
     /// A `GpuWarp` or `GpuThread` loop with no enclosing `GpuBlock` loop.

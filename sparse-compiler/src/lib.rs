@@ -10,7 +10,7 @@
 //! ```
 //!
 //! Each stage is a module with one job, and data flows one way: a stage uses the types of earlier
-//! stages and of `ir`, never of a later one (DESIGN.md §2). Only `syntax` and `emit` use syn/quote.
+//! stages and of `ir`, never of a later one (docs/architecture.md). Only `syntax` and `emit` use syn/quote.
 //! Errors are [`Error`]s with spans; the macro shell turns them into `compile_error!`s.
 
 pub mod emit;

@@ -121,7 +121,7 @@ fn golden_spgemm_csr() {
     );
 }
 
-/// The load-balanced SpMV of seed 004: which writes are atomic adds and which are stores is only
+/// The load-balanced SpMV of Senanayake et al.: which writes are atomic adds and which are stores is only
 /// observable under a race, so the expansion is kept for review.
 #[test]
 fn golden_spmv_position_split() {

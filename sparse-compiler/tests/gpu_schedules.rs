@@ -1,5 +1,5 @@
-//! The schedule stage of GPU kernels (DESIGN.md §1.1): every GPU schedule of the evaluation of
-//! Senanayake et al. (seed-schedules.md Part A, with the parameters listed there) passes it with
+//! The schedule stage of GPU kernels (the README): every GPU schedule of the evaluation of
+//! Senanayake et al. 2020 (with the parameters of its evaluation) passes it with
 //! the launch shape lowering needs, and each GPU precondition fails with its message. Lowering and
 //! emitting GPU kernels are tested where they are written.
 

@@ -1,4 +1,4 @@
-//! Random schedules on the kernels of seed 004 never make the compiler panic.
+//! Random schedules on the kernels of Senanayake et al. never make the compiler panic.
 //!
 //! A panic in a procedural macro reaches the user as "proc macro panicked" with no span, the
 //! opposite of the spanned error every illegal schedule must give. proptest draws chains of one to

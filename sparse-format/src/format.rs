@@ -1,7 +1,7 @@
 //! Formats as types: a [`Format`] is a zero-sized marker whose associated constants list its levels.
 //!
 //! Because the level list is a constant of the type, `Tensor<T, Csr>` and `Tensor<T, Coo<2>>` are
-//! different types: a kernel compiled for CSR cannot be handed a COO tensor (seed-formats.md §2 for
+//! different types: a kernel compiled for CSR cannot be handed a COO tensor (Chou et al. 2018 for
 //! the compositions). A format that is not named here is written by implementing [`Format`] on a
 //! marker type; its level list is checked when the compiler first uses it, and a list that cannot
 //! describe a tensor is a compile error (see [`check_levels`]).

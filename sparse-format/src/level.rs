@@ -1,14 +1,14 @@
 //! Level formats as compile-time descriptions: what a format *declares* about each of its levels.
 //!
 //! A format is a list of [`LevelSpec`]s, one per stored level of the coordinate hierarchy
-//! (seed-formats.md §1.1). Each spec names the level format ([`LevelKind`], §1.2), which logical
+//! (Chou et al. 2018). Each spec names the level format ([`LevelKind`], §1.2), which logical
 //! coordinate the level stores ([`Coord`]: this is how a mode ordering, a blocked dimension or an
 //! unlabeled slot dimension is written), and the configurable properties of §1.4. Everything here is
 //! `const`, so formats are types whose level lists the compiler and the type checker can see.
 //!
 //! The data a level holds at run time lives in [`crate::storage`]; this module only describes.
 
-/// The level formats: the six of seed-formats.md §1.2, and a bitmap level.
+/// The level formats: the six of Chou et al. 2018, and a bitmap level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LevelKind {
     /// Every coordinate in `[0, N)`: position `p = p_parent * N + i`.
@@ -69,7 +69,7 @@ impl LevelKind {
         }
     }
 
-    /// Whether the level supports `locate` (random access, seed-formats.md §1.3).
+    /// Whether the level supports `locate` (random access, Chou et al. 2018).
     pub const fn has_locate(self) -> bool {
         matches!(
             self,
@@ -124,7 +124,7 @@ impl Coord {
     }
 }
 
-/// The five level properties of seed-formats.md §1.4.
+/// The five level properties of Chou et al. 2018.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Properties {
     /// Every sibling group holds every coordinate of the dimension.
@@ -221,7 +221,7 @@ impl LevelSpec {
         self
     }
 
-    /// All five properties, the fixed ones from the level kind (seed-formats.md Table 3.2) and the
+    /// All five properties, the fixed ones from the level kind (Chou et al. 2018) and the
     /// configurable ones as declared.
     pub const fn properties(&self) -> Properties {
         let (full, branchless, compact) = match self.kind {

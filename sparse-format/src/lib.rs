@@ -2,7 +2,7 @@
 //! typed by a [`Format`]) and the compiler (which reads the same level lists when it generates a
 //! kernel), so that the two can never disagree on what `csr` means.
 //!
-//! What belongs here: the declarations of seed-formats.md §1.2–1.4 and §2 (level kinds, the
+//! What belongs here: the declarations of Chou et al. 2018 (level kinds, the
 //! coordinate each level stores, properties, the named compositions) and nothing that needs data.
 //! It has no dependencies, so the proc-macro side builds it in a moment.
 

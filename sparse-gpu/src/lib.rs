@@ -1,6 +1,6 @@
 //! GPU support for `sparse`: device tensors, CUDA C source compiled by NVRTC at run time, a module
 //! cache, and kernel launches through `cust`, behind a cargo feature so that the workspace builds
-//! and its CPU tests pass with no CUDA installed (DESIGN.md §1.1, §3).
+//! and its CPU tests pass with no CUDA installed (the README).
 //!
 //! - [`Gpu`]: a device, its context and a stream. [`Gpu::new`] returns
 //!   [`GpuError::Unavailable`] without the `cuda` feature, a driver or a device.

@@ -1,5 +1,5 @@
 //! Output assembly: how a generated kernel rebuilds the structure of a sparse output
-//! (seed-formats.md §1.5, the append functions in their one-pass form).
+//! (Chou et al. 2018, the append functions in their one-pass form).
 //!
 //! A kernel calls [`Tensor::begin_assembly`], which takes the output's level arrays and values out
 //! (cleared, capacity kept, so a kernel run in a loop stops allocating after the first call), then

@@ -1,7 +1,7 @@
 //! Packing: entries in any order -> the levels and values of any format.
 //!
-//! One generic algorithm serves every format (seed-formats.md §1–2, and the compact-and-pad
-//! inspectors of seed-schedules.md Part C for ELL, DIA and BCSR):
+//! One generic algorithm serves every format (Chou et al. 2018, and the compact-and-pad
+//! inspectors of Senanayake et al. 2020 for ELL, DIA and BCSR):
 //! 1. map each entry to its *level coordinates* (the coordinate each level stores: a dimension,
 //!    a block row, an offset inside a block),
 //! 2. sort by the labeled level coordinates (a counting sort on the root level, then a comparison

@@ -2,7 +2,7 @@
 //!
 //! [`Scalar`] gives generated code what it needs beyond arithmetic: the zero and one, a `wide` SIMD
 //! lane type for `CpuVector` schedules, parsing for the file readers, and an atomic add on a slice
-//! of values for the `Atomics` race strategy (seed-schedules.md A.9).
+//! of values for the `Atomics` race strategy (Senanayake et al. 2020).
 
 use std::fmt::{Debug, Display};
 use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};

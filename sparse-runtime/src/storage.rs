@@ -1,4 +1,4 @@
-//! The data of one level at run time (seed-formats.md §1.2): what each level format stores.
+//! The data of one level at run time (Chou et al. 2018): what each level format stores.
 //!
 //! Index arrays are `u32` ([`Idx`]): SpMV moves one index per value, so halving index bytes is a
 //! sixth of its memory traffic. A tensor whose dimensions or level sizes do not fit is rejected

@@ -1,5 +1,5 @@
 //! [`Tensor<T, F>`]: a coordinate hierarchy (one [`Level`] per stored level of the format `F`) and a
-//! values array indexed by the last level's positions (seed-formats.md §1.1).
+//! values array indexed by the last level's positions (Chou et al. 2018).
 
 use std::marker::PhantomData;
 

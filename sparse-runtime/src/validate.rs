@@ -1,6 +1,6 @@
 //! Validation of raw level arrays: do they form a coordinate hierarchy of the declared format?
 //!
-//! Checks, level by level from the root, exactly what the level functions of seed-formats.md §1.3
+//! Checks, level by level from the root, exactly what the level functions of Chou et al. 2018
 //! read: a shape that fits the index type, `pos` monotone and in range, coordinates inside their
 //! dimension, siblings sorted and unique where the level declares it (below a non-unique level,
 //! across every copy of the parent), hashed coordinates reachable by linear probing, DIA offsets
@@ -114,8 +114,8 @@ pub fn check_absent_values<T: crate::Scalar>(
 }
 
 /// Below a non-unique level, siblings are not one segment but every position whose ancestors have
-/// the same coordinates (a COO column's siblings are the columns of every copy of its row, seed-
-/// formats.md §1.4 and its iterator conversion), so "ordered" and "unique" are checked across those
+/// the same coordinates (a COO column's siblings are the columns of every copy of its row; Chou et
+/// al. 2018, level properties and iterator conversion), so "ordered" and "unique" are checked across those
 /// runs. `groups` numbers the parent positions by their ancestors' coordinates (`None`: all differ,
 /// which is the case below unique levels); the same numbering of this level's positions is returned.
 fn check_chained(

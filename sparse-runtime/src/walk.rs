@@ -1,4 +1,4 @@
-//! Walking a coordinate hierarchy with the level functions of seed-formats.md §1.3: the reference
+//! Walking a coordinate hierarchy with the level functions of Chou et al. 2018: the reference
 //! semantics of every format, used to unpack tensors (`entries`, `to_dense`) and by the validator.
 //!
 //! Each level contributes `coord_bounds`/`coord_access` (dense, range) or `pos_bounds`/`pos_access`

@@ -1,4 +1,4 @@
-//! Imperative IR -> Rust tokens (DESIGN.md §3): the `fn` item a `tensor_kernel!` expands to.
+//! Imperative IR -> Rust tokens (docs/architecture.md): the `fn` item a `tensor_kernel!` expands to.
 //!
 //! Takes a [`Kernel`] and returns one generic function over `T: ::sparse::Scalar` whose parameters
 //! are the kernel's tensors (the output first, `&mut`). The body is, in order:

@@ -1,5 +1,5 @@
 //! Compressed levels: the children of parent `p` are `crd[pos[p] .. pos[p + 1]]`
-//! (seed-formats.md §1.3); assembled by append (§1.5).
+//! (Chou et al. 2018); assembled by append (§1.5).
 
 use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
 use crate::ir::{BinOp, Expr};

@@ -1,4 +1,4 @@
-//! Dense levels: every coordinate in `[0, N)`, position `p_parent * N + i` (seed-formats.md §1.3);
+//! Dense levels: every coordinate in `[0, N)`, position `p_parent * N + i` (Chou et al. 2018);
 //! assembled by insert (§1.5).
 
 use super::level::{Assembly, Iteration, Level, LevelEnv, dense_position};

@@ -1,5 +1,5 @@
 //! Hashed levels: `W` buckets per parent, slot `p` holding `crd[p]` or the empty marker
-//! (seed-formats.md §1.3). Iterated by position over the parent's buckets, skipping empty ones;
+//! (Chou et al. 2018). Iterated by position over the parent's buckets, skipping empty ones;
 //! the iteration is unordered. Locating into a hash table needs a probe loop, which is not an
 //! expression, so `locate` is left out: the lowerer iterates hashed levels, and merges them with
 //! other operands through a sorted copy.

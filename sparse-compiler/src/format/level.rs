@@ -1,4 +1,4 @@
-//! The [`Level`] trait: what the lowerer asks of a level format (seed-formats.md §1.3, §1.5).
+//! The [`Level`] trait: what the lowerer asks of a level format (Chou et al. 2018).
 //!
 //! Each level format implements it in its own file; the lowerer only calls these functions, so a
 //! new level format is a new file and no change to the lowerer. Level functions return IR
@@ -89,7 +89,7 @@ pub trait Level {
     fn has_locate(&self) -> bool;
     /// Its assembly capability.
     fn assembly(&self) -> Assembly;
-    /// The `full` property (seed-formats.md §1.4): every parent holds every coordinate of the
+    /// The `full` property (Chou et al. 2018): every parent holds every coordinate of the
     /// dimension. A full level is located, never iterated by position, and an all-full tensor is
     /// dense (its values are a plain array).
     fn full(&self) -> bool {

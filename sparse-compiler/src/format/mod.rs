@@ -1,5 +1,5 @@
 //! Formats in the compiler: which levels each tensor has (resolved from the `formats<...>` clause)
-//! and, per level format, the level functions of seed-formats.md §1.3 and §1.5 as IR fragments.
+//! and, per level format, the level functions of Chou et al. 2018 as IR fragments.
 //!
 //! A tensor's format is resolved to a list of [`LevelSpec`]s shared with the runtime (the
 //! `sparse-format` crate), and to the Rust type the generated signature names.
@@ -50,7 +50,7 @@ pub fn level_of(spec: &LevelSpec) -> &'static dyn Level {
     level_fns(spec.kind)
 }
 
-/// All five properties of a level (seed-formats.md §1.4): the fixed ones from its level format,
+/// All five properties of a level (Chou et al. 2018): the fixed ones from its level format,
 /// the configurable ones as declared (a level that cannot be ordered never is).
 pub fn properties(spec: &LevelSpec) -> Properties {
     let level = level_of(spec);

@@ -1,6 +1,6 @@
 //! Offset levels (DIA's columns): the one child of a range level's position, with coordinate
 //! `i + offsets[d]` where `i` is the parent coordinate and `d` the grandparent's
-//! (seed-formats.md §1.3). It reads the range level's offsets array; the sum is signed arithmetic
+//! (Chou et al. 2018). It reads the range level's offsets array; the sum is signed arithmetic
 //! cast back to an index, exact because the row is inside the diagonal's range
 //! (`range.rs`), so `i + off` is a column in `[0, M)`.
 

@@ -1,5 +1,5 @@
 //! Range levels (DIA's rows): under diagonal `d` with offset `off = offsets[d]`, the coordinates
-//! `[max(0, -off), min(N, M - off))` at positions `p_parent * N + i` (seed-formats.md §1.3). No
+//! `[max(0, -off), min(N, M - off))` at positions `p_parent * N + i` (Chou et al. 2018). No
 //! locate and no assembly: a range level is iterated by value, within those bounds.
 //!
 //! The bounds are ordinary signed IR arithmetic, so a backend needs no knowledge of DIA. Validated

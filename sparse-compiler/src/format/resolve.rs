@@ -10,7 +10,7 @@
 //!
 //! Every independent mistake is reported, each spanned on its own tokens (the tensor name in
 //! `formats<...>`, the format name, the level name, the property, the `order(...)` clause); a
-//! tensor whose format has an error contributes nothing else. seed-formats.md §1.2–§1.5 and §2.
+//! tensor whose format has an error contributes nothing else. Chou et al. 2018.
 
 use proc_macro2::Span;
 use sparse_format::named::MAX_ORDER;

@@ -1,5 +1,5 @@
 //! Singleton levels: the one child of parent `p` is `crd[p]`, at position `p`
-//! (seed-formats.md §1.3); assembled by append (§1.5).
+//! (Chou et al. 2018); assembled by append (§1.5).
 
 use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
 use crate::ir::{BinOp, Expr};

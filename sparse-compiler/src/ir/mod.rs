@@ -1,4 +1,4 @@
-//! The imperative IR: the only thing backends see (DESIGN.md §2).
+//! The imperative IR: the only thing backends see (docs/architecture.md).
 //!
 //! A [`Kernel`] is a function over tensor parameters whose body is a tree of structured statements
 //! over typed local variables. It knows nothing of lattices or formats: every level function has
@@ -204,7 +204,7 @@ pub enum Expr {
     },
 }
 
-/// A math function of values (DESIGN.md §1.2's intrinsics), of the kernel's value type: a float
+/// A math function of values (the README's intrinsics), of the kernel's value type: a float
 /// kernel computes it in `T`, an integer kernel in `f64`, converted back as `as` converts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Intrinsic {

@@ -1,4 +1,4 @@
-//! Iteration lattices (merge lattices, seed-kjolstad.md §2.6 and seed-formats.md §3.2–3.4): for the
+//! Iteration lattices (merge lattices, Kjolstad 2020 and Chou et al. 2018): for the
 //! loop over one index variable, which level iterators are coiterated, which are located, and
 //! which sub-regions of the iteration space the loop's cases cover.
 //!

@@ -1,4 +1,4 @@
-//! `coord` (seed-schedules.md A.3): the tile loop of a split position variable iterated in
+//! `coord` (Senanayake et al. 2020): the tile loop of a split position variable iterated in
 //! coordinate space. A tile of `A`'s positions `[lo, hi)` covers the coordinates from its first
 //! position's to the next tile's first (from 0 for the first tile, to the extent for the last), so
 //! the tiles partition the coordinates; the loop over them is an ordinary coordinate loop whose

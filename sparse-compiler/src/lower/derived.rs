@@ -1,4 +1,4 @@
-//! Loops over derived index variables (seed-schedules.md A.5–A.7): their bounds come from the
+//! Loops over derived index variables (Senanayake et al. 2020): their bounds come from the
 //! provenance graph, and after each loop variable is bound the variables it was derived from are
 //! recovered (`outer * s + inner` for a split, `f / n` and `f % n` for a collapse, `crd[p]` for a
 //! position), with a guard wherever a recovered variable can pass its extent (the tail of a split
@@ -72,7 +72,7 @@ impl Lowerer<'_> {
     }
 
     /// For the inner loop of a `Down` split whose outer loop encloses it: the bound that stops
-    /// the last tile at the parent's extent, `min(s, len - outer * s)` (seed-schedules.md A.6,
+    /// the last tile at the parent's extent, `min(s, len - outer * s)` (Senanayake et al. 2020,
     /// the relative bound of a split with its outer variable known). The recovered parent then
     /// needs no guard. `outer * s < len` holds in every outer iteration, so it cannot underflow.
     fn tight_inner_bound(&self, v: IndexVar) -> Result<Option<Expr>, Error> {
@@ -383,7 +383,7 @@ impl Lowerer<'_> {
         self.stmt(body, out)
     }
 
-    /// The loop bounds of a derived variable (seed-schedules.md A.6).
+    /// The loop bounds of a derived variable (Senanayake et al. 2020).
     fn derived_bounds(&self, v: IndexVar) -> Result<(Expr, Expr), Error> {
         match self.scheduled.deriving(v) {
             Some(Relation::Split {

@@ -1,4 +1,4 @@
-//! Lowering one forall: its lattice, its loops and their cases (seed-kjolstad.md §3.1–3.3).
+//! Lowering one forall: its lattice, its loops and their cases (Kjolstad 2020).
 
 use std::collections::BTreeMap;
 
@@ -333,7 +333,7 @@ impl Lowerer<'_> {
     }
 
     /// Two-finger merges: one `while` per lattice point, each running while all of the point's
-    /// iterators have positions left (seed-kjolstad.md §3.3).
+    /// iterators have positions left (Kjolstad 2020).
     fn merge_loops(
         &mut self,
         v: IndexVar,
@@ -660,7 +660,7 @@ impl Lowerer<'_> {
         result
     }
 
-    /// Coordinate recovery (seed-schedules.md A.5): binds every derived variable whose outer and
+    /// Coordinate recovery (Senanayake et al. 2020): binds every derived variable whose outer and
     /// inner parts are now bound, `outer * block + inner`, and returns the guard that keeps it
     /// inside its dimension (the last block of a dimension the block size does not divide).
     pub(super) fn recover(&mut self, out: &mut Vec<Stmt>) -> Option<Expr> {

@@ -1,4 +1,4 @@
-//! Concrete index notation -> imperative IR (seed-kjolstad.md §3, seed-formats.md §3.6).
+//! Concrete index notation -> imperative IR (Kjolstad 2020, Chou et al. 2018).
 //!
 //! The lowerer walks the concrete statement. At each forall it builds the iteration lattice of the
 //! loop body (`lattice`), then emits one loop per lattice point: a plain `for` over positions when
@@ -159,7 +159,7 @@ struct Scope {
     partial: bool,
 }
 
-/// Coordinate recovery's walk over the segments of an upper level (seed 004's tracking: search
+/// Coordinate recovery's walk over the segments of an upper level (Senanayake et al.'s tracking: search
 /// once, then advance), as variables of the generated code.
 #[derive(Clone, Debug)]
 struct Tracker {

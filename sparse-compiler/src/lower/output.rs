@@ -1,4 +1,4 @@
-//! Assignments and output assembly (seed-formats.md §1.5 and §3.6, seed-kjolstad.md §3.6–3.7).
+//! Assignments and output assembly (Chou et al. 2018, Kjolstad 2020).
 //!
 //! A dense output is zeroed (for `=`) and written by insert: its positions come from `locate`. A
 //! sparse output is rebuilt by append: the kernel clears its levels, appends each coordinate and

@@ -1,4 +1,4 @@
-//! `precompute` workspaces (seed-schedules.md A.3, from Kjolstad et al. 2019): the producer loops
+//! `precompute` workspaces (Senanayake et al. 2020, from Kjolstad et al. 2019): the producer loops
 //! fill a dense workspace over the values the consumer's loop takes (storing once, or adding up
 //! the sums the schedule moved into the producer), and the consumer reads it back. A workspace of
 //! constant length (the inner loop of a split) is a stack array the compiler can keep in

@@ -1,4 +1,4 @@
-//! Coordinate recovery by tracking (seed-schedules.md A.5, seed 004's "search once, then
+//! Coordinate recovery by tracking (Senanayake et al. 2020: "search once, then
 //! advance"): a position loop over a collapsed variable recovers the upper coordinate by walking
 //! the segments of the upper level, from a binary search at the walk's first position. A plain
 //! loop over a tile of positions is walked segment by segment, as a row loop
@@ -115,7 +115,7 @@ impl Lowerer<'_> {
     /// then reaches). When the output is
     /// a vector over the upper coordinate, also a segment sum: additions into the output collect in
     /// a scalar that is flushed once per segment (one atomic add per row boundary instead of one
-    /// per nonzero, as in seed 004's Fig. 4b); the statement that flushes the last segment is
+    /// per nonzero, as in Senanayake et al.'s Fig. 4b); the statement that flushes the last segment is
     /// returned, for the caller to place after the tracker's last use.
     pub(super) fn declare_tracker(
         &mut self,

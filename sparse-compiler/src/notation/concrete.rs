@@ -1,4 +1,4 @@
-//! Concrete index notation (seed-kjolstad.md §2.2–2.4): foralls, `where` and assignments.
+//! Concrete index notation (Kjolstad 2020): foralls, `where` and assignments.
 //!
 //! Concretization places each implicit sum on the smallest term that uses its variable, widened
 //! through the products, quotients (numerator side) and negations around it, since a sum

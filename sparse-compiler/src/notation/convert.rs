@@ -250,7 +250,7 @@ fn every_term_reads(e: &Expr, t: usize) -> bool {
     })
 }
 
-/// Iterator conversion for unordered levels (seed-formats.md §3.5): an input whose hashed or
+/// Iterator conversion for unordered levels (Chou et al. 2018): an input whose hashed or
 /// unordered level must be merged with another operand's sparse level over the same variable is
 /// copied, when the kernel runs, into a sorted format: hashed levels become compressed, unordered
 /// ones ordered. (Alone, or against dense operands, an unordered level is iterated as it is.)

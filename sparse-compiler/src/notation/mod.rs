@@ -2,7 +2,7 @@
 //!
 //! Index notation here is the statement with names resolved: tensors are numbered in parameter
 //! order (output first), index variables in order of first appearance, and every access knows its
-//! tensor's levels. Concretization (seed-kjolstad.md §2.4) makes the loops explicit: a forall per
+//! tensor's levels. Concretization (Kjolstad 2020) makes the loops explicit: a forall per
 //! index variable in the default loop order (every tensor iterated concordantly with its levels,
 //! except levels with locate, which do not constrain the order), implicit sums turned into `+=`
 //! into the output or into scalar temporaries introduced by `where`, and a dense workspace where a
@@ -60,7 +60,7 @@ pub struct Access {
 }
 
 /// A variable recovered from the two hidden variables of a blocked dimension: `outer * block +
-/// inner` (seed-schedules.md A.5, coordinate recovery).
+/// inner` (Senanayake et al. 2020, coordinate recovery).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Derived {
     /// The block-row (or column) variable.

@@ -1,4 +1,4 @@
-//! The default loop order (seed-kjolstad.md §2.4 step 3, DESIGN.md §1): every tensor is iterated
+//! The default loop order (Kjolstad 2020 step 3, the README): every tensor is iterated
 //! concordantly with its levels, except that a level with locate (dense, hashed) does not constrain
 //! the order; ties go to the variable that appears first. The output does not constrain the order
 //! either: an output that cannot be appended to in this order gets a workspace (`concrete`).

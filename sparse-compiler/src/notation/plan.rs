@@ -23,7 +23,7 @@ use crate::format::{FormatType, LevelSpec};
 /// wins, then the planner starts again from the first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Rule {
-    /// Iterator conversion (seed-formats.md §3.5): a hashed or unordered level merged with
+    /// Iterator conversion (Chou et al. 2018): a hashed or unordered level merged with
     /// another operand's sparse level is copied into a sorted one.
     Sorted,
     /// A range level (DIA's rows) merged with another operand's sparse level is copied into

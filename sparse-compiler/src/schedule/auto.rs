@@ -11,7 +11,7 @@ use crate::syntax::ast::{Command, CommandKind, Direction, Race, Unit};
 use super::State;
 use super::nest::{access_tensor, accesses_of, split_nest};
 
-/// The CPU heuristics of seed-schedules.md A.12, decided at compile time (the paper's
+/// The CPU heuristics of Senanayake et al. 2020, decided at compile time (the paper's
 /// autoscheduler emits templates for autotuning; a macro must pick one):
 /// 1. order: if the innermost loop sums and swapping it with the output loop above makes a dense
 ///    operand and the output be traversed in memory order (SpMM's `reorder(k, j)`), swap them;

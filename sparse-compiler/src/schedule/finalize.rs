@@ -1,4 +1,4 @@
-//! After scheduling (seed-kjolstad.md §2.4 step 4, taco's `insertTemporaries` and
+//! After scheduling (Kjolstad 2020 step 4, taco's `insertTemporaries` and
 //! `scalarPromote`): the sum over the innermost loops becomes a scalar temporary when every
 //! output loop encloses every reduction loop (SpMV accumulates in a register), and a sparse
 //! output that a reduction loop separates from its parent level gets a dense workspace, filled

@@ -1,4 +1,4 @@
-//! The GPU preconditions (DESIGN.md §1.1), checked once the whole chain is applied: the nesting of
+//! The GPU preconditions (the README), checked once the whole chain is applied: the nesting of
 //! GPU units depends on the final loop order, not on the order of the `parallelize` commands. A
 //! GPU kernel is one launch: a grid of blocks (the outermost loop), each of warps of 32 threads or
 //! of plain threads, whose counts CUDA needs before the launch, so the loops under a block are

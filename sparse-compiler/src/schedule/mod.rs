@@ -1,4 +1,4 @@
-//! Scheduling (seed-schedules.md Part A): the commands of the `schedule<...>` clause applied to
+//! Scheduling (Senanayake et al. 2020): the commands of the `schedule<...>` clause applied to
 //! concrete index notation, the provenance graph of derived index variables, and the loop tags
 //! (parallel units, race strategies, unrolling, bounds) that lowering reads. Every precondition
 //! that the statement alone decides is checked here, spanned on the offending command; the ones

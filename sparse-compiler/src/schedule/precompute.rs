@@ -13,7 +13,7 @@ use super::nest::{access_tensor, accesses_of, split_nest};
 use super::{Relation, State};
 
 impl State<'_> {
-    /// `precompute(expr, i, iw, W)` (seed-schedules.md A.3): the innermost loop `∀i out += rhs`
+    /// `precompute(expr, i, iw, W)` (Senanayake et al. 2020): the innermost loop `∀i out += rhs`
     /// becomes `(∀i out += rhs[expr := W(i)]) where (∀iw W(iw) = expr)`, `iw` iterating what `i`
     /// does. Only the innermost loop can be precomputed: a workspace over an outer loop would hold
     /// the sums of the loops inside it, a placement this command does not choose.

@@ -10,7 +10,7 @@ use super::nest::{access_level_vars, access_tensor};
 use super::{BoundKind, Direction, Scheduled};
 
 /// A relation of the provenance graph: how derived index variables relate to the ones they were
-/// derived from (seed-schedules.md A.4).
+/// derived from (Senanayake et al. 2020).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Relation {
     /// `parent = outer * size(inner) + inner`, one of the two loops of constant size `factor`.

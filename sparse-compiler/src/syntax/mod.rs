@@ -1,5 +1,5 @@
 //! Tokens -> [`ast::Kernel`]: the only module that knows the surface syntax of `tensor_kernel!`
-//! (DESIGN.md §1), schedule commands included.
+//! (the README), schedule commands included.
 
 pub mod ast;
 mod format;

@@ -1,4 +1,4 @@
-//! The grammar of DESIGN.md §1 as syn parsers: one `impl Parse` per clause of the AST, and a
+//! The grammar of the README as syn parsers: one `impl Parse` per clause of the AST, and a
 //! precedence loop for expressions.
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! Imperative IR -> a GPU kernel (DESIGN.md §1.1): the CUDA C source of its `GpuBlock` region
+//! Imperative IR -> a GPU kernel (the README): the CUDA C source of its `GpuBlock` region
 //! (`source.rs`) and the safe Rust launcher a `tensor_kernel!` with GPU units expands to
 //! (`launcher.rs`). The launcher takes device tensors, checks shapes and bounds on the host, runs
 //! the host steps (structure copy, zeroing), and launches the source through `sparse::gpu`, which

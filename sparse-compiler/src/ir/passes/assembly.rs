@@ -1,4 +1,4 @@
-//! A row-parallel assembly as explicit phases (seed-formats.md's count / scan / fill form of
+//! A row-parallel assembly as explicit phases (Chou et al. 2018's count / scan / fill form of
 //! parallel output assembly): the loop that appends whole rows runs once counting each row's
 //! entries, the host lays out `pos` by prefix sums of the counts, and the loop runs again writing
 //! each iteration's coordinates and values into its own part of the arrays.

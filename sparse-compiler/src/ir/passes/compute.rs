@@ -1,4 +1,4 @@
-//! The compute-only twin of a kernel that assembles its output (seed-kjolstad.md §3.6: taco's
+//! The compute-only twin of a kernel that assembles its output (Kjolstad 2020: taco's
 //! separate assemble and compute kernels): the same loops, with the assembly replaced by writes
 //! into the output's existing structure. Values land at a cursor that advances in storage order,
 //! and each appended coordinate is checked against the stored one, so an output assembled for
