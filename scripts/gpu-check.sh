@@ -39,5 +39,9 @@ for bin in "$dir"/sparse-gpu-*; do
         status=1
     fi
 done
+if [[ -x "$dir/gpu_spmv" ]]; then
+    echo "==== gpu_spmv (example)"
+    (cd "$dir" && ./gpu_spmv) || status=1
+fi
 if [[ $status -eq 0 ]]; then echo "gpu-check: all passed"; else echo "gpu-check: FAILED"; fi
 exit $status

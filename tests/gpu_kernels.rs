@@ -79,9 +79,24 @@ type DeviceSpmv<T> = fn(
 ) -> Result<(), GpuError>;
 
 /// Runs `kernel` on every case of an `m` x `n` matrix, in f64 and i64 (exact sums).
-fn check_spmv(gpu: &Gpu, name: &str, f64_kernel: DeviceSpmv<f64>, i64_kernel: DeviceSpmv<i64>) {
-    for (m, n) in [(0, 0), (1, 1), (7, 5), (300, 40), (200, 700)] {
-        for (case, entries) in cases([m, n], (m * 31 + n) as u64).into_iter().enumerate() {
+/// The kernels of one schedule, in three value types.
+struct Spmvs {
+    name: &'static str,
+    f64: DeviceSpmv<f64>,
+    f32: DeviceSpmv<f32>,
+    i64: DeviceSpmv<i64>,
+}
+
+/// Every case of `cases`, plus one huge row (every column of row 1 of 3 stored), on sizes no split
+/// factor divides; f64 and f32 against the dense reference, i64 exactly.
+fn check_spmv(gpu: &Gpu, kernels: &Spmvs) {
+    let (name, f64_kernel, i64_kernel) = (kernels.name, kernels.f64, kernels.i64);
+    for (m, n) in [(0, 0), (1, 1), (7, 5), (300, 40), (200, 700), (3, 5000)] {
+        let mut all = cases([m, n], (m * 31 + n) as u64);
+        if m == 3 {
+            all.push((0..n).map(|j| ([1, j], (j % 5) as f64 - 2.0)).collect());
+        }
+        for (case, entries) in all.into_iter().enumerate() {
             let x: Vec<f64> = (0..n).map(|j| (j % 7) as f64 - 3.0).collect();
             let expected = spmv_reference(m, n, &entries, &x);
             let a = Tensor::<f64, Csr>::from_entries([m, n], entries.clone()).unwrap();
@@ -93,6 +108,34 @@ fn check_spmv(gpu: &Gpu, name: &str, f64_kernel: DeviceSpmv<f64>, i64_kernel: De
                 assert!(
                     (f - e).abs() < 1e-9,
                     "{name} {m}x{n} case {case} y[{k}]: {f} != {e}"
+                );
+            }
+            let a32 = Tensor::<f32, Csr>::from_entries(
+                [m, n],
+                entries.iter().map(|&(c, v)| (c, v as f32)),
+            )
+            .unwrap();
+            let x32 =
+                Tensor::from_dense([n], &x.iter().map(|&v| v as f32).collect::<Vec<_>>()).unwrap();
+            let mut y32 = gpu.zeros::<f32, DenseVec>([m]).unwrap();
+            (kernels.f32)(
+                &mut y32,
+                &gpu.upload(&a32).unwrap(),
+                &gpu.upload(&x32).unwrap(),
+            )
+            .unwrap();
+            for (k, (f, e)) in y32
+                .download()
+                .unwrap()
+                .to_dense()
+                .iter()
+                .zip(&expected)
+                .enumerate()
+            {
+                let tolerance = 1e-4 * (1.0 + e.abs());
+                assert!(
+                    (f64::from(*f) - e).abs() < tolerance,
+                    "{name} (f32) {m}x{n} case {case} y[{k}]: {f} != {e}"
                 );
             }
             let ai = Tensor::<i64, Csr>::from_entries(
@@ -122,14 +165,41 @@ fn check_spmv(gpu: &Gpu, name: &str, f64_kernel: DeviceSpmv<f64>, i64_kernel: De
 #[test]
 fn spmv_schedules_match_a_dense_reference_on_the_device() {
     let Some(gpu) = device() else { return };
-    check_spmv(&gpu, "spmv_thread", spmv_thread::<f64>, spmv_thread::<i64>);
-    check_spmv(&gpu, "spmv_warp", spmv_warp::<f64>, spmv_warp::<i64>);
-    check_spmv(&gpu, "spmv_pos", spmv_pos::<f64>, spmv_pos::<i64>);
     check_spmv(
         &gpu,
-        "spmv_pos_pre",
-        spmv_pos_pre::<f64>,
-        spmv_pos_pre::<i64>,
+        &Spmvs {
+            name: "spmv_thread",
+            f64: spmv_thread::<f64>,
+            f32: spmv_thread::<f32>,
+            i64: spmv_thread::<i64>,
+        },
+    );
+    check_spmv(
+        &gpu,
+        &Spmvs {
+            name: "spmv_warp",
+            f64: spmv_warp::<f64>,
+            f32: spmv_warp::<f32>,
+            i64: spmv_warp::<i64>,
+        },
+    );
+    check_spmv(
+        &gpu,
+        &Spmvs {
+            name: "spmv_pos",
+            f64: spmv_pos::<f64>,
+            f32: spmv_pos::<f32>,
+            i64: spmv_pos::<i64>,
+        },
+    );
+    check_spmv(
+        &gpu,
+        &Spmvs {
+            name: "spmv_pos_pre",
+            f64: spmv_pos_pre::<f64>,
+            f32: spmv_pos_pre::<f32>,
+            i64: spmv_pos_pre::<i64>,
+        },
     );
 }
 
