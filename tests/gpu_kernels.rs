@@ -15,13 +15,14 @@ use gpu_schedules::*;
 use sparse::gpu::{DeviceTensor, Gpu, GpuError};
 use sparse::prelude::*;
 
-const SOURCES: [(&str, &str); 6] = [
+const SOURCES: [(&str, &str); 7] = [
     ("spmv_thread", SPMV_THREAD_CUDA),
     ("spmv_warp", SPMV_WARP_CUDA),
     ("spmv_pos", SPMV_POS_CUDA),
     ("spmv_pos_pre", SPMV_POS_PRE_CUDA),
     ("spmm", SPMM_CUDA),
     ("sddmm", SDDMM_CUDA),
+    ("spmspv", SPMSPV_CUDA),
 ];
 
 fn required(var: &str) -> bool {
@@ -282,6 +283,37 @@ fn sddmm_matches_a_dense_reference_on_the_device() {
     let mut a = gpu.zeros([2, 2]).unwrap();
     let error = sddmm(&mut a, &b, &c, &d).unwrap_err();
     assert!(error.to_string().contains("dense_val_unbounded"), "{error}");
+}
+
+/// SpMSpV: the grid has a block per 512 stored entries of `x`, read back from the device.
+#[test]
+fn spmspv_matches_a_dense_reference_on_the_device() {
+    let Some(gpu) = device() else { return };
+    for (m, n) in [(0, 0), (1, 1), (7, 5), (40, 1100)] {
+        for (case, entries) in cases([m, n], (m * 7 + n) as u64).into_iter().enumerate() {
+            // Every third coordinate of x stored, so some columns of A are skipped.
+            let x: Vec<([usize; 1], f64)> = (0..n)
+                .step_by(3)
+                .map(|j| ([j], (j % 5) as f64 - 2.0))
+                .collect();
+            let mut dense_x = vec![0.0; n];
+            for &([j], v) in &x {
+                dense_x[j] = v;
+            }
+            let expected = spmv_reference(m, n, &entries, &dense_x);
+            let a = Tensor::<f64, Csc>::from_entries([m, n], entries.clone()).unwrap();
+            let xs = Tensor::<f64, SparseVec>::from_entries([n], x).unwrap();
+            let mut y = gpu.zeros::<f64, DenseVec>([m]).unwrap();
+            spmspv(&mut y, &gpu.upload(&a).unwrap(), &gpu.upload(&xs).unwrap()).unwrap();
+            let found = y.download().unwrap().to_dense();
+            for (k, (f, e)) in found.iter().zip(&expected).enumerate() {
+                assert!(
+                    (f - e).abs() < 1e-9,
+                    "spmspv {m}x{n} case {case} y[{k}]: {f} != {e}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -330,6 +330,27 @@ impl Handle {
             .map_err(driver("downloading device memory"))
     }
 
+    /// Element `index` of `buffer`, after the work queued so far (one small copy).
+    pub(crate) fn read<V: DeviceValue>(
+        &self,
+        buffer: &Buffer<V>,
+        index: usize,
+    ) -> Result<V, GpuError> {
+        self.synchronize()?;
+        let mut value = [V::zeroed()];
+        let slice = (buffer.inner.len() > index).then(|| buffer.inner.index(index..index + 1));
+        let Some(slice) = slice else {
+            return Err(GpuError::Invalid(format!(
+                "element {index} of {}",
+                buffer.inner.len()
+            )));
+        };
+        slice
+            .copy_to(&mut value[..])
+            .map_err(driver("reading device memory"))?;
+        Ok(value[0])
+    }
+
     pub(crate) fn launch(
         &self,
         source: &str,

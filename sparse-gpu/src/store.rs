@@ -132,6 +132,17 @@ impl Handle {
         }
     }
 
+    /// Element `index` of `b`, after the work queued so far.
+    pub(crate) fn read<V: DeviceValue>(&self, b: &Buffer<V>, index: usize) -> Result<V, GpuError> {
+        match (self, b) {
+            (Handle::Device(h), Buffer::Device(b)) => h.read(b, index),
+            (Handle::Simulator(_), Buffer::Host(b)) => b
+                .get(index)
+                .ok_or_else(|| GpuError::Invalid(format!("element {index} of {}", b.len()))),
+            _ => Err(mixed()),
+        }
+    }
+
     pub(crate) fn launch(
         &self,
         source: &str,

@@ -203,6 +203,19 @@ impl<T: GpuScalar, F: Format> DeviceTensor<T, F> {
         }
     }
 
+    /// `pos[index]` of level `k`, read back from the device after the work queued so far: what a
+    /// launcher needs when a kernel's grid depends on a segment's length (a position loop over a
+    /// sparse vector). Kernel plumbing.
+    #[doc(hidden)]
+    pub fn pos_value(&self, k: usize, index: usize) -> Result<usize, GpuError> {
+        match self.levels.get(k) {
+            Some(DeviceLevel::Compressed { pos, .. }) => {
+                Ok(self.gpu.handle.read(pos, index)? as usize)
+            }
+            _ => Err(GpuError::Invalid(format!("level {k} has no `pos` array"))),
+        }
+    }
+
     /// The `crd` array of level `k` (empty unless it is compressed, singleton or hashed). Kernel
     /// plumbing.
     #[doc(hidden)]

@@ -76,3 +76,14 @@ tensor_kernel! {
         .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, Atomics)
         .parallelize(thread, GpuThread, ParallelReduction)>;
 }
+
+tensor_kernel! {
+    /// SpMSpV with the evaluation's schedule: a thread per stored entry of `x`, 512 per block,
+    /// each adding its column of A into `y` atomically.
+    pub fn spmspv;
+    y(i) = A(i,j) * x(j);
+    formats<A: csc, x: sparse>;
+    schedule<reorder(j, i).pos(j, jpos, x(j)).bound(jpos, jpos_bound, 0, MinExact)
+        .split(jpos_bound, block, thread, Down, 512).reorder(block, thread, i)
+        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(thread, GpuThread, Atomics)>;
+}

@@ -107,6 +107,13 @@ impl<V: DeviceValue> HostBuffer<V> {
         self.cells.iter().map(|c| unsafe { *c.get() }).collect()
     }
 
+    /// Element `index`, if there is one.
+    pub(crate) fn get(&self, index: usize) -> Option<V> {
+        let _read = MEMORY.read().unwrap_or_else(PoisonError::into_inner);
+        // SAFETY: as in `to_vec`: no kernel runs and nothing writes while the lock is held.
+        self.cells.get(index).map(|c| unsafe { *c.get() })
+    }
+
     pub(crate) fn duplicate(&self) -> Self {
         HostBuffer::from_slice(&self.to_vec())
     }

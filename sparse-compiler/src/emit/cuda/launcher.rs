@@ -172,7 +172,8 @@ fn put_host(kernel: &Kernel, stmt: &Stmt) -> Result<TokenStream, String> {
     }
 }
 
-/// An index expression of the IR computed on the host, from the tensors' shapes and arrays.
+/// An index expression of the IR computed on the host, from the tensors' shapes, array lengths and
+/// `pos` entries.
 fn host_expr(kernel: &Kernel, expr: &Expr) -> Result<TokenStream, String> {
     Ok(match expr {
         Expr::Index(n) => {
@@ -187,6 +188,13 @@ fn host_expr(kernel: &Kernel, expr: &Expr) -> Result<TokenStream, String> {
         Expr::Len(array) => {
             let array = put_array(kernel, array)?;
             quote! { #array.len() }
+        }
+        // A segment bound read back from the device (the grid of a position loop over a sparse
+        // vector depends on it).
+        Expr::Load(Array::Pos { param, level }, index) => {
+            let (name, level) = (ident(&kernel.params[*param].name), lit(*level));
+            let index = host_expr(kernel, index)?;
+            quote! { #name.pos_value(#level, #index)? }
         }
         Expr::Binary(op, a, b) => {
             let (a, b) = (host_expr(kernel, a)?, host_expr(kernel, b)?);
