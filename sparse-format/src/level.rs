@@ -6,7 +6,8 @@
 //! unlabeled slot dimension is written), and the configurable properties of §1.4. Everything here is
 //! `const`, so formats are types whose level lists the compiler and the type checker can see.
 //!
-//! The data a level holds at run time lives in [`crate::storage`]; this module only describes.
+//! The data a level holds at run time lives in the runtime crate's `storage` module; this module
+//! only describes.
 
 /// The level formats: the six of Chou et al. 2018, and a bitmap level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,7 +23,7 @@ pub enum LevelKind {
     /// The one coordinate `i + off[d]` below a range level (DIA's column level).
     Offset,
     /// `W` buckets per parent, placed by `i % W` with linear probing; empty buckets hold
-    /// [`crate::storage::EMPTY`].
+    /// the runtime's `storage::EMPTY`.
     Hashed,
     /// Every coordinate in `[0, N)` has position `p_parent * N + i`, as in a dense level, and a
     /// presence byte per position says which hold an entry (Finch's sparse bytemap). Positions

@@ -17,7 +17,7 @@
 pub const PREFETCH_DISTANCE_BYTES: usize = 1024;
 
 /// Hints the processor to bring `slice[from + d]` into the cache, `d` being
-/// [`PREFETCH_DISTANCE_BYTES`] worth of elements; an address past the end of the slice is fine
+/// `PREFETCH_DISTANCE_BYTES` worth of elements; an address past the end of the slice is fine
 /// (the hint is dropped or fetches a line nobody reads). Does nothing on targets other than
 /// x86_64.
 ///

@@ -174,7 +174,7 @@ pub enum Expr {
     /// The number of elements of an array.
     Len(Array),
     /// The number of coordinates appended so far to level `level` of the output being assembled
-    /// (valid between [`Stmt::BeginAssembly`] and [`Stmt::EndAssembly`]).
+    /// (valid between [`HostStep::BeginAssembly`] and [`HostStep::EndAssembly`]).
     AppendedLen {
         /// The output level.
         level: usize,
