@@ -100,6 +100,11 @@ fn kernel(f: Intrinsic) -> Kernel {
     }
 }
 
+/// Whether an environment variable asks for a failure instead of a skip (set, not empty, not `0`).
+fn required(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
 fn host(f: Intrinsic, x: f64) -> f64 {
     match f {
         Intrinsic::Sqrt => x.sqrt(),
@@ -118,7 +123,11 @@ fn host(f: Intrinsic, x: f64) -> f64 {
 fn every_intrinsic_runs_as_the_host_computes_it() {
     let gpu = match Gpu::for_tests() {
         Ok(gpu) => gpu,
-        Err(e) if e.is_unavailable() && std::env::var_os("SPARSE_REQUIRE_SIMULATOR").is_none() => {
+        Err(e)
+            if e.is_unavailable()
+                && !required("SPARSE_REQUIRE_SIMULATOR")
+                && !required("SPARSE_REQUIRE_GPU") =>
+        {
             eprintln!("skipped: {e}");
             return;
         }
@@ -156,7 +165,7 @@ fn every_intrinsic_runs_as_the_host_computes_it() {
         );
         match sparse::gpu::compile_ptx(&text, &source.entry, "sm_90") {
             Ok(ptx) => assert!(ptx.contains(&source.entry)),
-            Err(e) if e.is_unavailable() && std::env::var_os("SPARSE_REQUIRE_NVRTC").is_none() => {}
+            Err(e) if e.is_unavailable() && !required("SPARSE_REQUIRE_NVRTC") => {}
             Err(e) => panic!("{}: {e}", f.name()),
         }
         let shape = LaunchShape::linear(n.div_ceil(THREADS) as u32, THREADS as u32);
