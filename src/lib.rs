@@ -15,6 +15,7 @@
 //!
 //! This crate is the facade users depend on: it re-exports the runtime, the macro and [`gpu`].
 
+#[doc = include_str!("../docs/kernel-language.md")]
 pub use sparse_macros::tensor_kernel;
 pub use sparse_runtime::*;
 

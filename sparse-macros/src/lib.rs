@@ -6,7 +6,8 @@
 
 use proc_macro::TokenStream;
 
-/// Compiles an index-notation kernel into a Rust function; see the `sparse` crate's documentation.
+/// Compiles an index-notation kernel into a Rust function. The language is documented on the
+/// facade's re-export, `sparse::tensor_kernel`.
 #[proc_macro]
 pub fn tensor_kernel(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
