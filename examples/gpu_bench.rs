@@ -156,6 +156,34 @@ fn matrices() -> Vec<Csr> {
     ]
 }
 
+/// One kernel's timing on one matrix, and its check.
+struct Timing {
+    kernel: String,
+    value_type: &'static str,
+    seconds: f64,
+    worst: f64,
+    ok: bool,
+}
+
+impl Timing {
+    /// One JSON line, printed and written to `out` (the Python side reads `sparse.jsonl`).
+    fn report(&self, a: &Csr, out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
+        let line = format!(
+            "{{\"matrix\":\"{}\",\"kernel\":\"{}\",\"type\":\"{}\",\"nnz\":{},\"seconds\":{:e},\"max_rel_error\":{:e},\"ok\":{}}}",
+            a.name,
+            self.kernel,
+            self.value_type,
+            a.indices.len(),
+            self.seconds,
+            self.worst,
+            self.ok
+        );
+        println!("{line}");
+        writeln!(out, "{line}")?;
+        Ok(())
+    }
+}
+
 type Spmv<T> = fn(
     &mut DeviceTensor<T, DenseVec>,
     &DeviceTensor<T, sparse::Csr>,
@@ -195,15 +223,14 @@ fn bench_spmv<T: GpuScalar>(gpu: &Gpu, a: &Csr, out: &mut dyn Write) -> Result<(
             .map(|(f, e)| (f.to_f64() - e).abs() / (1.0 + e.abs()))
             .fold(0.0, f64::max);
         let seconds = median(gpu, || f(&mut y, &da, &dx))?;
-        let line = format!(
-            "{{\"matrix\":\"{}\",\"kernel\":\"{kernel}\",\"type\":\"{}\",\"nnz\":{},\"seconds\":{seconds:e},\"max_rel_error\":{worst:e},\"ok\":{}}}",
-            a.name,
-            T::CUDA_TYPE,
-            a.indices.len(),
-            worst < tolerance
-        );
-        println!("{line}");
-        writeln!(out, "{line}")?;
+        let timing = Timing {
+            kernel: kernel.to_string(),
+            value_type: T::CUDA_TYPE,
+            seconds,
+            worst,
+            ok: worst < tolerance,
+        };
+        timing.report(a, out)?;
     }
     Ok(())
 }
@@ -229,15 +256,14 @@ fn bench_spmm(gpu: &Gpu, a: &Csr, k: usize, out: &mut dyn Write) -> Result<(), B
         }
     }
     let seconds = median(gpu, || spmm(&mut c, &da, &db))?;
-    let line = format!(
-        "{{\"matrix\":\"{}\",\"kernel\":\"spmm_n{k}\",\"type\":\"double\",\"nnz\":{},\"seconds\":{seconds:e},\"max_rel_error\":{worst:e},\"ok\":{}}}",
-        a.name,
-        a.indices.len(),
-        worst < 1e-9
-    );
-    println!("{line}");
-    writeln!(out, "{line}")?;
-    Ok(())
+    let timing = Timing {
+        kernel: format!("spmm_n{k}"),
+        value_type: "double",
+        seconds,
+        worst,
+        ok: worst < 1e-9,
+    };
+    timing.report(a, out)
 }
 
 /// SDDMM `A = B .* (C D)` with a dense index of 128 (the schedule's `bound`): `B`'s structure,
@@ -264,15 +290,14 @@ fn bench_sddmm(gpu: &Gpu, b: &Csr, out: &mut dyn Write) -> Result<(), Box<dyn Er
         }
     }
     let seconds = median(gpu, || sddmm(&mut a, &db, &dc, &dd))?;
-    let line = format!(
-        "{{\"matrix\":\"{}\",\"kernel\":\"sddmm_k{K}\",\"type\":\"double\",\"nnz\":{},\"seconds\":{seconds:e},\"max_rel_error\":{worst:e},\"ok\":{}}}",
-        b.name,
-        b.indices.len(),
-        worst < 1e-9
-    );
-    println!("{line}");
-    writeln!(out, "{line}")?;
-    Ok(())
+    let timing = Timing {
+        kernel: format!("sddmm_k{K}"),
+        value_type: "double",
+        seconds,
+        worst,
+        ok: worst < 1e-9,
+    };
+    timing.report(b, out)
 }
 
 fn main() -> Result<(), Box<dyn Error>> {

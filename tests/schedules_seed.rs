@@ -320,13 +320,7 @@ fn spmm_and_sddmm_seed_schedules() {
         for a in cases([m, j], 6) {
             let at = tensor::<Csr, 2>([m, j], &a);
             let da = dense([m, j], &a);
-            let want: Vec<f64> = (0..m * k)
-                .map(|ik| {
-                    (0..j)
-                        .map(|l| da[ik / k * j + l] * db[l * k + ik % k])
-                        .sum()
-                })
-                .collect();
+            let want = dense_product(&da, &db, (m, j, k));
             let mut plain = garbage([m, k]);
             spmm(&mut plain, &at, &b).unwrap();
             close_to(plain.values(), &want, 1e-12);
@@ -360,6 +354,13 @@ fn spmm_and_sddmm_seed_schedules() {
     }
 }
 
+/// The row-major product of an `m x j` and a `j x k` dense matrix.
+fn dense_product(a: &[f64], b: &[f64], (m, j, k): (usize, usize, usize)) -> Vec<f64> {
+    (0..m * k)
+        .map(|ik| (0..j).map(|l| a[ik / k * j + l] * b[l * k + ik % k]).sum())
+        .collect()
+}
+
 /// Column-major dense matrices, the layout of the GPU SpMM's output.
 type ColumnMajor = sparse::Custom<
     { sparse::encode_levels(&[sparse::LevelSpec::dense(1), sparse::LevelSpec::dense(0)]) },
@@ -367,10 +368,9 @@ type ColumnMajor = sparse::Custom<
 
 /// `bound(.., MaxExact)` of the outer part of a split (the GPU SpMM schedule, on the CPU): right
 /// where the promise holds (K from 97 to 128, with and without a tail), `BoundViolated` where it
-/// does not. The schedule stage accepts these kernels; lowering still measures a bounded
-/// variable's extent as a dimension (0 for a split's part, so every call reports the bound
-/// broken), and with SpMM's order (the dense loop between the position split's parts) walks the
-/// row tracker of `A` forward only, across the repeated nonzero loop.
+/// does not. The bound's extent is the split part's number of tiles, and with SpMM's order (the
+/// dense loop between the position split's parts) the row tracker of `A` starts again in each
+/// iteration of the dense loop.
 #[test]
 fn spmm_gpu_schedule_bounds_a_split() {
     for (m, j, k) in [(0, 0, 100), (1, 1, 128), (37, 9, 100), (40, 31, 128)] {
@@ -378,13 +378,7 @@ fn spmm_gpu_schedule_bounds_a_split() {
         for a in cases([m, j], 12) {
             let at = tensor::<Csr, 2>([m, j], &a);
             let da = dense([m, j], &a);
-            let want: Vec<f64> = (0..m * k)
-                .map(|ik| {
-                    (0..j)
-                        .map(|l| da[ik / k * j + l] * db[l * k + ik % k])
-                        .sum()
-                })
-                .collect();
+            let want = dense_product(&da, &db, (m, j, k));
             let mut plain = garbage([m, k]);
             spmm(&mut plain, &at, &b).unwrap();
             close_to(plain.values(), &want, 1e-12);

@@ -392,43 +392,23 @@ impl Walk<'_> {
         stmt.bodies().into_iter().try_for_each(|b| self.stmts(b))
     }
 
+    /// What `expr` binds: the arrays it reads, the sizes it names, its locals, at any depth.
     fn expr(&mut self, expr: &Expr) -> Result<(), String> {
         match expr {
-            Expr::Var(var) => self.local(var),
-            Expr::Index(_)
-            | Expr::Signed(_)
-            | Expr::Value(_)
-            | Expr::Bool(_)
-            | Expr::AppendedLen { .. } => Ok(()),
-            Expr::Load(array, index) => {
+            Expr::Var(var) => self.local(var)?,
+            Expr::Load(array, _) | Expr::Len(array) | Expr::CountUpTo { array, .. } => {
                 self.array(array)?;
-                self.expr(index)
             }
-            Expr::Dim { param, dim } => self.dim(*param, *dim),
+            Expr::Dim { param, dim } => self.dim(*param, *dim)?,
             Expr::LevelSize { param, level } => {
                 self.param(*param)?;
                 self.used.insert(Binding::LevelSize {
                     param: *param,
                     level: *level,
                 });
-                Ok(())
             }
-            Expr::Len(array) => self.array(array),
-            Expr::Binary(_, a, b) => {
-                self.expr(a)?;
-                self.expr(b)
-            }
-            Expr::Neg(a) | Expr::Not(a) | Expr::Cast(_, a) => self.expr(a),
-            Expr::Call(_, args) => args.iter().try_for_each(|a| self.expr(a)),
-            Expr::Select(c, a, b) => {
-                self.expr(c)?;
-                self.expr(a)?;
-                self.expr(b)
-            }
-            Expr::CountUpTo { array, target } => {
-                self.array(array)?;
-                self.expr(target)
-            }
+            _ => {}
         }
+        (crate::ir::visit::operands(expr).into_iter()).try_for_each(|e| self.expr(e))
     }
 }

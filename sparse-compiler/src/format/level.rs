@@ -169,10 +169,8 @@ pub fn dense_position(at: LevelRef, parent: &Expr, coord: &Expr) -> Expr {
     }
 }
 
-/// `a op b` as an IR expression.
-pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
-    Expr::Binary(op, Box::new(a), Box::new(b))
-}
+/// `a op b` as an IR expression (the level functions build many).
+pub use crate::ir::bin;
 
 /// `array[index]`.
 pub fn load(array: Array, index: Expr) -> Expr {

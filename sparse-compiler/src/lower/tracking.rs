@@ -204,19 +204,8 @@ impl Lowerer<'_> {
     /// added: nothing else writes it, and under `Atomics` a store is a plain move where an add is
     /// a locked read-modify-write that stalls the loads in flight.
     fn flush(&self, access: usize, level: usize, q: &Var, sum: &Var, first: Option<&Var>) -> Stmt {
-        let upper = level - 1;
-        let env = self.level_env(access, upper);
-        let row =
-            level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
         let zero = Expr::Value(crate::ir::Literal::Int(0));
-        let store = |accumulate| {
-            Stmt::store(
-                Array::Vals { param: 0 },
-                row.clone(),
-                Expr::Var(sum.clone()),
-                accumulate,
-            )
-        };
+        let store = |accumulate| self.segment_row_store(access, level, q, sum, accumulate);
         let store = match first {
             Some(first) if self.program.op == AssignOp::Assign => Stmt::If {
                 cond: bin(BinOp::Ne, Expr::Var(q.clone()), Expr::Var(first.clone())),
@@ -572,18 +561,7 @@ impl Lowerer<'_> {
     /// into the output (`+=`), stored otherwise (a plain move, where an atomic add is a locked
     /// read-modify-write that stalls the loads in flight).
     fn segment_store(&self, access: usize, level: usize, q: &Var, sum: &Var, shared: Expr) -> Stmt {
-        let upper = level - 1;
-        let env = self.level_env(access, upper);
-        let row =
-            level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
-        let store = |accumulate| {
-            Stmt::store(
-                Array::Vals { param: 0 },
-                row.clone(),
-                Expr::Var(sum.clone()),
-                accumulate,
-            )
-        };
+        let store = |accumulate| self.segment_row_store(access, level, q, sum, accumulate);
         if self.program.op != AssignOp::Assign {
             return store(true);
         }
@@ -592,6 +570,23 @@ impl Lowerer<'_> {
             then: vec![store(true)],
             otherwise: vec![store(false)],
         }
+    }
+
+    /// `out[coordinate of segment q of level - 1] = sum` (or `+=` when `accumulate`).
+    fn segment_row_store(
+        &self,
+        access: usize,
+        level: usize,
+        q: &Var,
+        sum: &Var,
+        accumulate: bool,
+    ) -> Stmt {
+        let upper = level - 1;
+        let env = self.level_env(access, upper);
+        let row =
+            level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
+        let sum = Expr::Var(sum.clone());
+        Stmt::store(Array::Vals { param: 0 }, row, sum, accumulate)
     }
 }
 
