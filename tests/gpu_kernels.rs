@@ -15,7 +15,7 @@ use gpu_schedules::*;
 use sparse::gpu::{DeviceTensor, Gpu, GpuError};
 use sparse::prelude::*;
 
-const SOURCES: [(&str, &str); 7] = [
+const SOURCES: [(&str, &str); 9] = [
     ("spmv_thread", SPMV_THREAD_CUDA),
     ("spmv_warp", SPMV_WARP_CUDA),
     ("spmv_pos", SPMV_POS_CUDA),
@@ -23,6 +23,8 @@ const SOURCES: [(&str, &str); 7] = [
     ("spmm", SPMM_CUDA),
     ("sddmm", SDDMM_CUDA),
     ("spmspv", SPMSPV_CUDA),
+    ("ttv", TTV_CUDA),
+    ("mttkrp", MTTKRP_CUDA),
 ];
 
 fn required(var: &str) -> bool {
@@ -332,4 +334,86 @@ fn shapes_that_disagree_are_an_error_not_a_launch() {
     let mut y = gpu.zeros::<f64, DenseVec>([3]).unwrap();
     let error = spmv_warp(&mut y, &a, &x).unwrap_err();
     assert!(error.to_string().contains("`j`"), "{error}");
+}
+
+/// TTV into an output with B's structure: `i` and `j` of each nonzero are recovered on the device
+/// by walking B's two upper levels of segments.
+#[test]
+fn ttv_matches_a_dense_reference_on_the_device() {
+    let Some(gpu) = device() else { return };
+    for (m, n, q) in [(0, 0, 0), (1, 1, 1), (9, 4, 7), (60, 20, 30)] {
+        let c: Vec<f64> = (0..q).map(|k| (k % 5) as f64 - 2.0).collect();
+        let ct = Tensor::<f64, DenseVec>::from_dense([q], &c).unwrap();
+        for (case, entries) in cases([m, n, q], (m + n + q) as u64).into_iter().enumerate() {
+            let b = Tensor::<f64, Ttv3>::from_entries([m, n, q], entries.clone()).unwrap();
+            let mut expected = vec![0.0; m * n];
+            for &([i, j, k], v) in &entries {
+                expected[i * n + j] += v * c[k];
+            }
+            let mut a = gpu.zeros([m, n]).unwrap();
+            ttv(&mut a, &gpu.upload(&b).unwrap(), &gpu.upload(&ct).unwrap()).unwrap();
+            let found: Tensor<f64, Ttv2> = a.download().unwrap();
+            for (p, (f, e)) in found.to_dense().iter().zip(&expected).enumerate() {
+                assert!(
+                    (f - e).abs() < 1e-9,
+                    "ttv {m}x{n}x{q} case {case} at {p}: {f} != {e}"
+                );
+            }
+        }
+    }
+}
+
+type Ttv3 = sparse::Custom<
+    {
+        sparse::encode_levels(&[
+            sparse::LevelSpec::dense(0),
+            sparse::LevelSpec::compressed(1),
+            sparse::LevelSpec::compressed(2),
+        ])
+    },
+>;
+type Ttv2 = sparse::Custom<
+    {
+        sparse::encode_levels(&[
+            sparse::LevelSpec::dense(0),
+            sparse::LevelSpec::compressed(1),
+        ])
+    },
+>;
+
+/// MTTKRP over a CSF tensor: `i` and `k` of each nonzero recovered on the device; the factors'
+/// 32 columns are the schedule's bound (another width is its run-time error).
+#[test]
+fn mttkrp_matches_a_dense_reference_on_the_device() {
+    let Some(gpu) = device() else { return };
+    let r = 32;
+    for (m, p, q) in [(0, 0, 0), (1, 1, 1), (9, 4, 7), (50, 12, 10)] {
+        let c: Vec<f64> = (0..p * r).map(|x| (x % 7) as f64 - 3.0).collect();
+        let d: Vec<f64> = (0..q * r).map(|x| (x % 5) as f64 - 2.0).collect();
+        let ct = Tensor::<f64, DenseMat>::from_dense([p, r], &c).unwrap();
+        let dt = Tensor::<f64, DenseMat>::from_dense([q, r], &d).unwrap();
+        for (case, entries) in cases([m, p, q], (m * p + q) as u64).into_iter().enumerate() {
+            let b = Tensor::<f64, Csf<3>>::from_entries([m, p, q], entries.clone()).unwrap();
+            let mut expected = vec![0.0; m * r];
+            for &([i, k, l], v) in &entries {
+                for j in 0..r {
+                    expected[i * r + j] += v * c[k * r + j] * d[l * r + j];
+                }
+            }
+            let mut a = gpu.zeros([m, r]).unwrap();
+            let (b, ct, dt) = (
+                gpu.upload(&b).unwrap(),
+                gpu.upload(&ct).unwrap(),
+                gpu.upload(&dt).unwrap(),
+            );
+            mttkrp(&mut a, &b, &ct, &dt).unwrap();
+            let found: Tensor<f64, DenseMat> = a.download().unwrap();
+            for (x, (f, e)) in found.to_dense().iter().zip(&expected).enumerate() {
+                assert!(
+                    (f - e).abs() < 1e-9,
+                    "mttkrp {m}x{p}x{q} case {case} at {x}: {f} != {e}"
+                );
+            }
+        }
+    }
 }

@@ -34,6 +34,21 @@ enum DeviceLevel {
     },
 }
 
+impl DeviceLevel {
+    /// The number of positions of this level under `parent` positions of the level above, as
+    /// the host's `Level::positions` counts them.
+    fn positions(&self, parent: usize) -> Option<usize> {
+        match self {
+            DeviceLevel::Dense { size } | DeviceLevel::Range { size, .. } => {
+                parent.checked_mul(*size)
+            }
+            DeviceLevel::Hashed { buckets, .. } => parent.checked_mul(*buckets),
+            DeviceLevel::Compressed { crd, .. } | DeviceLevel::Singleton { crd } => Some(crd.len()),
+            DeviceLevel::Offset => Some(parent),
+        }
+    }
+}
+
 /// A tensor in device memory, of value type `T` and format `F`.
 ///
 /// Made by [`Gpu::upload`] from a host tensor, by [`Gpu::zeros`] or [`Gpu::zeros_like`]; read
@@ -128,22 +143,35 @@ impl<T: GpuScalar, F: Format> DeviceTensor<T, F> {
         Ok(Tensor::from_raw_parts(self.shape.clone(), levels, vals)?)
     }
 
-    /// Gives this tensor the structure of `other` (same format and shape, any value type), copied
-    /// on the device, with every value zero: what a kernel whose output takes an input's
-    /// pattern does before computing the values.
-    pub fn copy_structure_from<U: GpuScalar>(
+    /// Gives this tensor the structure of `other`'s first levels (any value type), copied on the
+    /// device, with every value zero: what a kernel whose output takes an input's pattern does
+    /// before computing the values (SDDMM's output has all of B's levels, TTV's the first two of
+    /// B's three). `other`'s first levels must be this format's levels, over the same extents.
+    pub fn copy_structure_from<U: GpuScalar, G: Format>(
         &mut self,
-        other: &DeviceTensor<U, F>,
+        other: &DeviceTensor<U, G>,
     ) -> Result<(), GpuError> {
         other.check_device(&self.gpu)?;
-        if self.shape != other.shape {
+        let n = F::LEVELS.len();
+        let same_levels = G::LEVELS.get(..n) == Some(F::LEVELS);
+        // Equal level lists store the same logical dimensions, the output's among its own.
+        let same_extents = other.shape.get(..self.shape.len()) == Some(&self.shape[..]);
+        if !same_levels || !same_extents {
             return Err(GpuError::Invalid(format!(
-                "the structure of a tensor of shape {:?} cannot be copied into one of shape {:?}",
-                other.shape, self.shape
+                "the structure of a {} tensor of shape {:?} cannot be copied into a {} tensor of \
+                 shape {:?}",
+                G::NAME,
+                other.shape,
+                F::NAME,
+                self.shape
             )));
         }
-        let levels = copy_levels(&self.gpu, &other.levels)?;
-        let vals = self.gpu.handle.zeroed(other.vals.len())?;
+        let levels = copy_levels(&self.gpu, &other.levels[..n])?;
+        let positions = levels
+            .iter()
+            .try_fold(1usize, |parent, level| level.positions(parent))
+            .ok_or_else(|| GpuError::Invalid("the copied structure is too large".into()))?;
+        let vals = self.gpu.handle.zeroed(positions)?;
         self.levels = levels;
         self.vals = vals;
         Ok(())

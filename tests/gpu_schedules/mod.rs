@@ -87,3 +87,34 @@ tensor_kernel! {
         .split(jpos_bound, block, thread, Down, 512).reorder(block, thread, i)
         .parallelize(block, GpuBlock, IgnoreRaces).parallelize(thread, GpuThread, Atomics)>;
 }
+
+tensor_kernel! {
+    /// TTV with the evaluation's schedule (NNZ_PER_WARP = 128, BLOCK_SIZE = 512): one position
+    /// loop over B's nonzeros, its `i` and `j` recovered by walking two levels of segments; each
+    /// thread precomputes 4 products, then adds them into A, which takes B's structure.
+    pub fn ttv;
+    A(i,j) = B(i,j,k) * c(k);
+    formats<A: (dense, compressed), B: (dense, compressed, compressed)>;
+    schedule<fuse(j, k, jk).fuse(i, jk, f).pos(f, fpos, B(i,j,k))
+        .split(fpos, block, fpos1, Down, 2048).split(fpos1, warp, fpos2, Down, 128)
+        .split(fpos2, thread, thread_nz, Down, 4).reorder(block, warp, thread, thread_nz)
+        .precompute(B(i,j,k) * c(k), thread_nz, thread_nz_pre, precomputed)
+        .unroll(thread_nz_pre, 4)
+        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
+        .parallelize(thread, GpuThread, Atomics)>;
+}
+
+tensor_kernel! {
+    /// MTTKRP with the evaluation's schedule (NNZ_PER_WARP = 4, BLOCK_SIZE = 512, J = 32): a
+    /// warp per 4 nonzeros of B in CSF, its lanes over the 32 columns of the factors.
+    pub fn mttkrp;
+    A(i,j) = B(i,k,l) * C(k,j) * D(l,j);
+    formats<B: csf>;
+    schedule<reorder(i, k, l, j).fuse(k, l, kl).fuse(i, kl, f).pos(f, fpos, B(i,k,l))
+        .split(fpos, block, fpos1, Down, 64).split(fpos1, warp, nnz, Down, 4)
+        .split(j, dense_val_unbounded, thread, Down, 32)
+        .bound(dense_val_unbounded, dense_val, 1, MaxExact)
+        .reorder(block, warp, dense_val, thread, nnz)
+        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
+        .parallelize(thread, GpuThread, Atomics)>;
+}

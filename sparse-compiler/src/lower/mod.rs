@@ -172,6 +172,10 @@ struct Tracker {
     /// advances: the only segment a tile can share with an earlier tile, so every later one it
     /// finishes is its own and is stored, not added.
     first: Option<Var>,
+    /// For a collapse of more than two levels, the segments of the levels further up, nearest
+    /// first, each with its end: the segment of level `u - 1` holding the current position of
+    /// level `u`, walked forward as the level below it advances.
+    uppers: Vec<(Var, Var)>,
 }
 
 struct Lowerer<'p> {

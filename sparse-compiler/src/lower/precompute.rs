@@ -88,10 +88,13 @@ impl Lowerer<'_> {
         for r in relations {
             if let Relation::Pos { parent, access, .. } = self.scheduled.relations[r] {
                 let roots = self.scheduled.underived(parent);
-                let outer = roots[0];
-                let reads_outer = ids
-                    .iter()
-                    .any(|&id| id != access && self.accesses[id].level_vars.contains(&outer));
+                let outers = &roots[..roots.len() - 1];
+                let reads_outer = ids.iter().any(|&id| {
+                    id != access
+                        && outers
+                            .iter()
+                            .any(|v| self.accesses[id].level_vars.contains(v))
+                });
                 let reads_below = ids.contains(&access)
                     && (self.access_level(access, &roots).ok())
                         .is_some_and(|level| level + 1 < self.levels(access).len());
@@ -105,6 +108,7 @@ impl Lowerer<'_> {
                 segment,
                 end,
                 first,
+                uppers,
             } = self.scope.trackers[&r].clone();
             let copy = |lowerer: &mut Self, of: &crate::ir::Var, out: &mut Vec<Stmt>| {
                 let var = lowerer
@@ -122,6 +126,10 @@ impl Lowerer<'_> {
                 segment: copy(self, &segment, out),
                 end: copy(self, &end, out),
                 first,
+                uppers: uppers
+                    .iter()
+                    .map(|(q, end)| (copy(self, q, out), copy(self, end, out)))
+                    .collect(),
             };
             self.scope.trackers.insert(r, tracker);
         }

@@ -4,7 +4,9 @@
 //! loop over a tile of positions is walked segment by segment, as a row loop
 //! ([`Lowerer::segment_loop`]); any other position loop advances the walk at every position.
 //! When the output is a vector over the upper coordinate, additions collect in a segment sum
-//! written once per segment.
+//! written once per segment. Over a collapse of three or more levels (TTV's and MTTKRP's
+//! `i, j, k`), each level further up walks its own segments the same way, driven by the segment
+//! of the level below it.
 
 use super::{Lowerer, Tracker};
 use crate::error::Error;
@@ -157,10 +159,12 @@ impl Lowerer<'_> {
             init,
             mutable: true,
         });
+        let uppers = self.declare_uppers(relation, access, level, &var, &base, out);
         let mut tracker = Tracker {
             segment: var.clone(),
             end,
             first: None,
+            uppers,
         };
         // A segment walk keeps its own sum per segment.
         if !self.segment_sum_applies(relation) || self.segment_walk_var(relation).is_some() {
@@ -188,6 +192,71 @@ impl Lowerer<'_> {
         Some(self.flush(access, level, &var, &sum, None))
     }
 
+    /// The segments of the levels above the tracked pair, for a collapse of more than two levels
+    /// (TTV's and MTTKRP's `i, j, k`): each starts at the segment holding the first position of
+    /// the level below it, found by the same search. The levels between the top and the bottom
+    /// have segments (`Lowerer::chain_levels` checked it).
+    fn declare_uppers(
+        &mut self,
+        relation: usize,
+        access: usize,
+        level: usize,
+        segment: &Var,
+        base: &str,
+        out: &mut Vec<Stmt>,
+    ) -> Vec<(Var, Var)> {
+        let mut below = segment.clone();
+        let mut uppers = Vec::new();
+        for u in self.chain_levels(relation, level) {
+            // `track` refuses a level without segments, before anything here is emitted.
+            if !level_of(&self.levels(access)[u]).segments() {
+                break;
+            }
+            let pos = Array::Pos {
+                param: self.accesses[access].tensor,
+                level: u,
+            };
+            let count = Expr::CountUpTo {
+                array: pos.clone(),
+                target: Box::new(Expr::Var(below)),
+            };
+            let var = self.names.fresh(&format!("{base}{}", u - 1));
+            out.push(Stmt::Let {
+                var: var.clone(),
+                ty: Type::Index,
+                init: bin(BinOp::Sub, count, Expr::Index(1)),
+                mutable: true,
+            });
+            let end = self.names.fresh(&format!("{base}{}_end", u - 1));
+            let next = bin(BinOp::Add, Expr::Var(var.clone()), Expr::Index(1));
+            let in_range = bin(BinOp::Lt, next.clone(), Expr::Len(pos.clone()));
+            out.push(Stmt::Let {
+                var: end.clone(),
+                ty: Type::Index,
+                init: Expr::Select(
+                    Box::new(in_range),
+                    Box::new(load(pos, next)),
+                    Box::new(Expr::Index(0)),
+                ),
+                mutable: true,
+            });
+            uppers.push((var.clone(), end));
+            below = var;
+        }
+        uppers
+    }
+
+    /// The levels whose `pos` arrays the upper segments of a collapse walk, nearest first: for a
+    /// collapse of `n` levels ending at `level`, levels `level - 1` down to `level - n + 2` (none
+    /// for two levels).
+    pub(super) fn chain_levels(&self, relation: usize, level: usize) -> Vec<usize> {
+        let Relation::Pos { parent, .. } = self.scheduled.relations[relation] else {
+            return Vec::new();
+        };
+        let n = self.scheduled.underived(parent).len();
+        ((level + 2).saturating_sub(n)..level).rev().collect()
+    }
+
     /// Whether the output is a dense vector indexed by the upper coordinate of the collapse.
     fn segment_sum_applies(&self, relation: usize) -> bool {
         let Relation::Pos { parent, .. } = self.scheduled.relations[relation] else {
@@ -196,7 +265,9 @@ impl Lowerer<'_> {
         let roots = self.scheduled.underived(parent);
         let output = &self.accesses[0];
         let dense = self.levels(0).iter().all(|l| level_of(l).full());
-        dense && output.level_vars.len() == 1 && output.level_vars[0] == roots[0]
+        // A segment of the level just above the bottom is a row only when that level is the top.
+        let two_levels = roots.len() == 2;
+        two_levels && dense && output.level_vars.len() == 1 && output.level_vars[0] == roots[0]
     }
 
     /// `if sum != 0 { out[coordinate of segment q] += sum; sum = 0; }`. With `first` (the walk's
@@ -233,8 +304,20 @@ impl Lowerer<'_> {
         roots: &[IndexVar],
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
-        self.advance_segment(relation, access, level, p, roots[0], out)?;
-        self.bind_bottom(access, level, p, roots[roots.len() - 1], out);
+        let between = self.chain_levels(relation, level);
+        if between
+            .iter()
+            .any(|&u| !level_of(&self.levels(access)[u]).segments())
+        {
+            return Err(self.unsupported(
+                "`pos` over a collapse of more than two levels whose middle levels are not all \
+                 compressed (each upper coordinate is recovered by walking a level's segments)",
+            ));
+        }
+        let n = roots.len();
+        self.advance_segment(relation, access, level, p, roots[n - 2], out)?;
+        self.advance_uppers(relation, access, level, &roots[..n - 2], out)?;
+        self.bind_bottom(access, level, p, roots[n - 1], out);
         Ok(())
     }
 
@@ -253,6 +336,7 @@ impl Lowerer<'_> {
             segment: q,
             end,
             first,
+            ..
         } = self
             .scope
             .trackers
@@ -286,6 +370,47 @@ impl Lowerer<'_> {
             body: advance,
         });
         self.bind_upper(access, level, &q, outer, out);
+        Ok(())
+    }
+
+    /// Walks each upper segment of a collapse of more than two levels forward past the segment
+    /// below it, as [`Lowerer::advance_segment`] walks the first, and binds the coordinates of
+    /// the levels above (`outers`, top first) to theirs. The segment below is a stored position
+    /// of its level, so each walk stops inside its `pos` array.
+    fn advance_uppers(
+        &mut self,
+        relation: usize,
+        access: usize,
+        level: usize,
+        outers: &[IndexVar],
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let tracker = self
+            .scope
+            .trackers
+            .get(&relation)
+            .cloned()
+            .ok_or_else(|| self.internal("a tracked position without its tracker"))?;
+        let levels = self.chain_levels(relation, level);
+        if levels.len() != tracker.uppers.len() || levels.len() != outers.len() {
+            return Err(self.internal("a collapse's upper segments do not match its levels"));
+        }
+        let mut below = tracker.segment;
+        for (k, (u, (q, end))) in levels.into_iter().zip(tracker.uppers).enumerate() {
+            let pos = Array::Pos {
+                param: self.accesses[access].tensor,
+                level: u,
+            };
+            let step = Stmt::assign(q.clone(), Expr::Index(1), true);
+            let next = bin(BinOp::Add, Expr::Var(q.clone()), Expr::Index(1));
+            let reload = Stmt::assign(end.clone(), load(pos, next), false);
+            out.push(Stmt::While {
+                cond: bin(BinOp::Le, Expr::Var(end), Expr::Var(below)),
+                body: vec![step, reload],
+            });
+            self.bind_upper(access, u, &q, outers[outers.len() - 1 - k], out);
+            below = q;
+        }
         Ok(())
     }
 
@@ -347,9 +472,14 @@ impl Lowerer<'_> {
     /// position variable itself, or the inner part of its one split, when that loop is plain (not
     /// parallel, vector or unrolled) and nothing is derived from it.
     fn segment_walk_var(&self, relation: usize) -> Option<IndexVar> {
-        let Relation::Pos { pos, .. } = self.scheduled.relations[relation] else {
+        let Relation::Pos { pos, parent, .. } = self.scheduled.relations[relation] else {
             return None;
         };
+        // A turn covers one segment of the level above the bottom: a row only when that level
+        // is the collapse's top.
+        if self.scheduled.underived(parent).len() > 2 {
+            return None;
+        }
         let children: Vec<Relation> = self
             .scheduled
             .relations
