@@ -14,6 +14,12 @@
 //! ```
 //!
 //! This crate is the facade users depend on: it re-exports the runtime, the macro and [`gpu`].
+//! Kernels find it under whatever name the user's manifest gives the dependency.
+
+#![deny(missing_docs)]
+
+// Generated code names the facade `::sparse`; this lets kernels inside this crate do so too.
+extern crate self as sparse;
 
 #[doc = include_str!("../docs/kernel-language.md")]
 pub use sparse_macros::tensor_kernel;
