@@ -6,6 +6,8 @@
 //! - Packing from entries in any order, conversion between formats, validation of raw arrays.
 //! - [`Scalar`]: the value types, with SIMD lanes and the atomic add of the `Atomics` strategy.
 //! - [`io`]: Matrix Market and FROSTT `.tns` files.
+//! - Conversions to and from `sprs`, `nalgebra-sparse` and `ndarray` types, behind the cargo
+//!   features of those names (`TryFrom` impls).
 //!
 //! What belongs here: data structures and routines that run when a program runs. What does not:
 //! anything that looks at index notation or emits code (that is `sparse-compiler`).
@@ -16,6 +18,8 @@ mod assembly;
 mod atomic;
 mod entries;
 mod error;
+#[cfg(any(feature = "sprs", feature = "nalgebra-sparse", feature = "ndarray"))]
+mod interop;
 pub mod io;
 mod pack;
 mod prefetch;

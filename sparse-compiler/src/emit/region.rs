@@ -156,7 +156,7 @@ impl Emitter<'_> {
         let rayon = quote! { #root::__private::rayon };
         quote! {
             {
-                let #cells = #root::atomic::as_atomic(&mut *#vals);
+                let #cells = #root::__private::as_atomic(&mut *#vals);
                 #rayon::iter::ParallelIterator::for_each(
                     #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
                     |#var: usize| { #body },

@@ -188,7 +188,7 @@ impl Emitter<'_> {
         };
         let output = matches!(array, Array::Vals { param: 0 });
         let cells = self.local("__out_cells");
-        let cell = quote! { #root::atomic::AtomicCell };
+        let cell = quote! { #root::__private::AtomicCell };
         match (self.writes.filter(|_| output), op, sync) {
             (None, ..) => {
                 let array = self.put_array(array);

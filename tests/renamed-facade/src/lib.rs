@@ -1,7 +1,7 @@
 //! A crate that depends on the `sparse` facade as `sp`: every kernel it declares must compile
 //! and run, so generated code may name the facade only by the name this manifest gives it.
 //! The kernels cover the paths generated code takes into the facade: a dense output, threads,
-//! an assembled sparse output, an explicit level list and a GPU launcher.
+//! atomic adds, an assembled sparse output, an explicit level list and a GPU launcher.
 
 use sp::prelude::*;
 
@@ -18,6 +18,14 @@ tensor_kernel! {
     y(i) = A(i,j) * x(j);
     formats< A: csr >;
     schedule< split(i,i0,i1,Down,2).parallelize(i0,CpuThread,NoRaces) >;
+}
+
+tensor_kernel! {
+    /// y = A x, balanced over the nonzeros, rows shared through atomic adds.
+    pub fn spmv_atomics;
+    y(i) = A(i,j) * x(j);
+    formats< A: csr >;
+    schedule< collapse(i,j,f).pos(f,p,A).split(p,p0,p1,Down,2).parallelize(p0,CpuThread,Atomics) >;
 }
 
 tensor_kernel! {
@@ -61,6 +69,9 @@ mod tests {
         assert_eq!(y.to_dense(), expected);
         let mut y = Tensor::zeros([3]);
         spmv_threads(&mut y, &a, &x).unwrap();
+        assert_eq!(y.to_dense(), expected);
+        let mut y = Tensor::zeros([3]);
+        spmv_atomics(&mut y, &a, &x).unwrap();
         assert_eq!(y.to_dense(), expected);
         let mut y = Tensor::zeros([3]);
         spmv_levels(&mut y, &a.convert().unwrap(), &x).unwrap();
