@@ -1,4 +1,4 @@
-//! `ndarray` (feature `ndarray`): dense tensors to and from [`Array`]s ([`ArrayD`], `Array2`, ...).
+//! `ndarray` (feature `ndarray`): dense tensors to and from [`Array`]s (`ArrayD`, `Array2`, ...).
 //!
 //! A dense tensor is a row-major array, the layout of an `ndarray` array in standard order, so
 //! both directions move the `Vec`. An array in another layout (transposed, sliced with steps) is
@@ -45,7 +45,7 @@ impl<T: Scalar, D: Dimension, const N: usize> TryFrom<Tensor<T, Dense<N>>> for A
     type Error = FormatError;
 
     /// The array of the tensor's values, which are already in its standard layout: an
-    /// [`ArrayD`], or an array of `N` fixed dimensions (`Array2` for a `DenseMat`). An error when
+    /// `ArrayD`, or an array of `N` fixed dimensions (`Array2` for a `DenseMat`). An error when
     /// `D` has another number of dimensions.
     fn try_from(tensor: Tensor<T, Dense<N>>) -> Result<Self, FormatError> {
         let order = FormatError::OrderMismatch {
