@@ -132,7 +132,7 @@ impl CsrArrays {
                 crd: self.crd.clone(),
             },
         ];
-        Tensor::from_raw_parts(vec![self.n, self.n], levels, self.vals.clone())
+        Tensor::from_parts(vec![self.n, self.n], levels, self.vals.clone())
             .expect("generated CSR arrays are valid")
     }
 
@@ -268,7 +268,7 @@ fn spmv_unchecked(y: &mut [f64], a: &Tensor<f64, Csr>, x: &[f64]) {
 
 fn dense_vector(values: Vec<f64>) -> Tensor<f64, Dense<1>> {
     let n = values.len();
-    Tensor::from_raw_parts(vec![n], vec![Level::Dense { size: n }], values)
+    Tensor::from_parts(vec![n], vec![Level::Dense { size: n }], values)
         .expect("a dense vector is valid")
 }
 

@@ -371,7 +371,7 @@ impl Matrix {
         let mut rng = Rng(seed);
         let vals = (0..crd.len()).map(|_| rng.value()).collect();
         let levels = vec![Level::Dense { size: rows }, Level::Compressed { pos, crd }];
-        let a = Tensor::from_raw_parts(vec![rows, cols], levels, vals)
+        let a = Tensor::from_parts(vec![rows, cols], levels, vals)
             .expect("generated CSR arrays are valid");
         Matrix {
             a,
@@ -1033,7 +1033,7 @@ fn spmspv(c: &mut Criterion) {
             crd: level.crd().to_vec(),
         },
     ];
-    let a = Tensor::<f64, Csc>::from_raw_parts(vec![n, n], levels, m.a.values().to_vec())
+    let a = Tensor::<f64, Csc>::from_parts(vec![n, n], levels, m.a.values().to_vec())
         .expect("CSR arrays of a square matrix are a valid CSC");
     let mut rng = Rng(0x428A_2F98_D728_AE22);
     let x_entries: Vec<([usize; 1], f64)> = (0..n)
@@ -1171,7 +1171,7 @@ fn csf_tensor(slices: usize, depth: usize) -> Tensor<f64, Csf<3>> {
             crd: crd2,
         },
     ];
-    Tensor::from_raw_parts(vec![slices, slices, depth], levels, vals)
+    Tensor::from_parts(vec![slices, slices, depth], levels, vals)
         .expect("generated CSF arrays are valid")
 }
 
@@ -1238,7 +1238,7 @@ fn dense_slices_tensor<F: Format>(slices: usize, dims: &[usize]) -> Tensor<f64, 
     );
     let mut shape = vec![slices, slices];
     shape.extend_from_slice(dims);
-    Tensor::from_raw_parts(shape, stored, vals).expect("generated CSF arrays are valid")
+    Tensor::from_parts(shape, stored, vals).expect("generated CSF arrays are valid")
 }
 
 /// Appends a segment of `len` random coordinates below `dims[0]` to `levels[0]`, then a segment
@@ -1365,7 +1365,7 @@ fn bench_ttv(c: &mut Criterion, b: &Tensor<f64, Csf<3>>, nnz: usize) {
     assert_eq!(out.values(), &want[..], "parallel TTV differs");
     // The seed's schedule needs dense slices: the same arrays, with the first level (every slice
     // present) stored densely.
-    let dense_slices = Tensor::<f64, DenseSlices3>::from_raw_parts(
+    let dense_slices = Tensor::<f64, DenseSlices3>::from_parts(
         shape.to_vec(),
         vec![
             Level::Dense { size: shape[0] },

@@ -94,7 +94,7 @@ impl Csr {
         let vals = (0..self.indices.len())
             .map(|p| T::from_f64(Csr::value(p)))
             .collect();
-        Ok(Tensor::from_raw_parts(vec![self.m, self.n], levels, vals)?)
+        Ok(Tensor::from_parts(vec![self.m, self.n], levels, vals)?)
     }
 
     fn spmv(&self, x: &[f64]) -> Vec<f64> {

@@ -1,4 +1,8 @@
 #![doc = include_str!("../docs/tour.md")]
+#![deny(missing_docs)]
+
+// Generated code names the facade `::sparse`; this lets kernels inside this crate do so too.
+extern crate self as sparse;
 
 #[doc = include_str!("../docs/kernel-language.md")]
 pub use sparse_macros::tensor_kernel;
@@ -8,6 +12,22 @@ pub use sparse_runtime::*;
 /// present; launches need the `cuda` feature, without which [`gpu::Gpu::new`] returns
 /// [`gpu::GpuError::Unavailable`].
 pub use sparse_gpu as gpu;
+
+/// The `sprs` crate (feature `sprs`), whose `CsMatI` converts to and from CSR and CSC tensors
+/// with `TryFrom`: the index and value `Vec`s move for `CsMatI<T, u32>`, the tensors' index type.
+#[cfg(feature = "sprs")]
+pub use sprs;
+
+/// The `nalgebra-sparse` crate (feature `nalgebra-sparse`), whose `CsrMatrix`, `CscMatrix` and
+/// `CooMatrix` convert to and from tensors with `TryFrom`: values move, `usize` indices are
+/// converted to and from the tensors' `u32`.
+#[cfg(feature = "nalgebra-sparse")]
+pub use nalgebra_sparse;
+
+/// The `ndarray` crate (feature `ndarray`), whose `ArrayD` converts to and from dense tensors
+/// with `TryFrom`, moving the values.
+#[cfg(feature = "ndarray")]
+pub use ndarray;
 
 /// Everything a kernel's caller usually needs.
 pub mod prelude {

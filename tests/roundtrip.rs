@@ -172,11 +172,10 @@ fn packed<T: Val, F: Format, const N: usize>(
     Ok(t)
 }
 
-/// `from_raw_parts` accepts what packing produced and reads back the same tensor.
+/// `from_parts` accepts what packing produced and reads back the same tensor.
 fn raw_round_trip<T: Scalar, F: Format>(t: &Tensor<T, F>) -> Result<(), TestCaseError> {
-    let (shape, levels, vals) = t.clone().into_raw_parts();
-    let back =
-        Tensor::<T, F>::from_raw_parts(shape, levels, vals).map_err(|e| failed(F::NAME, e))?;
+    let (shape, levels, vals) = t.clone().into_parts();
+    let back = Tensor::<T, F>::from_parts(shape, levels, vals).map_err(|e| failed(F::NAME, e))?;
     prop_assert_eq!(back.to_dense(), t.to_dense(), "raw parts of {}", F::NAME);
     prop_assert_eq!(back.nnz(), back.entries().len(), "raw nnz of {}", F::NAME);
     prop_assert_eq!(

@@ -155,16 +155,16 @@ fn size_mismatch(expected: usize, found: usize) -> Problem {
     Problem::SizeMismatch { expected, found }
 }
 
-/// The error `from_raw_parts` returns; fails the test if it accepts the arrays.
+/// The error `from_parts` returns; fails the test if it accepts the arrays.
 fn rejected<F: Format>(shape: &[usize], levels: Vec<Level>, vals: &[f64]) -> FormatError {
-    match Tensor::<f64, F>::from_raw_parts(shape.to_vec(), levels, vals.to_vec()) {
+    match Tensor::<f64, F>::from_parts(shape.to_vec(), levels, vals.to_vec()) {
         Ok(t) => panic!("{} accepted corrupt arrays: {:?}", F::NAME, t.levels()),
         Err(e) => e,
     }
 }
 
 fn accepted<F: Format>(shape: &[usize], levels: Vec<Level>, vals: &[f64]) -> Tensor<f64, F> {
-    match Tensor::<f64, F>::from_raw_parts(shape.to_vec(), levels, vals.to_vec()) {
+    match Tensor::<f64, F>::from_parts(shape.to_vec(), levels, vals.to_vec()) {
         Ok(t) => t,
         Err(e) => panic!("{} rejected valid arrays: {e}", F::NAME),
     }
@@ -884,13 +884,13 @@ fn apply(m: &Mutation, shape: &mut [usize], levels: &mut Vec<Level>, vals: &mut 
     }
 }
 
-/// Corrupts the raw parts of `t`; whatever `from_raw_parts` then accepts must be walkable.
+/// Corrupts the raw parts of `t`; whatever `from_parts` then accepts must be walkable.
 fn survives<F: Format>(t: &Tensor<f64, F>, mutations: &[Mutation]) -> Result<(), TestCaseError> {
-    let (mut shape, mut levels, mut vals) = t.clone().into_raw_parts();
+    let (mut shape, mut levels, mut vals) = t.clone().into_parts();
     for m in mutations {
         apply(m, &mut shape, &mut levels, &mut vals);
     }
-    let Ok(back) = Tensor::<f64, F>::from_raw_parts(shape, levels, vals) else {
+    let Ok(back) = Tensor::<f64, F>::from_parts(shape, levels, vals) else {
         return Ok(());
     };
     let cells = back

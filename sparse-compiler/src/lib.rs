@@ -27,13 +27,19 @@ pub use error::{Error, ErrorKind, Errors};
 
 use proc_macro2::TokenStream;
 
-/// Compiles the body of a `tensor_kernel!` invocation into the tokens it expands to.
+/// Compiles the body of a `tensor_kernel!` invocation into the tokens it expands to, for a crate
+/// that depends on the facade under its own name (`::sparse`).
 pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
+    compile_with_root(input, &emit::Root::default())
+}
+
+/// Like [`compile`], naming the facade by `root` (a crate that renamed the dependency).
+pub fn compile_with_root(input: TokenStream, root: &emit::Root) -> Result<TokenStream, Errors> {
     let (kernel, _, ir) = front_end(input)?;
     if emit::cuda::is_gpu_kernel(&ir) {
-        return Ok(emit::cuda::emit_gpu(&ir, &kernel.attrs, &kernel.vis));
+        return Ok(emit::cuda::emit_gpu(&ir, &kernel.attrs, &kernel.vis, root));
     }
-    let mut tokens = emit::emit_rust(&ir, &kernel.attrs, &kernel.vis);
+    let mut tokens = emit::emit_rust(&ir, &kernel.attrs, &kernel.vis, root);
     if let Some(compute) = ir::passes::compute_only(&ir) {
         let doc = format!(
             " Like [`{}`], but reuses the output's structure (assembled by an earlier call with \
@@ -41,7 +47,7 @@ pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
             ir.name
         );
         let attrs: Vec<syn::Attribute> = vec![syn::parse_quote!(#[doc = #doc])];
-        tokens.extend(emit::emit_rust(&compute, &attrs, &kernel.vis));
+        tokens.extend(emit::emit_rust(&compute, &attrs, &kernel.vis, root));
     }
     Ok(tokens)
 }

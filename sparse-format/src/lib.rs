@@ -6,6 +6,8 @@
 //! coordinate each level stores, properties, the named compositions) and nothing that needs data.
 //! It has no dependencies, so the proc-macro side builds it in a moment.
 
+#![deny(missing_docs)]
+
 pub mod format;
 pub mod level;
 pub mod named;

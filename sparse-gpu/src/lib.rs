@@ -20,6 +20,8 @@
 //! What belongs here: everything that talks to a GPU driver or to NVRTC. What does not: generating
 //! the CUDA source (that is the compiler's CUDA emitter).
 
+#![deny(missing_docs)]
+
 mod error;
 mod gpu;
 mod launch;

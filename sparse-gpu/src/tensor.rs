@@ -103,7 +103,7 @@ impl<T: GpuScalar, F: Format> DeviceTensor<T, F> {
 
     /// Copies the tensor back to the host, after waiting for every launch queued on its `Gpu`
     /// (a launch that failed is reported here). The structure is validated as any raw arrays
-    /// are ([`Tensor::from_raw_parts`]): a kernel that wrote a broken structure gives
+    /// are ([`Tensor::from_parts`]): a kernel that wrote a broken structure gives
     /// [`GpuError::Kernel`]. Padding is not told apart from stored zeros, so the `nnz` of a
     /// padded format (ELL, DIA, BCSR) counts every stored position.
     pub fn download(&self) -> Result<Tensor<T, F>, GpuError> {
@@ -140,7 +140,7 @@ impl<T: GpuScalar, F: Format> DeviceTensor<T, F> {
             })
             .collect::<Result<Vec<_>, GpuError>>()?;
         let vals = h.download(&self.vals)?;
-        Ok(Tensor::from_raw_parts(self.shape.clone(), levels, vals)?)
+        Ok(Tensor::from_parts(self.shape.clone(), levels, vals)?)
     }
 
     /// Gives this tensor the structure of `other`'s first levels (any value type), copied on the

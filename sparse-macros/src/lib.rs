@@ -1,10 +1,13 @@
-//! The `tensor_kernel!` procedural macro. It only converts between `proc_macro` and `proc_macro2`
-//! and turns compiler errors into spanned `compile_error!`s; everything else is `sparse-compiler`.
+//! The `tensor_kernel!` procedural macro. It only converts between `proc_macro` and `proc_macro2`,
+//! finds the name the calling crate gave the facade, and turns compiler errors into spanned
+//! `compile_error!`s; everything else is `sparse-compiler`.
 //!
-//! What belongs here: that conversion and nothing more, so the compiler stays testable as a plain
+//! What belongs here: that shell and nothing more, so the compiler stays testable as a plain
 //! library.
 
 use proc_macro::TokenStream;
+use proc_macro_crate::{FoundCrate, crate_name};
+use sparse_compiler::emit::Root;
 
 /// Compiles an index-notation kernel into a Rust function. The language is documented on the
 /// facade's re-export, `sparse::tensor_kernel`.
@@ -13,7 +16,8 @@ pub fn tensor_kernel(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
     // A panic would be a compiler bug; report it at the invocation instead of aborting the build
     // with a backtrace.
-    let compiled = std::panic::catch_unwind(|| sparse_compiler::compile(input));
+    let root = facade_root();
+    let compiled = std::panic::catch_unwind(|| sparse_compiler::compile_with_root(input, &root));
     let Ok(compiled) = compiled else {
         let kind = sparse_compiler::ErrorKind::Internal("the compiler panicked".into());
         let error = sparse_compiler::Error::new(proc_macro2::Span::call_site(), kind);
@@ -28,5 +32,16 @@ pub fn tensor_kernel(input: TokenStream) -> TokenStream {
             out.extend(errors.iter().map(|e| e.to_syn().to_compile_error()));
             out.into()
         }
+    }
+}
+
+/// The path of the facade in the calling crate, read from its manifest: `::sp` when it depends
+/// on `sp = { package = "sparse", .. }`. The facade itself, its tests, examples and doctests name
+/// it `::sparse` (the library declares `extern crate self as sparse`). Where the manifest cannot
+/// be read or does not name the package, `::sparse` is still the best guess.
+fn facade_root() -> Root {
+    match crate_name("sparse") {
+        Ok(FoundCrate::Name(name)) => Root::named(&name).unwrap_or_default(),
+        Ok(FoundCrate::Itself) | Err(_) => Root::default(),
     }
 }

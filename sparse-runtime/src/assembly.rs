@@ -1,11 +1,11 @@
 //! Output assembly: how a generated kernel rebuilds the structure of a sparse output
 //! (Chou et al. 2018, the append functions in their one-pass form).
 //!
-//! A kernel calls [`Tensor::begin_assembly`], which takes the output's level arrays and values out
+//! A kernel calls [`begin_assembly`], which takes the output's level arrays and values out
 //! (cleared, capacity kept, so a kernel run in a loop stops allocating after the first call), then
 //! appends coordinates and values in storage order through the returned [`Assembly`], closing each
 //! compressed segment with [`Assembly::finish_segment`], and hands it back to
-//! [`Tensor::end_assembly`]. That pads the trailing `pos` entries, and installs the levels only if
+//! [`end_assembly`]. That pads the trailing `pos` entries, and installs the levels only if
 //! the runtime validator accepts them: a kernel with a bug returns an error instead of leaving a
 //! corrupt tensor behind.
 //!
@@ -23,17 +23,18 @@ use crate::{FormatError, Scalar, Tensor};
 /// The output's levels and values while a kernel rebuilds them; see the module documentation.
 ///
 /// ```
+/// use sparse_runtime::__private::{begin_assembly, end_assembly};
 /// use sparse_runtime::{Csr, Tensor};
 ///
 /// let mut y = Tensor::<f64, Csr>::zeros([3, 4]);
-/// let mut asm = y.begin_assembly();
+/// let mut asm = begin_assembly(&mut y);
 /// asm.append(1, 2); // row 0: column 2
 /// asm.append_value(5.0);
 /// asm.finish_segment(1, 0);
 /// asm.append(1, 0); // row 2: column 0; row 1 gets an empty segment
 /// asm.append_value(7.0);
 /// asm.finish_segment(1, 2);
-/// y.end_assembly(asm)?;
+/// end_assembly(&mut y, asm)?;
 /// assert_eq!(y.level(1).pos(), &[0, 1, 1, 2]);
 /// assert_eq!(y.to_dense(), vec![0.0, 0.0, 5.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0, 0.0, 0.0, 0.0]);
 /// # Ok::<(), sparse_runtime::FormatError>(())
@@ -43,7 +44,7 @@ pub struct Assembly<T> {
     levels: Vec<Level>,
     vals: Vec<T>,
     /// The first thing that went wrong; later calls are then ignored and
-    /// [`Tensor::end_assembly`] returns it. Recording instead of panicking keeps the kernel's hot
+    /// [`end_assembly`] returns it. Recording instead of panicking keeps the kernel's hot
     /// loop free of error paths.
     fault: Option<FormatError>,
 }
@@ -141,7 +142,7 @@ impl<T: Scalar> Assembly<T> {
     }
 
     /// Whether something went wrong (an index past `u32`, an append to a level that takes none);
-    /// [`Tensor::end_assembly`] will return the error.
+    /// [`end_assembly`] will return the error.
     pub fn has_fault(&self) -> bool {
         self.fault.is_some()
     }
@@ -179,107 +180,115 @@ fn not_appendable(level: usize) -> FormatError {
     }
 }
 
-impl<T: Scalar, F: Format> Tensor<T, F> {
-    /// Starts rebuilding this tensor's structure (generated kernels call it): the levels and values
-    /// move into the returned [`Assembly`], cleared but keeping their capacity. Until
-    /// [`Tensor::end_assembly`] the tensor has no levels and must not be read; a kernel that
-    /// panics in between leaves it so.
-    pub fn begin_assembly(&mut self) -> Assembly<T> {
-        let mut levels = std::mem::take(&mut self.levels);
-        levels.iter_mut().for_each(clear_level);
-        let mut vals = std::mem::take(&mut self.vals);
-        vals.clear();
-        self.filled = None;
-        self.nnz = 0;
-        Assembly {
-            levels,
-            vals,
-            fault: None,
+/// Starts rebuilding `tensor`'s structure (generated kernels call it): the levels and values move
+/// into the returned [`Assembly`], cleared but keeping their capacity. Until [`end_assembly`] the
+/// tensor has no levels and must not be read; a kernel that panics in between leaves it so.
+pub fn begin_assembly<T: Scalar, F: Format>(tensor: &mut Tensor<T, F>) -> Assembly<T> {
+    let mut levels = std::mem::take(&mut tensor.levels);
+    levels.iter_mut().for_each(clear_level);
+    let mut vals = std::mem::take(&mut tensor.vals);
+    vals.clear();
+    tensor.filled = None;
+    tensor.nnz = 0;
+    Assembly {
+        levels,
+        vals,
+        fault: None,
+    }
+}
+
+/// Finishes an assembly: pads every compressed level's `pos` to one more entry than its parent
+/// level has positions, validates the result against the format and the shape, and installs it.
+/// On error (an overflow, or a structure the validator rejects) the tensor is left empty and
+/// valid.
+pub fn end_assembly<T: Scalar, F: Format>(
+    tensor: &mut Tensor<T, F>,
+    assembly: Assembly<T>,
+) -> Result<(), FormatError> {
+    let Assembly {
+        mut levels,
+        vals,
+        fault,
+    } = assembly;
+    let checked = match fault {
+        Some(fault) => Err(fault),
+        None => pad_positions(&mut levels).and_then(|()| {
+            crate::validate::validate(F::LEVELS, tensor.shape(), &levels, vals.len())
+        }),
+    };
+    if let Err(e) = checked {
+        if let Ok(empty) = Tensor::try_zeros(tensor.shape()) {
+            *tensor = empty;
         }
+        return Err(e);
     }
+    tensor.nnz = count_entries(F::LEVELS, tensor.shape(), &levels, vals.len());
+    tensor.levels = levels;
+    tensor.vals = vals;
+    tensor.filled = None;
+    Ok(())
+}
 
-    /// Finishes an assembly: pads every compressed level's `pos` to one more entry than its parent
-    /// level has positions, validates the result against the format and the shape, and installs
-    /// it. On error (an overflow, or a structure the validator rejects) the tensor is left empty
-    /// and valid.
-    pub fn end_assembly(&mut self, assembly: Assembly<T>) -> Result<(), FormatError> {
-        let Assembly {
-            mut levels,
-            vals,
-            fault,
-        } = assembly;
-        let checked = match fault {
-            Some(fault) => Err(fault),
-            None => pad_positions(&mut levels).and_then(|()| {
-                crate::validate::validate(F::LEVELS, self.shape(), &levels, vals.len())
-            }),
-        };
-        if let Err(e) = checked {
-            if let Ok(empty) = Self::try_zeros(self.shape()) {
-                *self = empty;
-            }
-            return Err(e);
-        }
-        self.nnz = count_entries(F::LEVELS, self.shape(), &levels, vals.len());
-        self.levels = levels;
-        self.vals = vals;
-        self.filled = None;
-        Ok(())
-    }
+/// Starts collecting `tensor`'s new entries (generated kernels call it for outputs whose levels
+/// cannot be appended to in order, such as hashed ones).
+pub fn begin_entries<T: Scalar, F: Format>(tensor: &Tensor<T, F>) -> Entries<T> {
+    Entries::new(tensor.shape().to_vec())
+}
 
-    /// Starts collecting this tensor's new entries (generated kernels call it for outputs whose
-    /// levels cannot be appended to in order, such as hashed ones).
-    pub fn begin_entries(&mut self) -> Entries<T> {
-        Entries::new(self.shape().to_vec())
-    }
+/// Packs the collected entries into `tensor`'s format (explicit zeros kept, as an assembled output
+/// keeps them) and installs the result.
+pub fn end_entries<T: Scalar, F: Format>(
+    tensor: &mut Tensor<T, F>,
+    entries: Entries<T>,
+) -> Result<(), FormatError> {
+    *tensor = Tensor::from_entry_list(&entries, crate::ExplicitZeros::Keep)?;
+    Ok(())
+}
 
-    /// Packs the collected entries into this tensor's format (explicit zeros kept, as an
-    /// assembled output keeps them) and installs the result.
-    pub fn end_entries(&mut self, entries: Entries<T>) -> Result<(), FormatError> {
-        *self = Tensor::from_entry_list(&entries, crate::ExplicitZeros::Keep)?;
-        Ok(())
+/// Gives `tensor` the structure of `other`'s first levels, values zeroed (generated kernels call
+/// it when the output's nonzeros are among an input's: SDDMM, TTV into a sparse output). The
+/// arrays are copied into the existing ones, keeping their capacity, and validated against
+/// `tensor`'s format and shape.
+pub fn copy_structure<T: Scalar, F: Format, G: Format>(
+    tensor: &mut Tensor<T, F>,
+    other: &Tensor<T, G>,
+) -> Result<(), FormatError> {
+    let n = F::LEVELS.len();
+    let Some(source) = other.levels.get(..n) else {
+        return Err(FormatError::Unrepresentable {
+            format: F::NAME,
+            level: other.levels.len(),
+            reason: "the input has fewer levels than the output whose structure it gives",
+        });
+    };
+    let mut parent_len = 1usize;
+    for level in source {
+        parent_len = level.positions(parent_len).ok_or(FormatError::TooLarge {
+            what: "the number of positions of a level",
+            value: None,
+            limit: usize::MAX,
+        })?;
     }
+    crate::validate::validate(F::LEVELS, tensor.shape(), source, parent_len)?;
+    if tensor.levels.len() == n {
+        tensor.levels.clone_from_slice(source);
+    } else {
+        tensor.levels = source.to_vec();
+    }
+    tensor.vals.clear();
+    tensor.vals.resize(parent_len, T::ZERO);
+    tensor.filled = None;
+    tensor.nnz = count_entries(F::LEVELS, tensor.shape(), &tensor.levels, tensor.vals.len());
+    Ok(())
+}
 
-    /// Gives this tensor the structure of `other`'s first levels, values zeroed (generated kernels
-    /// call it when the output's nonzeros are among an input's: SDDMM, TTV into a sparse output).
-    /// The arrays are copied into the existing ones, keeping their capacity, and validated against
-    /// this tensor's format and shape.
-    pub fn copy_structure<G: Format>(&mut self, other: &Tensor<T, G>) -> Result<(), FormatError> {
-        let n = F::LEVELS.len();
-        let Some(source) = other.levels.get(..n) else {
-            return Err(FormatError::Unrepresentable {
-                format: F::NAME,
-                level: other.levels.len(),
-                reason: "the input has fewer levels than the output whose structure it gives",
-            });
-        };
-        let mut parent_len = 1usize;
-        for level in source {
-            parent_len = level.positions(parent_len).ok_or(FormatError::TooLarge {
-                what: "the number of positions of a level",
-                value: None,
-                limit: usize::MAX,
-            })?;
-        }
-        crate::validate::validate(F::LEVELS, self.shape(), source, parent_len)?;
-        if self.levels.len() == n {
-            self.levels.clone_from_slice(source);
-        } else {
-            self.levels = source.to_vec();
-        }
-        self.vals.clear();
-        self.vals.resize(parent_len, T::ZERO);
-        self.filled = None;
-        self.nnz = count_entries(F::LEVELS, self.shape(), &self.levels, self.vals.len());
-        Ok(())
-    }
-
-    /// The levels and the values at once, the values mutable: a kernel that computes into an
-    /// already assembled output reads its `pos`/`crd` while it writes its values, which two
-    /// separate method calls on the tensor cannot borrow together.
-    pub fn levels_and_values_mut(&mut self) -> (&[Level], &mut [T]) {
-        (&self.levels, &mut self.vals)
-    }
+/// The levels and the values at once, the values mutable: a kernel that computes into an already
+/// assembled output reads its `pos`/`crd` while it writes its values, which two separate method
+/// calls on the tensor cannot borrow together.
+pub fn levels_and_values_mut<T: Scalar, F: Format>(
+    tensor: &mut Tensor<T, F>,
+) -> (&[Level], &mut [T]) {
+    (&tensor.levels, &mut tensor.vals)
 }
 
 /// Empties the arrays an assembly rebuilds; a compressed `pos` keeps its leading zero.
@@ -354,7 +363,7 @@ mod tests {
     /// Builds a CSR matrix row by row from `(row, col, value)` in storage order, the way a
     /// generated kernel does: a segment is closed after the last entry of each row that has any.
     fn assemble_csr(y: &mut Tensor<f64, Csr>, entries: &[(usize, usize, f64)]) {
-        let mut asm = y.begin_assembly();
+        let mut asm = begin_assembly(y);
         for (e, &(i, j, v)) in entries.iter().enumerate() {
             asm.append(1, j);
             asm.append_value(v);
@@ -362,7 +371,7 @@ mod tests {
                 asm.finish_segment(1, i);
             }
         }
-        y.end_assembly(asm).unwrap();
+        end_assembly(y, asm).unwrap();
     }
 
     #[test]
@@ -385,7 +394,7 @@ mod tests {
     #[test]
     fn parallel_rows_give_skipped_rows_empty_segments() {
         let mut y = Tensor::<f64, Csr>::zeros([5, 3]);
-        let mut asm = y.begin_assembly();
+        let mut asm = begin_assembly(&mut y);
         let parts = asm.parallel_rows(1, &[vec![(1, 2)], vec![(3, 1)]]).unwrap();
         assert_eq!(
             parts.iter().map(|(c, _)| c.len()).collect::<Vec<_>>(),
@@ -396,7 +405,7 @@ mod tests {
             crd.copy_from_slice(&cols.iter().map(|&c| c as Idx).collect::<Vec<_>>());
             vals.fill(v);
         }
-        y.end_assembly(asm).unwrap();
+        end_assembly(&mut y, asm).unwrap();
         let mut serial = Tensor::<f64, Csr>::zeros([5, 3]);
         assemble_csr(&mut serial, &[(1, 0, 1.0), (1, 2, 1.0), (3, 1, 3.0)]);
         assert_eq!(y.level(1).pos(), &[0, 0, 2, 2, 3, 3]);
@@ -423,8 +432,8 @@ mod tests {
     #[test]
     fn empty_assembly_gives_an_empty_tensor() {
         let mut y = Tensor::<f64, Dcsr>::from_entries([3, 3], [([1, 1], 1.0)]).unwrap();
-        let asm = y.begin_assembly();
-        y.end_assembly(asm).unwrap();
+        let asm = begin_assembly(&mut y);
+        end_assembly(&mut y, asm).unwrap();
         assert_eq!(y.level(0).pos(), &[0, 0]);
         assert_eq!(y.level(1).pos(), &[0]);
         assert_eq!(y.nnz(), 0);
@@ -434,25 +443,25 @@ mod tests {
     #[test]
     fn coo_levels_assemble_compressed_then_singleton() {
         let mut y = Tensor::<i32, Coo<2>>::zeros([2, 3]);
-        let mut asm = y.begin_assembly();
+        let mut asm = begin_assembly(&mut y);
         for (i, j, v) in [(0, 2, 5), (1, 0, 6), (1, 1, 7)] {
             asm.append(0, i);
             asm.append(1, j);
             asm.append_value(v);
         }
         asm.finish_segment(0, 0);
-        y.end_assembly(asm).unwrap();
+        end_assembly(&mut y, asm).unwrap();
         assert_eq!(y.to_dense(), vec![0, 0, 5, 6, 7, 0]);
     }
 
     #[test]
     fn coordinate_past_u32_sets_the_fault_and_fails() {
         let mut y = Tensor::<f64, Csr>::from_entries([2, 2], [([0, 0], 1.0)]).unwrap();
-        let mut asm = y.begin_assembly();
+        let mut asm = begin_assembly(&mut y);
         asm.append(1, Idx::MAX as usize + 1);
         assert!(asm.has_fault());
         asm.append_value(1.0);
-        let err = y.end_assembly(asm).unwrap_err();
+        let err = end_assembly(&mut y, asm).unwrap_err();
         assert!(matches!(
             err,
             FormatError::TooLarge {
@@ -468,13 +477,13 @@ mod tests {
     #[test]
     fn unsorted_columns_are_rejected_by_validation() {
         let mut y = Tensor::<f64, Csr>::zeros([1, 3]);
-        let mut asm = y.begin_assembly();
+        let mut asm = begin_assembly(&mut y);
         for j in [2, 0] {
             asm.append(1, j);
             asm.append_value(1.0);
         }
         asm.finish_segment(1, 0);
-        let err = y.end_assembly(asm).unwrap_err();
+        let err = end_assembly(&mut y, asm).unwrap_err();
         assert!(matches!(
             err,
             FormatError::Corrupt {
@@ -492,11 +501,11 @@ mod tests {
     #[test]
     fn coordinate_outside_the_shape_is_rejected() {
         let mut y = Tensor::<f64, Csr>::zeros([1, 3]);
-        let mut asm = y.begin_assembly();
+        let mut asm = begin_assembly(&mut y);
         asm.append(1, 3);
         asm.append_value(1.0);
         asm.finish_segment(1, 0);
-        let err = y.end_assembly(asm).unwrap_err();
+        let err = end_assembly(&mut y, asm).unwrap_err();
         assert!(matches!(
             err,
             FormatError::Corrupt {
@@ -509,9 +518,9 @@ mod tests {
     #[test]
     fn values_without_positions_are_rejected() {
         let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
-        let mut asm = y.begin_assembly();
+        let mut asm = begin_assembly(&mut y);
         asm.append_value(1.0);
-        let err = y.end_assembly(asm).unwrap_err();
+        let err = end_assembly(&mut y, asm).unwrap_err();
         assert!(matches!(
             err,
             FormatError::Corrupt {
@@ -529,10 +538,10 @@ mod tests {
     #[test]
     fn children_of_an_unclosed_segment_are_rejected() {
         let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
-        let mut asm = y.begin_assembly();
+        let mut asm = begin_assembly(&mut y);
         asm.append(1, 0);
         asm.append_value(1.0);
-        let err = y.end_assembly(asm).unwrap_err();
+        let err = end_assembly(&mut y, asm).unwrap_err();
         assert!(matches!(
             err,
             FormatError::Corrupt {
@@ -550,31 +559,31 @@ mod tests {
     #[test]
     fn closing_a_segment_twice_changes_nothing() {
         let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
-        let mut asm = y.begin_assembly();
+        let mut asm = begin_assembly(&mut y);
         asm.append(1, 1);
         asm.append_value(1.0);
         asm.finish_segment(1, 1);
         asm.finish_segment(1, 1);
         asm.finish_segment(1, 0);
-        y.end_assembly(asm).unwrap();
+        end_assembly(&mut y, asm).unwrap();
         assert_eq!(y.level(1).pos(), &[0, 0, 1]);
     }
 
     #[test]
     fn appending_to_a_dense_level_is_a_fault() {
         let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
-        let mut asm = y.begin_assembly();
+        let mut asm = begin_assembly(&mut y);
         asm.append(0, 1);
         asm.finish_segment(0, 0);
         asm.append(7, 1);
-        let err = y.end_assembly(asm).unwrap_err();
+        let err = end_assembly(&mut y, asm).unwrap_err();
         assert!(matches!(err, FormatError::Unrepresentable { level: 0, .. }));
     }
 
     #[test]
     fn dense_output_values_are_split_from_levels() {
         let mut y = Tensor::<f64, Dense<1>>::zeros([3]);
-        let (levels, vals) = y.levels_and_values_mut();
+        let (levels, vals) = levels_and_values_mut(&mut y);
         assert_eq!(levels[0].size(), 3);
         vals[1] = 2.0;
         assert_eq!(y.to_dense(), vec![0.0, 2.0, 0.0]);

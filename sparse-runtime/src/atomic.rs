@@ -101,7 +101,7 @@ int_cell!(AtomicI64, i64);
 ///
 /// ```
 /// use rayon::prelude::*;
-/// use sparse_runtime::atomic::{as_atomic, AtomicCell};
+/// use sparse_runtime::__private::{as_atomic, AtomicCell};
 ///
 /// let mut y = vec![0.0f64; 4];
 /// let cells = as_atomic(&mut y);

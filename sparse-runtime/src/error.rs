@@ -71,6 +71,13 @@ pub enum FormatError {
         /// What went wrong.
         reason: &'static str,
     },
+    /// A list of dimensions that is not a permutation of the tensor's dimensions.
+    InvalidPermutation {
+        /// The list given.
+        perm: Vec<usize>,
+        /// The tensor's order.
+        order: usize,
+    },
     /// Raw level arrays are inconsistent: the level, the position in its arrays and the problem.
     Corrupt {
         /// The level (0 is the root); equal to the level count for the values array.
@@ -210,6 +217,10 @@ impl fmt::Display for FormatError {
                     "format `{format}` cannot store these entries at level {level}: {reason}"
                 )
             }
+            FormatError::InvalidPermutation { perm, order } => write!(
+                f,
+                "{perm:?} is not a permutation of the {order} dimensions 0..{order}"
+            ),
             FormatError::Corrupt {
                 level,
                 position,

@@ -6,14 +6,20 @@
 //! - Packing from entries in any order, conversion between formats, validation of raw arrays.
 //! - [`Scalar`]: the value types, with SIMD lanes and the atomic add of the `Atomics` strategy.
 //! - [`io`]: Matrix Market and FROSTT `.tns` files.
+//! - Conversions to and from `sprs`, `nalgebra-sparse` and `ndarray` types, behind the cargo
+//!   features of those names (`TryFrom` impls).
 //!
 //! What belongs here: data structures and routines that run when a program runs. What does not:
 //! anything that looks at index notation or emits code (that is `sparse-compiler`).
 
+#![deny(missing_docs)]
+
 mod assembly;
-pub mod atomic;
+mod atomic;
 mod entries;
 mod error;
+#[cfg(any(feature = "sprs", feature = "nalgebra-sparse", feature = "ndarray"))]
+mod interop;
 pub mod io;
 mod pack;
 mod prefetch;
@@ -24,7 +30,6 @@ pub mod validate;
 mod walk;
 mod zero;
 
-pub use assembly::Assembly;
 pub use entries::Entries;
 pub use error::{FormatError, KernelError, Problem};
 pub use pack::ExplicitZeros;
@@ -37,10 +42,16 @@ pub use sparse_format::{
 pub use storage::{EMPTY, Idx, Level};
 pub use tensor::Tensor;
 
-/// What generated kernels use and users do not: rayon for `CpuThread` loops, prefetch hints for
-/// loops over a level's positions, zeroing an output on rayon's threads.
+/// What generated kernels use and users do not: output assembly, the atomic cells of the
+/// `Atomics` strategy, rayon for `CpuThread` loops, prefetch hints for loops over a level's
+/// positions, zeroing an output on rayon's threads. Not a stable interface.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::assembly::{
+        Assembly, RowsPart, begin_assembly, begin_entries, copy_structure, end_assembly,
+        end_entries, levels_and_values_mut,
+    };
+    pub use crate::atomic::{AtomicCell, AtomicF32, AtomicF64, as_atomic};
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
     pub use crate::zero::zero_in_parallel;
     pub use rayon;

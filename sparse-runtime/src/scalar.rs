@@ -68,7 +68,7 @@ pub trait Scalar:
     /// The sum of the lanes.
     fn reduce_add(lanes: Self::Lanes) -> Self;
 
-    /// The atomic cell an `Atomics` kernel adds into; see [`crate::atomic::as_atomic`].
+    /// The atomic cell an `Atomics` kernel adds into (generated code's plumbing).
     type Atomic: AtomicCell<Self>;
 
     /// Parses a value as written in Matrix Market or FROSTT files; integer types accept only

@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
+use super::root::Root;
 use crate::ir::{Array, Expr, HostStep, Kernel, OutputAccess, Place, Region, Stmt, Type, Var};
 
 /// One bound local. The derived order (variants, then fields) is the order of the bindings.
@@ -55,11 +56,13 @@ pub(super) struct Bindings {
     /// Per parameter, the tensor its levels and values are read from: the parameter itself, or
     /// the converted copy of an input the kernel iterates in another format.
     sources: Vec<Ident>,
+    /// The facade's path, which the bound types name.
+    pub(super) root: Root,
 }
 
 impl Bindings {
     /// Walks `kernel` and names every binding it needs, or says which IR invariant it breaks.
-    pub(super) fn collect(kernel: &Kernel) -> Result<Bindings, String> {
+    pub(super) fn collect(kernel: &Kernel, root: &Root) -> Result<Bindings, String> {
         let mut walk = Walk {
             kernel,
             used: BTreeSet::new(),
@@ -99,6 +102,7 @@ impl Bindings {
             output_levels: fresh(format!("__{output}_levels")),
             assembly: fresh("__asm".to_string()),
             sources,
+            root: root.clone(),
         })
     }
 
@@ -129,13 +133,17 @@ impl Bindings {
     /// The `let` statements of everything else, in binding order with the output's values last;
     /// converted copies of inputs come first.
     pub(super) fn put_data(&self, kernel: &Kernel) -> TokenStream {
+        let root = &self.root;
         let output_vals = self.names.get(&Binding::Vals { param: 0 });
         let split = output_vals.is_some();
         let mut out = TokenStream::new();
         for (p, copy) in kernel.params.iter().zip(&self.sources) {
             if let Some(format) = &p.convert_to {
-                let (source, ty) = (ident(&p.name), super::signature::put_format_type(format));
-                out.extend(quote! { let #copy: ::sparse::Tensor<T, #ty> = #source.convert()?; });
+                let (source, ty) = (
+                    ident(&p.name),
+                    super::signature::put_format_type(format, root),
+                );
+                out.extend(quote! { let #copy: #root::Tensor<T, #ty> = #source.convert()?; });
             }
         }
         for (&b, name) in &self.names {
@@ -154,6 +162,7 @@ impl Bindings {
     /// The output's values, mutable. When the kernel also reads the output's level arrays (a
     /// kernel that computes into an assembled structure), both come from one split borrow.
     fn put_output_values(&self, kernel: &Kernel, vals: &Ident) -> TokenStream {
+        let root = &self.root;
         let output = ident(&kernel.params[0].name);
         let arrays: Vec<(Binding, &Ident)> = self
             .names
@@ -166,12 +175,12 @@ impl Bindings {
         }
         let levels = &self.output_levels;
         let mut out = quote! {
-            let (#levels, #vals): (&[::sparse::Level], &mut [T]) =
-                #output.levels_and_values_mut();
+            let (#levels, #vals): (&[#root::Level], &mut [T]) =
+                #root::__private::levels_and_values_mut(&mut *#output);
         };
         for (b, name) in arrays {
             if let Binding::LevelArray { level, array, .. } = b {
-                let (ty, method) = array_access(array);
+                let (ty, method) = array_access(array, root);
                 let level = lit(level);
                 out.extend(quote! { let #name: #ty = #levels[#level].#method(); });
             }
@@ -195,7 +204,7 @@ impl Bindings {
                 array,
             } => {
                 let (p, level) = (&self.sources[param], lit(level));
-                let (ty, method) = array_access(array);
+                let (ty, method) = array_access(array, &self.root);
                 quote! { let #name: #ty = #p.level(#level).#method(); }
             }
             Binding::Vals { param } => {
@@ -207,15 +216,15 @@ impl Bindings {
 }
 
 /// The slice type of a level array and the `Level` method that returns it.
-fn array_access(array: LevelArray) -> (TokenStream, Ident) {
+fn array_access(array: LevelArray, root: &Root) -> (TokenStream, Ident) {
     let (ty, method) = match array {
-        LevelArray::Pos => (quote! { &[::sparse::Idx] }, "pos"),
-        LevelArray::Crd => (quote! { &[::sparse::Idx] }, "crd"),
+        LevelArray::Pos => (quote! { &[#root::Idx] }, "pos"),
+        LevelArray::Crd => (quote! { &[#root::Idx] }, "crd"),
         LevelArray::Named { name, elem } => {
             let elem = match elem {
                 Type::Signed => quote! { i64 },
                 Type::Bool => quote! { bool },
-                Type::Index | Type::Value => quote! { ::sparse::Idx },
+                Type::Index | Type::Value => quote! { #root::Idx },
             };
             (quote! { &[#elem] }, name)
         }

@@ -9,6 +9,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::bindings::{Binding, LevelArray, ident, lit};
+use super::root::Root;
 use super::stmt::{Emitter, Writes};
 use crate::ir::{Array, BinOp, Expr, Literal as IrLiteral, Type};
 
@@ -77,7 +78,7 @@ impl Emitter<'_> {
                 let n = lit(*n);
                 Operand::new(quote! { #n }, Prec::Postfix)
             }
-            Expr::Value(value) => Operand::new(put_value(*value), Prec::Postfix),
+            Expr::Value(value) => Operand::new(put_value(*value, self.root), Prec::Postfix),
             Expr::Bool(b) => Operand::new(quote! { #b }, Prec::Postfix),
             Expr::Load(array, index) => self.put_load(array, index),
             Expr::Dim { param, dim } => {
@@ -143,9 +144,10 @@ impl Emitter<'_> {
     /// functions and back (`from_f64` converts as `as` does), so one generic body serves every
     /// value type.
     fn put_call(&self, f: crate::ir::Intrinsic, args: &[Expr]) -> Operand {
+        let root = self.root;
         use crate::ir::Intrinsic;
         let args: Vec<TokenStream> = args.iter().map(|a| self.put_expr(a).tokens).collect();
-        let scalar = quote! { <T as ::sparse::Scalar> };
+        let scalar = quote! { <T as #root::Scalar> };
         let (x, y) = (self.local("__x"), self.local("__y"));
         let tokens = match (f, &args[..]) {
             (Intrinsic::Abs, [a]) => quote! {
@@ -190,6 +192,7 @@ impl Emitter<'_> {
     }
 
     fn put_binary(&self, op: BinOp, a: &Expr, b: &Expr) -> Operand {
+        let root = self.root;
         let (a, b) = (self.put_expr(a), self.put_expr(b));
         let (prec, symbol) = match op {
             BinOp::Min | BinOp::Max => {
@@ -200,7 +203,7 @@ impl Emitter<'_> {
             BinOp::Quotient => {
                 let (a, b) = (a.tokens, b.tokens);
                 return Operand::new(
-                    quote! { <T as ::sparse::Scalar>::divide(#a, #b) },
+                    quote! { <T as #root::Scalar>::divide(#a, #b) },
                     Prec::Postfix,
                 );
             }
@@ -269,17 +272,17 @@ pub(super) fn put_type(ty: Type) -> TokenStream {
 
 /// A value literal of type `T`: zero and one are the trait's constants; other integers convert
 /// exactly through `from_i64`, floats through `from_f64`.
-pub(super) fn put_value(value: IrLiteral) -> TokenStream {
+pub(super) fn put_value(value: IrLiteral, root: &Root) -> TokenStream {
     match value {
-        IrLiteral::Int(0) => quote! { <T as ::sparse::Scalar>::ZERO },
-        IrLiteral::Int(1) => quote! { <T as ::sparse::Scalar>::ONE },
+        IrLiteral::Int(0) => quote! { <T as #root::Scalar>::ZERO },
+        IrLiteral::Int(1) => quote! { <T as #root::Scalar>::ONE },
         IrLiteral::Int(n) => {
             let n = Literal::i64_unsuffixed(n);
-            quote! { <T as ::sparse::Scalar>::from_i64(#n) }
+            quote! { <T as #root::Scalar>::from_i64(#n) }
         }
         IrLiteral::Float(f) => {
             let f = put_f64(f);
-            quote! { <T as ::sparse::Scalar>::from_f64(#f) }
+            quote! { <T as #root::Scalar>::from_f64(#f) }
         }
     }
 }

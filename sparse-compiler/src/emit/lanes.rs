@@ -43,6 +43,7 @@ impl Emitter<'_> {
         op: UpdateOp,
         value: &Expr,
     ) -> Option<TokenStream> {
+        let root = self.root;
         let var = &region.var;
         let mut rows = LaneRows::default();
         let base = crate::ir::passes::lane_base(var, index)?;
@@ -60,7 +61,7 @@ impl Emitter<'_> {
         let [out_row, out_chunk, width, lo, n] =
             ["__out_row", "__out_chunk", "__width", "__lo", "__n"].map(|n| self.local(n));
         let result = match op {
-            UpdateOp::Reduce(_) => quote! { <T as ::sparse::Scalar>::load(&*#out_chunk) + #lanes },
+            UpdateOp::Reduce(_) => quote! { <T as #root::Scalar>::load(&*#out_chunk) + #lanes },
             UpdateOp::Set => quote! { #lanes },
         };
         let output_chunks = (
@@ -74,7 +75,7 @@ impl Emitter<'_> {
                 #row_lets
                 let #out_row: &mut [T] = &mut #out[#base + #lo #shift..][..#n];
                 for #pattern in #chunks {
-                    <T as ::sparse::Scalar>::store(#result, #out_chunk);
+                    <T as #root::Scalar>::store(#result, #out_chunk);
                 }
             },
         ))
@@ -83,6 +84,7 @@ impl Emitter<'_> {
     /// `sum += value` over the loop in lanes (a reduction over lanes): one lane accumulator,
     /// reduced into `sum` at the end.
     fn put_lane_sum(&self, region: &Region, sum: &Var, value: &Expr) -> Option<TokenStream> {
+        let root = self.root;
         let mut rows = LaneRows::default();
         let lanes = self.put_lanes(&region.var, value, &mut rows)?;
         let (row_lets, chunks, pattern) = rows.zip_chunks(self, None)?;
@@ -92,11 +94,11 @@ impl Emitter<'_> {
             region,
             quote! {
                 #row_lets
-                let mut #acc = <T as ::sparse::Scalar>::splat(<T as ::sparse::Scalar>::ZERO);
+                let mut #acc = <T as #root::Scalar>::splat(<T as #root::Scalar>::ZERO);
                 for #pattern in #chunks {
                     #acc = #acc + #lanes;
                 }
-                #sum += <T as ::sparse::Scalar>::reduce_add(#acc);
+                #sum += <T as #root::Scalar>::reduce_add(#acc);
             },
         ))
     }
@@ -105,6 +107,7 @@ impl Emitter<'_> {
     /// of its update. `lanes` sees `__lo`, `__n` (the iteration count) and `__width`; every row
     /// it slices is exactly `__n` long.
     fn put_lane_loop(&self, region: &Region, lanes: TokenStream) -> TokenStream {
+        let root = self.root;
         let (lo_t, hi_t) = (
             self.put_expr(&region.lo).at(Prec::Or),
             self.put_expr(&region.hi).at(Prec::Or),
@@ -116,7 +119,7 @@ impl Emitter<'_> {
         quote! {
             let #end: usize = {
                 let (#lo, #hi): (usize, usize) = (#lo_t, #hi_t);
-                let #width = <T as ::sparse::Scalar>::LANES;
+                let #width = <T as #root::Scalar>::LANES;
                 let #n = #hi.saturating_sub(#lo);
                 #lanes
                 #lo + (#n - #n % #width)
@@ -130,6 +133,7 @@ impl Emitter<'_> {
     /// load, which then reads chunk `__chunk_K` of row `K` (see [`LaneRows`]), and the splat of
     /// each loop invariant, bound once before the loop as `__splat_K`.
     fn put_lanes(&self, var: &Var, value: &Expr, rows: &mut LaneRows) -> Option<TokenStream> {
+        let root = self.root;
         if !mentions(var, value) {
             let scalar = self.put_expr(value).tokens;
             let splat = self.local(&format!("__splat_{}", rows.splats.len()));
@@ -145,16 +149,16 @@ impl Emitter<'_> {
                 let base = crate::ir::passes::lane_base(var, at)?;
                 let (crd, base) = (self.put_array(crd), self.put_expr(&base).at(Prec::Sum));
                 let chunk = self.local(&format!("__chunk_{}", rows.loads.len()));
-                rows.loads.push((crd, base, quote! { ::sparse::Idx }));
+                rows.loads.push((crd, base, quote! { #root::Idx }));
                 let array = self.put_array(array);
-                Some(quote! { <T as ::sparse::Scalar>::gather(#array, #chunk) })
+                Some(quote! { <T as #root::Scalar>::gather(#array, #chunk) })
             }
             Expr::Load(array @ (Array::Vals { .. } | Array::Temp(_)), index) => {
                 let base = crate::ir::passes::lane_base(var, index)?;
                 let (array, base) = (self.put_array(array), self.put_expr(&base).at(Prec::Sum));
                 let chunk = self.local(&format!("__chunk_{}", rows.loads.len()));
                 rows.loads.push((array, base, quote! { T }));
-                Some(quote! { <T as ::sparse::Scalar>::load(#chunk) })
+                Some(quote! { <T as #root::Scalar>::load(#chunk) })
             }
             Expr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
                 let (a, b) = (self.put_lanes(var, a, rows)?, self.put_lanes(var, b, rows)?);
@@ -189,6 +193,7 @@ impl LaneRows {
         emitter: &Emitter,
         first: Option<(TokenStream, TokenStream)>,
     ) -> Option<(TokenStream, TokenStream, TokenStream)> {
+        let root = emitter.root;
         let [lo, n, width] = ["__lo", "__n", "__width"].map(|n| emitter.local(n));
         let names = |k: usize| {
             (
@@ -202,7 +207,7 @@ impl LaneRows {
         });
         let splats = self.splats.iter().enumerate().map(|(k, scalar)| {
             let splat = emitter.local(&format!("__splat_{k}"));
-            quote! { let #splat = <T as ::sparse::Scalar>::splat(#scalar); }
+            quote! { let #splat = <T as #root::Scalar>::splat(#scalar); }
         });
         let setup = quote! { #(#loads)* #(#splats)* };
         let (first, rest) = match first {

@@ -1,6 +1,6 @@
 //! Imperative IR -> Rust tokens (docs/architecture.md): the `fn` item a `tensor_kernel!` expands to.
 //!
-//! Takes a [`Kernel`] and returns one generic function over `T: ::sparse::Scalar` whose parameters
+//! Takes a [`Kernel`] and returns one generic function over `T: #root::Scalar` whose parameters
 //! are the kernel's tensors (the output first, `&mut`). The body is, in order:
 //! 1. the shape checks, each returning `KernelError::ShapeMismatch` before anything is read;
 //! 2. the bindings (`bindings.rs`): every dimension, level array and values array the IR uses,
@@ -10,7 +10,7 @@
 //!    expressions in `expr.rs`), and `Ok(())`.
 //!
 //! The generated code is safe Rust (no `unsafe` token), names everything through absolute paths
-//! (`::sparse::...`, `::core::...`) so no user import can change its meaning, and carries an
+//! (`#root::...` from one [`Root`] value, `::core::...`) so no user import can change its meaning, and carries an
 //! `#[allow]` for the lints that generated code cannot help (unused bindings, names that are not
 //! snake case, clippy). It relies on the IR's invariants (`ir` module docs), checked first by
 //! `ir::verify`; a kernel that breaks them is reported as an internal `compile_error!`, never a
@@ -22,6 +22,7 @@ mod expr;
 mod lanes;
 mod names;
 mod region;
+mod root;
 mod signature;
 mod stmt;
 #[cfg(test)]
@@ -35,15 +36,21 @@ use crate::ir::Kernel;
 use crate::ir::verify::{Stage, verify};
 use bindings::Bindings;
 use names::Locals;
+pub use root::Root;
 use stmt::Emitter;
 
 /// The Rust function for `kernel`, with the user's attributes (doc comments included) and
-/// visibility.
-pub fn emit_rust(kernel: &Kernel, attrs: &[Attribute], vis: &Visibility) -> TokenStream {
+/// visibility, naming the facade by `root`.
+pub fn emit_rust(
+    kernel: &Kernel,
+    attrs: &[Attribute],
+    vis: &Visibility,
+    root: &Root,
+) -> TokenStream {
     if let Err(problem) = verify(kernel, Stage::Final) {
         return write_internal_error(&kernel.name, &problem);
     }
-    match Bindings::collect(kernel) {
+    match Bindings::collect(kernel, root) {
         Ok(bindings) => write_function(kernel, &bindings, attrs, vis),
         Err(problem) => write_internal_error(&kernel.name, &problem),
     }
@@ -56,12 +63,14 @@ fn write_function(
     vis: &Visibility,
 ) -> TokenStream {
     let name = bindings::ident(&kernel.name);
-    let params = signature::put_params(kernel);
+    let root = &bindings.root;
+    let params = signature::put_params(kernel, root);
     let dims = bindings.put_dims(kernel);
     let checks = signature::put_shape_checks(kernel, bindings);
     let locals = Locals::new(kernel);
     let emitter = Emitter {
         kernel,
+        root,
         bindings,
         locals: &locals,
         writes: None,
@@ -82,8 +91,8 @@ fn write_function(
             clippy::pedantic,
             clippy::nursery
         )]
-        #vis fn #name<T: ::sparse::Scalar>(#params)
-            -> ::core::result::Result<(), ::sparse::KernelError>
+        #vis fn #name<T: #root::Scalar>(#params)
+            -> ::core::result::Result<(), #root::KernelError>
         {
             #dims
             #checks

@@ -56,6 +56,7 @@ impl Emitter<'_> {
         chunk: &crate::ir::Expr,
         body: TokenStream,
     ) -> TokenStream {
+        let root = self.root;
         let chunk = self.put_expr(chunk).at(Prec::Postfix);
         let vals = self.put_array(&Array::Vals { param: 0 });
         let var = super::bindings::ident(&region.var.0);
@@ -64,7 +65,7 @@ impl Emitter<'_> {
             self.local("__out_offset"),
             self.local("__chunk"),
         );
-        let rayon = quote! { ::sparse::__private::rayon };
+        let rayon = quote! { #root::__private::rayon };
         quote! {
             {
                 let #size: usize = ::core::cmp::max(#chunk, 1);
@@ -82,6 +83,7 @@ impl Emitter<'_> {
     }
 
     fn put_reduced(&self, region: &Region, body: TokenStream) -> TokenStream {
+        let root = self.root;
         let (lo, hi) = self.bounds(region);
         let vals = self.put_array(&Array::Vals { param: 0 });
         let var = super::bindings::ident(&region.var.0);
@@ -115,7 +117,7 @@ impl Emitter<'_> {
             "__add",
         ]
         .map(|name| self.local(name));
-        let rayon = quote! { ::sparse::__private::rayon };
+        let rayon = quote! { #root::__private::rayon };
         quote! {
             {
                 let (#lo_, #hi_): (usize, usize) = (#lo, #hi);
@@ -126,7 +128,7 @@ impl Emitter<'_> {
                     #rayon::iter::ParallelIterator::map(
                         #rayon::iter::IntoParallelIterator::into_par_iter(0..#pieces),
                         |#piece: usize| {
-                            let mut #cells = ::std::vec![<T as ::sparse::Scalar>::ZERO; #len];
+                            let mut #cells = ::std::vec![<T as #root::Scalar>::ZERO; #len];
                             let #from = #lo_ + #span * #piece / #pieces;
                             let #to = #lo_ + #span * (#piece + 1) / #pieces;
                             for #var in #from..#to { #body }
@@ -144,16 +146,17 @@ impl Emitter<'_> {
     }
 
     fn put_scattered(&self, region: &Region, body: TokenStream) -> TokenStream {
+        let root = self.root;
         let (lo, hi) = self.bounds(region);
         let vals = self.put_array(&Array::Vals { param: 0 });
         let (var, cells) = (
             super::bindings::ident(&region.var.0),
             self.local("__out_cells"),
         );
-        let rayon = quote! { ::sparse::__private::rayon };
+        let rayon = quote! { #root::__private::rayon };
         quote! {
             {
-                let #cells = ::sparse::atomic::as_atomic(&mut *#vals);
+                let #cells = #root::__private::as_atomic(&mut *#vals);
                 #rayon::iter::ParallelIterator::for_each(
                     #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
                     |#var: usize| { #body },
@@ -164,6 +167,7 @@ impl Emitter<'_> {
 
     /// The count phase: each iteration's `(parent, entries)` per row it closes.
     fn put_count_rows(&self, region: &Region, body: TokenStream) -> TokenStream {
+        let root = self.root;
         let (lo, hi) = self.bounds(region);
         let var = super::bindings::ident(&region.var.0);
         let (counts, segments, row) = (
@@ -171,7 +175,7 @@ impl Emitter<'_> {
             self.local("__segments"),
             self.local("__row"),
         );
-        let rayon = quote! { ::sparse::__private::rayon };
+        let rayon = quote! { #root::__private::rayon };
         quote! {
             let #counts: ::std::vec::Vec<::std::vec::Vec<(usize, usize)>> = #rayon::iter::ParallelIterator::collect(
                 #rayon::iter::ParallelIterator::map(
@@ -197,17 +201,18 @@ impl Emitter<'_> {
 
     /// The fill phase: iteration `lo + k` writes part `k`.
     fn put_fill_rows(&self, region: &Region, body: TokenStream) -> TokenStream {
+        let root = self.root;
         let lo = self.put_expr(&region.lo).at(Prec::Sum);
         let var = super::bindings::ident(&region.var.0);
         let [parts, part, crd_part, vals_part, cursor] =
             ["__parts", "__part", "__crd_part", "__vals_part", "__cursor"].map(|n| self.local(n));
-        let rayon = quote! { ::sparse::__private::rayon };
+        let rayon = quote! { #root::__private::rayon };
         quote! {
             #rayon::iter::ParallelIterator::for_each(
                 #rayon::iter::IndexedParallelIterator::enumerate(
                     #rayon::iter::IntoParallelIterator::into_par_iter(#parts),
                 ),
-                |(#part, (#crd_part, #vals_part)): (usize, (&mut [::sparse::Idx], &mut [T]))| {
+                |(#part, (#crd_part, #vals_part)): (usize, (&mut [#root::Idx], &mut [T]))| {
                     let #var = #lo + #part;
                     let mut #cursor: usize = 0;
                     #body
@@ -218,6 +223,7 @@ impl Emitter<'_> {
 
     /// A statement of the count or fill phase.
     pub(super) fn put_row_phase_stmt(&self, stmt: &Stmt) -> TokenStream {
+        let root = self.root;
         let [segments, row, crd_part, vals_part, cursor] = [
             "__segments",
             "__row",
@@ -234,7 +240,7 @@ impl Emitter<'_> {
             }
             Stmt::FillCoord(coord) => {
                 let coord = self.put_expr(coord).tokens;
-                quote! { #crd_part[#cursor] = (#coord) as ::sparse::Idx; }
+                quote! { #crd_part[#cursor] = (#coord) as #root::Idx; }
             }
             Stmt::FillValue(value) => {
                 let value = self.put_expr(value).tokens;

@@ -5,16 +5,17 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::bindings::{Binding, Bindings, ident, lit};
+use super::root::Root;
 use crate::format::{Coord, FormatType, LevelSpec};
 use crate::ir::Kernel;
 
-/// `y: &mut ::sparse::Tensor<T, F>, A: &::sparse::Tensor<T, G>, ...`: the output (always first)
+/// `y: &mut #root::Tensor<T, F>, A: &#root::Tensor<T, G>, ...`: the output (always first)
 /// mutable, the inputs shared.
-pub(super) fn put_params(kernel: &Kernel) -> TokenStream {
+pub(super) fn put_params(kernel: &Kernel, root: &Root) -> TokenStream {
     let params = kernel.params.iter().map(|p| {
         let name = ident(&p.name);
-        let format = put_format_type(&p.format);
-        let tensor = quote! { ::sparse::Tensor<T, #format> };
+        let format = put_format_type(&p.format, root);
+        let tensor = quote! { #root::Tensor<T, #format> };
         if p.output {
             quote! { #name: &mut #tensor }
         } else {
@@ -26,6 +27,7 @@ pub(super) fn put_params(kernel: &Kernel) -> TokenStream {
 
 /// One `if` per dimension after the first of each index variable: it must equal the first.
 pub(super) fn put_shape_checks(kernel: &Kernel, bindings: &Bindings) -> TokenStream {
+    let root = &bindings.root;
     let mut out = TokenStream::new();
     for check in &kernel.shape_checks {
         let Some((&(first_param, first_dim), rest)) = check.dims.split_first() else {
@@ -42,7 +44,7 @@ pub(super) fn put_shape_checks(kernel: &Kernel, bindings: &Bindings) -> TokenStr
             let dim = lit(dim);
             out.extend(quote! {
                 if #found != #expected {
-                    return ::core::result::Result::Err(::sparse::KernelError::ShapeMismatch {
+                    return ::core::result::Result::Err(#root::KernelError::ShapeMismatch {
                         index: #index,
                         tensor: #tensor,
                         dim: #dim,
@@ -56,9 +58,9 @@ pub(super) fn put_shape_checks(kernel: &Kernel, bindings: &Bindings) -> TokenStr
     out
 }
 
-/// The runtime type of a format: `::sparse::Csr`, `::sparse::Bcsr<4, 4>`, or a `Custom` type
+/// The runtime type of a format: `#root::Csr`, `#root::Bcsr<4, 4>`, or a `Custom` type
 /// whose const argument encodes an explicit level list.
-pub(super) fn put_format_type(format: &FormatType) -> TokenStream {
+pub(super) fn put_format_type(format: &FormatType, root: &Root) -> TokenStream {
     match format {
         FormatType::Named {
             type_name,
@@ -66,15 +68,15 @@ pub(super) fn put_format_type(format: &FormatType) -> TokenStream {
         } => {
             let name = ident(type_name);
             if type_args.is_empty() {
-                quote! { ::sparse::#name }
+                quote! { #root::#name }
             } else {
                 let args = type_args.iter().map(|&a| lit(a));
-                quote! { ::sparse::#name<#(#args),*> }
+                quote! { #root::#name<#(#args),*> }
             }
         }
         FormatType::Custom(levels) => {
-            let levels = levels.iter().map(put_level_spec);
-            quote! { ::sparse::Custom<{ ::sparse::encode_levels(&[#(#levels),*]) }> }
+            let levels = levels.iter().map(|l| put_level_spec(l, root));
+            quote! { #root::Custom<{ #root::encode_levels(&[#(#levels),*]) }> }
         }
     }
 }
@@ -82,17 +84,17 @@ pub(super) fn put_format_type(format: &FormatType) -> TokenStream {
 /// A level as its `const` constructor and modifiers (`LevelSpec::compressed(0).unordered()`); a
 /// combination the modifiers cannot reach (an ordered hashed level, which the level-list check
 /// rejects anyway) is written field by field so nothing is lost.
-fn put_level_spec(spec: &LevelSpec) -> TokenStream {
+fn put_level_spec(spec: &LevelSpec, root: &Root) -> TokenStream {
     let (constructor, variant) = (spec.kind.name(), spec.kind.variant_name());
     let default = LevelSpec::new(spec.kind, 0);
     if spec.ordered && !default.ordered {
         // The generated code spells the spec as data: `LevelKind` here is a path in the output,
         // not a decision of the compiler.
-        let (kind, coord) = (ident(variant), put_coord(spec.coord));
+        let (kind, coord) = (ident(variant), put_coord(spec.coord, root));
         let (ordered, unique) = (spec.ordered, spec.unique);
         return quote! {
-            ::sparse::LevelSpec {
-                kind: ::sparse::LevelKind::#kind,
+            #root::LevelSpec {
+                kind: #root::LevelKind::#kind,
                 coord: #coord,
                 ordered: #ordered,
                 unique: #unique,
@@ -103,11 +105,11 @@ fn put_level_spec(spec: &LevelSpec) -> TokenStream {
     let mut out = match spec.coord {
         Coord::Dim(d) => {
             let d = lit(d);
-            quote! { ::sparse::LevelSpec::#constructor(#d) }
+            quote! { #root::LevelSpec::#constructor(#d) }
         }
         coord => {
-            let coord = put_coord(coord);
-            quote! { ::sparse::LevelSpec::#constructor(0).with_coord(#coord) }
+            let coord = put_coord(coord, root);
+            quote! { #root::LevelSpec::#constructor(0).with_coord(#coord) }
         }
     };
     if default.ordered && !spec.ordered {
@@ -119,20 +121,20 @@ fn put_level_spec(spec: &LevelSpec) -> TokenStream {
     out
 }
 
-fn put_coord(coord: Coord) -> TokenStream {
+fn put_coord(coord: Coord, root: &Root) -> TokenStream {
     match coord {
         Coord::Dim(d) => {
             let d = lit(d);
-            quote! { ::sparse::Coord::Dim(#d) }
+            quote! { #root::Coord::Dim(#d) }
         }
         Coord::BlockOuter { dim, block } => {
             let (dim, block) = (lit(dim), lit(block));
-            quote! { ::sparse::Coord::BlockOuter { dim: #dim, block: #block } }
+            quote! { #root::Coord::BlockOuter { dim: #dim, block: #block } }
         }
         Coord::BlockInner { dim, block } => {
             let (dim, block) = (lit(dim), lit(block));
-            quote! { ::sparse::Coord::BlockInner { dim: #dim, block: #block } }
+            quote! { #root::Coord::BlockInner { dim: #dim, block: #block } }
         }
-        Coord::Slot => quote! { ::sparse::Coord::Slot },
+        Coord::Slot => quote! { #root::Coord::Slot },
     }
 }

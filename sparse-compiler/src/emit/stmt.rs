@@ -7,6 +7,7 @@ use quote::quote;
 use super::bindings::{Binding, Bindings, LevelArray, ident, lit};
 use super::expr::{Prec, is_constant, level_array, put_type};
 use super::names::Locals;
+use super::root::Root;
 use crate::ir::{
     Array, BinOp, Expr, HostStep, Kernel, Place, Region, Stmt, Sync, TempType, Unit, UpdateOp, Var,
 };
@@ -35,6 +36,8 @@ pub(super) enum Writes {
 #[derive(Clone, Copy)]
 pub(super) struct Emitter<'k> {
     pub(super) kernel: &'k Kernel,
+    /// The facade's path.
+    pub(super) root: &'k Root,
     pub(super) bindings: &'k Bindings,
     pub(super) locals: &'k Locals,
     /// Inside a thread region: how it reaches the output.
@@ -50,7 +53,8 @@ pub(super) fn put_prologue(emitter: &Emitter, stmts: &[Stmt]) -> (TokenStream, u
         .map(|s| match s {
             Stmt::Host(HostStep::CopyStructure { from }) => {
                 let from = ident(&emitter.kernel.params[*from].name);
-                quote! { #output.copy_structure(#from)?; }
+                let root = emitter.root;
+                quote! { #root::__private::copy_structure(&mut *#output, #from)?; }
             }
             other => emitter.put_stmt(other),
         })
@@ -69,6 +73,7 @@ impl Emitter<'_> {
     }
 
     pub(super) fn put_stmt(&self, stmt: &Stmt) -> TokenStream {
+        let root = self.root;
         match stmt {
             Stmt::Let {
                 var,
@@ -139,7 +144,7 @@ impl Emitter<'_> {
             }
             Stmt::Prefetch { array, from } => {
                 let (array, from) = (self.put_array(array), self.put_expr(from).tokens);
-                quote! { ::sparse::__private::prefetch_ahead(#array, #from); }
+                quote! { #root::__private::prefetch_ahead(#array, #from); }
             }
             Stmt::PrefetchGather {
                 array,
@@ -152,13 +157,13 @@ impl Emitter<'_> {
                 let at = self.put_expr(at).tokens;
                 let (offset, stride) = (self.put_expr(offset).tokens, self.put_expr(stride).tokens);
                 quote! {
-                    ::sparse::__private::prefetch_gather(#array, #crd, #at, #offset, #stride);
+                    #root::__private::prefetch_gather(#array, #crd, #at, #offset, #stride);
                 }
             }
             Stmt::FailStructureMismatch => {
                 let tensor = &self.kernel.params[0].name;
                 quote! {
-                    return ::core::result::Result::Err(::sparse::KernelError::StructureMismatch { tensor: #tensor });
+                    return ::core::result::Result::Err(#root::KernelError::StructureMismatch { tensor: #tensor });
                 }
             }
         }
@@ -168,6 +173,7 @@ impl Emitter<'_> {
     /// block, its task's copy, or atomic cells (a relaxed store, an unsynchronized add, or, where
     /// the update is `Atomic`, an atomic read-modify-write).
     fn put_update(&self, place: &Place, op: UpdateOp, value: &Expr, sync: Sync) -> TokenStream {
+        let root = self.root;
         let value = self.put_expr(value).tokens;
         let assign = match op {
             UpdateOp::Set => quote! { = },
@@ -182,7 +188,7 @@ impl Emitter<'_> {
         };
         let output = matches!(array, Array::Vals { param: 0 });
         let cells = self.local("__out_cells");
-        let cell = quote! { ::sparse::atomic::AtomicCell };
+        let cell = quote! { #root::__private::AtomicCell };
         match (self.writes.filter(|_| output), op, sync) {
             (None, ..) => {
                 let array = self.put_array(array);
@@ -209,9 +215,10 @@ impl Emitter<'_> {
     }
 
     fn put_workspace(&self, var: &Var, ty: TempType, len: &Expr) -> TokenStream {
+        let root = self.root;
         let var = ident(&var.0);
         let zero = match ty {
-            TempType::Value => quote! { <T as ::sparse::Scalar>::ZERO },
+            TempType::Value => quote! { <T as #root::Scalar>::ZERO },
             TempType::Index => quote! { 0usize },
             TempType::Bool => quote! { false },
         };
@@ -243,6 +250,7 @@ impl Emitter<'_> {
     }
 
     fn put_host(&self, step: &HostStep) -> TokenStream {
+        let root = self.root;
         let (asm, output) = (self.bindings.assembly(), self.output());
         match step {
             // Hoisted before the bindings by `write_function`.
@@ -250,9 +258,9 @@ impl Emitter<'_> {
             HostStep::ZeroOutput { parallel } => {
                 let vals = self.bindings.name(Binding::Vals { param: 0 });
                 if *parallel {
-                    quote! { ::sparse::__private::zero_in_parallel(&mut *#vals); }
+                    quote! { #root::__private::zero_in_parallel(&mut *#vals); }
                 } else {
-                    quote! { #vals.fill(<T as ::sparse::Scalar>::ZERO); }
+                    quote! { #vals.fill(<T as #root::Scalar>::ZERO); }
                 }
             }
             HostStep::CheckBound {
@@ -270,7 +278,7 @@ impl Emitter<'_> {
                 };
                 quote! {
                     if #broken {
-                        return ::core::result::Result::Err(::sparse::KernelError::BoundViolated {
+                        return ::core::result::Result::Err(#root::KernelError::BoundViolated {
                             index: #index,
                             bound: #bound_lit,
                             extent: #extent,
@@ -279,11 +287,17 @@ impl Emitter<'_> {
                     }
                 }
             }
-            HostStep::BeginAssembly => quote! { let mut #asm = #output.begin_assembly(); },
+            HostStep::BeginAssembly => {
+                quote! { let mut #asm = #root::__private::begin_assembly(&mut *#output); }
+            }
             HostStep::LayoutRows { level } => self.put_layout_rows(*level),
-            HostStep::EndAssembly => quote! { #output.end_assembly(#asm)?; },
-            HostStep::BeginEntries => quote! { let mut #asm = #output.begin_entries(); },
-            HostStep::EndEntries => quote! { #output.end_entries(#asm)?; },
+            HostStep::EndAssembly => {
+                quote! { #root::__private::end_assembly(&mut *#output, #asm)?; }
+            }
+            HostStep::BeginEntries => {
+                quote! { let mut #asm = #root::__private::begin_entries(&*#output); }
+            }
+            HostStep::EndEntries => quote! { #root::__private::end_entries(&mut *#output, #asm)?; },
         }
     }
 

@@ -6,7 +6,7 @@
 use proc_macro2::{TokenStream, TokenTree};
 use syn::Visibility;
 
-use super::emit_rust;
+use super::{Root, emit_rust};
 use crate::format::{FormatType, LevelEnv, LevelRef, LevelSpec, level_of};
 use crate::ir::{
     Array, BinOp, Expr, HostStep, Kernel, Literal, Param, ShapeCheck, Stmt, TempType, Type, Var,
@@ -410,7 +410,12 @@ fn spgemm_csr() -> Kernel {
 // ---- helpers -------------------------------------------------------------------------------------
 
 fn emit(kernel: &Kernel) -> TokenStream {
-    emit_rust(kernel, &[], &Visibility::Public(Default::default()))
+    emit_rust(
+        kernel,
+        &[],
+        &Visibility::Public(Default::default()),
+        &Root::default(),
+    )
 }
 
 fn pretty(tokens: TokenStream) -> String {
@@ -440,7 +445,12 @@ fn check_golden(kernel: &Kernel) {
     );
     let doc = format!(" `{}`, emitted from a hand-built IR.", kernel.name);
     let attrs: Vec<syn::Attribute> = vec![syn::parse_quote!(#[doc = #doc])];
-    let tokens = emit_rust(kernel, &attrs, &Visibility::Public(Default::default()));
+    let tokens = emit_rust(
+        kernel,
+        &attrs,
+        &Visibility::Public(Default::default()),
+        &Root::default(),
+    );
     let actual = format!("{GOLDEN_HEADER}{}", pretty(tokens));
     if std::env::var_os("SPARSE_BLESS").is_some() {
         std::fs::write(&path, &actual).expect("writing the golden file");
@@ -486,10 +496,36 @@ fn signature_names_the_formats_and_the_result() {
     assert!(text.contains("-> ::core::result::Result<(), ::sparse::KernelError>"));
 }
 
+/// Every path into the facade goes through the root: a kernel emitted for a crate that renamed
+/// the dependency to `sp` never names `sparse`.
+#[test]
+fn a_renamed_facade_is_the_only_root() {
+    let root = Root::named("sp").expect("an identifier");
+    for kernel in golden_kernels() {
+        let vis = Visibility::Public(Default::default());
+        let text = emit_rust(&kernel, &[], &vis, &root).to_string();
+        let default = emit(&kernel).to_string();
+        assert!(!text.contains("sparse"), "{}: {text}", kernel.name);
+        assert_eq!(
+            text.matches(":: sp ::").count(),
+            default.matches(":: sparse ::").count(),
+            "{}",
+            kernel.name
+        );
+        assert!(text.contains(":: sp :: Scalar"), "{}", kernel.name);
+    }
+    assert!(Root::named("not a name").is_none());
+}
+
 #[test]
 fn user_attributes_come_first() {
     let attrs: Vec<syn::Attribute> = vec![syn::parse_quote!(#[doc = " y = A x"])];
-    let tokens = emit_rust(&spmv_csr(), &attrs, &Visibility::Inherited);
+    let tokens = emit_rust(
+        &spmv_csr(),
+        &attrs,
+        &Visibility::Inherited,
+        &Root::default(),
+    );
     let item: syn::ItemFn = syn::parse2(tokens).unwrap();
     assert!(item.attrs[0].path().is_ident("doc"));
     assert!(item.attrs[1].path().is_ident("allow"));
@@ -628,9 +664,12 @@ fn reading_the_output_structure_while_writing_values_splits_one_borrow() {
         )],
     };
     let text = pretty(emit(&kernel));
-    assert!(text.contains(
-        "let (__y_levels, __y_vals): (&[::sparse::Level], &mut [T]) = y\n        .levels_and_values_mut();"
-    ), "{text}");
+    assert!(
+        text.contains(
+            "let (__y_levels, __y_vals): (&[::sparse::Level], &mut [T]) = ::sparse::__private::levels_and_values_mut(\n        &mut *y,\n    );"
+        ),
+        "{text}"
+    );
     assert!(text.contains("let __y_l1_crd: &[::sparse::Idx] = __y_levels[1].crd();"));
 }
 

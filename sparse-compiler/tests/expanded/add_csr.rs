@@ -63,7 +63,7 @@ fn add<T: ::sparse::Scalar>(
     let __C_l1_crd: &[::sparse::Idx] = C.level(1).crd();
     let __B_vals: &[T] = B.values();
     let __C_vals: &[T] = C.values();
-    let mut __asm = A.begin_assembly();
+    let mut __asm = ::sparse::__private::begin_assembly(&mut *A);
     for __i in 0..__A_shape0.min(__B_l1_pos.len()).min(__C_l1_pos.len()) {
         let mut __pB1: usize = __B_l1_pos[__i] as usize;
         let __pB1_end: usize = __B_l1_pos[__i + 1] as usize;
@@ -118,7 +118,7 @@ fn add<T: ::sparse::Scalar>(
         }
         __asm.finish_segment(1, __i);
     }
-    A.end_assembly(__asm)?;
+    ::sparse::__private::end_assembly(&mut *A, __asm)?;
     ::core::result::Result::Ok(())
 }
 /// Like [`add`], but reuses the output's structure (assembled by an earlier call with inputs of the same structure) and computes only its values.
@@ -186,8 +186,9 @@ fn add_compute<T: ::sparse::Scalar>(
     let __C_l1_crd: &[::sparse::Idx] = C.level(1).crd();
     let __B_vals: &[T] = B.values();
     let __C_vals: &[T] = C.values();
-    let (__A_levels, __A_vals): (&[::sparse::Level], &mut [T]) = A
-        .levels_and_values_mut();
+    let (__A_levels, __A_vals): (&[::sparse::Level], &mut [T]) = ::sparse::__private::levels_and_values_mut(
+        &mut *A,
+    );
     let __A_l1_pos: &[::sparse::Idx] = __A_levels[1].pos();
     let __A_l1_crd: &[::sparse::Idx] = __A_levels[1].crd();
     let mut __compute_cursor: usize = 0;

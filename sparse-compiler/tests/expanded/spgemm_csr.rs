@@ -58,7 +58,7 @@ fn spgemm<T: ::sparse::Scalar>(
     let mut __w_j_set = ::std::vec![false; __A_shape1];
     let mut __w_j_list = ::std::vec![0usize; __A_shape1];
     let mut __w_j_count: usize = 0;
-    let mut __asm = A.begin_assembly();
+    let mut __asm = ::sparse::__private::begin_assembly(&mut *A);
     for __i in 0..__A_shape0.min(__B_l1_pos.len()) {
         let __pB1_start: usize = __B_l1_pos[__i] as usize;
         ::sparse::__private::prefetch_ahead(__B_l1_crd, __pB1_start);
@@ -90,7 +90,7 @@ fn spgemm<T: ::sparse::Scalar>(
         __w_j_count = 0;
         __asm.finish_segment(1, __i);
     }
-    A.end_assembly(__asm)?;
+    ::sparse::__private::end_assembly(&mut *A, __asm)?;
     ::core::result::Result::Ok(())
 }
 /// Like [`spgemm`], but reuses the output's structure (assembled by an earlier call with inputs of the same structure) and computes only its values.
@@ -149,8 +149,9 @@ fn spgemm_compute<T: ::sparse::Scalar>(
     let __C_l1_crd: &[::sparse::Idx] = C.level(1).crd();
     let __B_vals: &[T] = B.values();
     let __C_vals: &[T] = C.values();
-    let (__A_levels, __A_vals): (&[::sparse::Level], &mut [T]) = A
-        .levels_and_values_mut();
+    let (__A_levels, __A_vals): (&[::sparse::Level], &mut [T]) = ::sparse::__private::levels_and_values_mut(
+        &mut *A,
+    );
     let __A_l1_pos: &[::sparse::Idx] = __A_levels[1].pos();
     let __A_l1_crd: &[::sparse::Idx] = __A_levels[1].crd();
     let mut __w_j = ::std::vec![< T as ::sparse::Scalar > ::ZERO; __A_shape1];

@@ -44,7 +44,7 @@ fn spmv_positions<T: ::sparse::Scalar>(
     let __y_vals: &mut [T] = y.values_mut();
     ::sparse::__private::zero_in_parallel(&mut *__y_vals);
     {
-        let __out_cells = ::sparse::atomic::as_atomic(&mut *__y_vals);
+        let __out_cells = ::sparse::__private::as_atomic(&mut *__y_vals);
         ::sparse::__private::rayon::iter::ParallelIterator::for_each(
             ::sparse::__private::rayon::iter::IntoParallelIterator::into_par_iter(
                 0..(__A_l1_crd.len() - 0 + 2047) / 2048,
@@ -78,12 +78,12 @@ fn spmv_positions<T: ::sparse::Scalar>(
                         __segment_sum += __A_vals[__p] * __x_vals[__j];
                     }
                     if __A_segment == __p_tile_first || __p_stop < __A_segment_end {
-                        ::sparse::atomic::AtomicCell::add(
+                        ::sparse::__private::AtomicCell::add(
                             &__out_cells[__A_segment],
                             __segment_sum,
                         );
                     } else {
-                        ::sparse::atomic::AtomicCell::set(
+                        ::sparse::__private::AtomicCell::set(
                             &__out_cells[__A_segment],
                             __segment_sum,
                         );

@@ -59,7 +59,7 @@ pub fn spgemm_csr<T: ::sparse::Scalar>(
     let mut __w = ::std::vec![< T as ::sparse::Scalar > ::ZERO; __C_shape1];
     let mut __seen = ::std::vec![false; __C_shape1];
     let mut __list = ::std::vec![0usize; __C_shape1];
-    let mut __asm = C.begin_assembly();
+    let mut __asm = ::sparse::__private::begin_assembly(&mut *C);
     for __i in 0..__C_shape0.min(__A_l1_pos.len()) {
         let mut __n: usize = 0;
         for __pa in __A_l1_pos[__i]
@@ -90,6 +90,6 @@ pub fn spgemm_csr<T: ::sparse::Scalar>(
         }
         __asm.finish_segment(1, __i);
     }
-    C.end_assembly(__asm)?;
+    ::sparse::__private::end_assembly(&mut *C, __asm)?;
     ::core::result::Result::Ok(())
 }

@@ -65,7 +65,7 @@ pub fn sub_csr<T: ::sparse::Scalar>(
     let __B_l1_crd: &[::sparse::Idx] = B.level(1).crd();
     let __A_vals: &[T] = A.values();
     let __B_vals: &[T] = B.values();
-    let mut __asm = C.begin_assembly();
+    let mut __asm = ::sparse::__private::begin_assembly(&mut *C);
     for __i in 0..__C_shape0.min(__A_l1_pos.len()).min(__B_l1_pos.len()) {
         let mut __pa: usize = __A_l1_pos[__i] as usize;
         let __pa_end: usize = __A_l1_pos[__i + 1] as usize;
@@ -110,6 +110,6 @@ pub fn sub_csr<T: ::sparse::Scalar>(
         }
         __asm.finish_segment(1, __i);
     }
-    C.end_assembly(__asm)?;
+    ::sparse::__private::end_assembly(&mut *C, __asm)?;
     ::core::result::Result::Ok(())
 }

@@ -1,10 +1,12 @@
-//! The Rust launcher of a GPU kernel: safe code over `sparse::gpu`, generic over the value type.
+//! The Rust launcher of a GPU kernel: safe code over the facade's `gpu` module, generic over the
+//! value type.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Attribute, Visibility};
 
 use super::super::bindings::{ident, lit};
+use super::super::root::Root;
 use super::super::signature::put_format_type;
 use super::{Arg, Layout, Source};
 use crate::ir::{Array, BinOp, Expr, HostStep, Kernel, Stmt};
@@ -16,11 +18,12 @@ pub(super) fn put_launcher(
     source: &Source,
     attrs: &[Attribute],
     vis: &Visibility,
+    root: &Root,
 ) -> Result<TokenStream, String> {
     let name = ident(&kernel.name);
-    let gpu = quote! { ::sparse::gpu };
+    let gpu = quote! { #root::gpu };
     let params = kernel.params.iter().map(|p| {
-        let (name, format) = (ident(&p.name), put_format_type(&p.format));
+        let (name, format) = (ident(&p.name), put_format_type(&p.format, root));
         let tensor = quote! { #gpu::DeviceTensor<T, #format> };
         if p.output {
             quote! { #name: &mut #tensor }
@@ -37,9 +40,9 @@ pub(super) fn put_launcher(
         let (name, shape) = (ident(&p.name), shape_local(&p.name));
         quote! { let #shape: ::std::vec::Vec<usize> = #name.shape().to_vec(); }
     });
-    let checks = put_shape_checks(kernel);
+    let checks = put_shape_checks(kernel, root);
     let prologue = (layout.prologue.iter())
-        .map(|s| put_host(kernel, s))
+        .map(|s| put_host(kernel, s, root))
         .collect::<Result<TokenStream, String>>()?;
     let zero = layout.zero.then(|| quote! { #output.zero_values()?; });
     let blocks = host_expr(
@@ -50,7 +53,7 @@ pub(super) fn put_launcher(
             layout.region.lo.clone(),
         ),
     )?;
-    let args = put_args(kernel, &source.args)?;
+    let args = put_args(kernel, &source.args, root)?;
     let sizes = put_sizes(kernel, &source.args)?;
     let (text, entry) = (&source.text, &source.entry);
     let threads = u32::try_from(source.threads).map_err(|_| "too many threads per block")?;
@@ -105,7 +108,7 @@ fn shape_local(tensor: &str) -> proc_macro2::Ident {
 }
 
 /// One `if` per dimension after the first of each index variable: it must equal the first.
-fn put_shape_checks(kernel: &Kernel) -> TokenStream {
+fn put_shape_checks(kernel: &Kernel, root: &Root) -> TokenStream {
     let mut out = TokenStream::new();
     for check in &kernel.shape_checks {
         let Some((&(first_param, first_dim), rest)) = check.dims.split_first() else {
@@ -117,7 +120,7 @@ fn put_shape_checks(kernel: &Kernel) -> TokenStream {
             let (index, tensor, d) = (&check.index, &kernel.params[param].name, lit(d));
             out.extend(quote! {
                 if #found != #expected {
-                    return ::core::result::Result::Err(::sparse::KernelError::ShapeMismatch {
+                    return ::core::result::Result::Err(#root::KernelError::ShapeMismatch {
                         index: #index,
                         tensor: #tensor,
                         dim: #d,
@@ -137,7 +140,7 @@ fn dim(kernel: &Kernel, param: usize, d: usize) -> TokenStream {
 }
 
 /// A prologue step on the host.
-fn put_host(kernel: &Kernel, stmt: &Stmt) -> Result<TokenStream, String> {
+fn put_host(kernel: &Kernel, stmt: &Stmt, root: &Root) -> Result<TokenStream, String> {
     let output = ident(&kernel.params[0].name);
     match stmt {
         Stmt::Host(HostStep::CopyStructure { from }) => {
@@ -159,7 +162,7 @@ fn put_host(kernel: &Kernel, stmt: &Stmt) -> Result<TokenStream, String> {
             Ok(quote! {
                 let __extent: usize = #extent;
                 if #broken {
-                    return ::core::result::Result::Err(::sparse::KernelError::BoundViolated {
+                    return ::core::result::Result::Err(#root::KernelError::BoundViolated {
                         index: #index,
                         bound: #bound,
                         extent: __extent,
@@ -283,12 +286,12 @@ fn put_sizes(kernel: &Kernel, args: &[Arg]) -> Result<Vec<TokenStream>, String> 
 
 /// The kernel's arguments, in the order of its parameters: arrays as device pointers, sizes
 /// as `idx_t` (`__index`).
-fn put_args(kernel: &Kernel, args: &[Arg]) -> Result<Vec<TokenStream>, String> {
+fn put_args(kernel: &Kernel, args: &[Arg], root: &Root) -> Result<Vec<TokenStream>, String> {
     args.iter()
         .map(|arg| match arg {
             Arg::Array(array) => {
                 let array = put_array(kernel, array)?;
-                Ok(quote! { ::sparse::gpu::KernelArg::from(#array) })
+                Ok(quote! { #root::gpu::KernelArg::from(#array) })
             }
             size => {
                 let value = put_size(kernel, size)?;

@@ -63,10 +63,15 @@ pub fn cuda_source(kernel: &Kernel) -> Result<Source, String> {
 
 /// The launcher of a GPU kernel, with the user's attributes and visibility; an internal error at
 /// the call site if the IR is not a GPU kernel this back end can print.
-pub fn emit_gpu(kernel: &Kernel, attrs: &[Attribute], vis: &Visibility) -> TokenStream {
+pub fn emit_gpu(
+    kernel: &Kernel,
+    attrs: &[Attribute],
+    vis: &Visibility,
+    root: &super::Root,
+) -> TokenStream {
     let printed = cuda_source(kernel).and_then(|source| {
         let layout = layout(kernel)?;
-        launcher::put_launcher(kernel, &layout, &source, attrs, vis)
+        launcher::put_launcher(kernel, &layout, &source, attrs, vis, root)
     });
     match printed {
         Ok(tokens) => tokens,

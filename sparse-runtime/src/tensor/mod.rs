@@ -1,6 +1,10 @@
 //! [`Tensor<T, F>`]: a coordinate hierarchy (one [`Level`] per stored level of the format `F`) and a
 //! values array indexed by the last level's positions (Chou et al. 2018).
 
+mod access;
+mod build;
+mod traits;
+
 use std::marker::PhantomData;
 
 use crate::pack::{ExplicitZeros, Filled, pack};
@@ -55,7 +59,7 @@ impl<F: Format> Checked for F {
 /// assert_eq!(t.to_dense(), vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0]);
 /// # Ok::<(), sparse_runtime::FormatError>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Tensor<T, F> {
     shape: Vec<usize>,
     // Crate-visible for output assembly (`assembly.rs`), which rebuilds them in place.
@@ -161,7 +165,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
     /// Builds a tensor from raw level arrays after checking that they form a valid coordinate
     /// hierarchy of format `F` (see [`crate::validate`]). Padding cannot be told apart from
     /// explicit zeros in raw arrays, so every stored position inside the shape counts as an entry.
-    pub fn from_raw_parts(
+    pub fn from_parts(
         shape: Vec<usize>,
         levels: Vec<Level>,
         vals: Vec<T>,
@@ -182,7 +186,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
     }
 
     /// The shape, the levels and the values.
-    pub fn into_raw_parts(self) -> (Vec<usize>, Vec<Level>, Vec<T>) {
+    pub fn into_parts(self) -> (Vec<usize>, Vec<Level>, Vec<T>) {
         (self.shape, self.levels, self.vals)
     }
 
