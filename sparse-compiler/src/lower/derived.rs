@@ -47,6 +47,7 @@ impl Lowerer<'_> {
         // Split, bound and collapse loops cover their parent's whole range (recovery guards only
         // drop the tail past it); a position loop covers only stored coordinates.
         self.scope.partial |= self.scheduled.is_position(v);
+        self.scope.uncovered |= self.scheduled.is_position(v);
         self.scope.in_parallel |= self.thread_parallel(v);
         self.scope.stepped.clear();
         self.scope.counting = Some(v);
@@ -192,10 +193,19 @@ impl Lowerer<'_> {
                 Some(chunk) => OutputAccess::Blocks { chunk },
                 None => OutputAccess::Scattered,
             },
-            Race::Temporary | Race::ParallelReduction => OutputAccess::Reduced {
-                op: ReduceOp::Add,
-                scope: Scope::Tasks,
-            },
+            Race::Temporary | Race::ParallelReduction => {
+                if let Some(span) = self.program.output_read {
+                    let why = format!(
+                        "`{:?}` gives each task its own zeroed copy of it to add into",
+                        tag.race
+                    );
+                    return Err(self.output_read_error(span, &why));
+                }
+                OutputAccess::Reduced {
+                    op: ReduceOp::Add,
+                    scope: Scope::Tasks,
+                }
+            }
         };
         // Workspaces used inside the loop are declared per iteration.
         let mut locals = std::mem::take(&mut self.parallel_locals);
