@@ -373,8 +373,9 @@ impl Error {
                 format!("`{t}` in `scalars<...>` is not a tensor of this kernel's statement")
             }
             ErrorKind::ScalarWithIndices { tensor, order } => format!(
-                "`{tensor}` is written with {order} index(es); `scalars<...>` declares order-0 \
-                 inputs, written without parentheses"
+                "`{tensor}` is written with {order} {}; `scalars<...>` declares order-0 inputs, \
+                 written without parentheses",
+                if *order == 1 { "index" } else { "indices" }
             ),
             ErrorKind::ScalarOutput(t) => format!(
                 "the output `{t}` cannot be a scalar parameter: the kernel writes it, so it is \

@@ -1,8 +1,8 @@
 //! Whole-pipeline checks on the kernels of the test suite:
 //! - every `tensor_kernel!` in the root package's `tests/kernels_*.rs` compiles, and its expansion
 //!   contains no `unsafe` token;
-//! - golden snapshots of the Rust that four kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
-//!   position-split SpMV),
+//! - golden snapshots of the Rust that five kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
+//!   position-split SpMV, an axpy with a parameter list and a scalar),
 //!   so reviewers see codegen changes. `SPARSE_BLESS=1 cargo test -p sparse-compiler --test
 //!   expansion` rewrites them.
 
@@ -129,6 +129,16 @@ fn golden_spmv_position_split() {
         "spmv_position_split",
         "fn spmv_positions; y(i) = A(i,j) * x(j); formats<A: csr>; \
          schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 2048).parallelize(p0, CpuThread, Atomics)>;",
+    );
+}
+
+/// The signature follows the parameter list (not first appearance, `y, alpha, x`), the scalar is
+/// a plain `T` bound as a one-element values array, and the output is read where it is written.
+#[test]
+fn golden_axpy_with_parameters() {
+    golden(
+        "axpy_params",
+        "fn axpy(y, x, alpha); y(i) = alpha * x(i) + y(i); scalars<alpha>;",
     );
 }
 

@@ -193,19 +193,10 @@ impl Lowerer<'_> {
                 Some(chunk) => OutputAccess::Blocks { chunk },
                 None => OutputAccess::Scattered,
             },
-            Race::Temporary | Race::ParallelReduction => {
-                if let Some(span) = self.program.output_read {
-                    let why = format!(
-                        "`{:?}` gives each task its own zeroed copy of it to add into",
-                        tag.race
-                    );
-                    return Err(self.output_read_error(span, &why));
-                }
-                OutputAccess::Reduced {
-                    op: ReduceOp::Add,
-                    scope: Scope::Tasks,
-                }
-            }
+            Race::Temporary | Race::ParallelReduction => OutputAccess::Reduced {
+                op: ReduceOp::Add,
+                scope: Scope::Tasks,
+            },
         };
         // Workspaces used inside the loop are declared per iteration.
         let mut locals = std::mem::take(&mut self.parallel_locals);
@@ -216,6 +207,15 @@ impl Lowerer<'_> {
                 self.program.vars[v]
             );
             return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
+        }
+        // Concretization sends the sums of a kernel that reads its output to producers, so no
+        // such kernel should reach a reduced output; one that did would read a zeroed copy.
+        if let (OutputAccess::Reduced { .. }, Some(span)) = (&output, self.program.output_read) {
+            let why = format!(
+                "`{:?}` gives each task its own zeroed copy of it to add into",
+                tag.race
+            );
+            return Err(self.output_read_error(span, &why));
         }
         if tag.race == Race::Atomics {
             make_output_sums_atomic(&mut locals);

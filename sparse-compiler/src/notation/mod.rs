@@ -1,7 +1,7 @@
 //! AST + resolved formats -> index notation ([`Program`]) -> concrete index notation ([`Cin`]).
 //!
-//! Index notation here is the statement with names resolved: tensors are numbered in parameter
-//! order (output first), index variables in order of first appearance, and every access knows its
+//! Index notation here is the statement with names resolved: tensors are numbered output first,
+//! then inputs by first appearance (the signature's order is apart, `params.rs`), index variables in order of first appearance, and every access knows its
 //! tensor's levels. Concretization (Kjolstad 2020) makes the loops explicit: a forall per
 //! index variable in the default loop order (every tensor iterated concordantly with its levels,
 //! except levels with locate, which do not constrain the order), implicit sums turned into `+=`
@@ -168,8 +168,9 @@ impl Program {
 }
 
 impl Program {
-    /// Builds the program from the parsed kernel and its resolved formats (one per tensor, in
-    /// parameter order), checking what only the whole statement can tell.
+    /// Builds the program from the parsed kernel and its resolved formats (one per tensor, output
+    /// first), checking what only the whole statement can tell: the parameter list, the scalars
+    /// and the reads of the output among them.
     pub fn build(
         kernel: &ast::Kernel,
         formats: &[(syn::Ident, TensorFormat)],
