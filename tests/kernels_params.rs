@@ -61,12 +61,21 @@ fn dv(values: &[f64]) -> Tensor<f64, Dense<1>> {
 
 type Update =
     fn(&mut Tensor<f64, Dense<1>>, &Tensor<f64, Dense<1>>, f64) -> Result<(), KernelError>;
+/// An update written out: the output's old value, the other vector's and the scalar.
+type UpdateOf = fn(f64, f64, f64) -> f64;
+type MatVec = fn(
+    &mut Tensor<f64, Dense<1>>,
+    &Tensor<f64, Csr>,
+    &Tensor<f64, Dense<1>>,
+) -> Result<(), KernelError>;
+/// A row's sum and the output's old value combined.
+type Combine = fn(f64, f64) -> f64;
 
 #[test]
 fn cg_updates_take_their_scalars_by_value() {
     for n in LENGTHS {
         let (old, other, alpha) = (vector(n, 1), vector(n, 2), -0.75);
-        let cases: [(Update, fn(f64, f64, f64) -> f64); 3] = [
+        let cases: [(Update, UpdateOf); 3] = [
             (cg_x, |x, p, a| x + a * p),
             (cg_r, |r, q, a| r - a * q),
             (cg_p, |p, r, b| r + b * p),
@@ -195,11 +204,8 @@ fn a_sum_that_covers_the_read_of_the_output_is_summed_before_the_write() {
             let ad = dense([n, n], &entries);
             let (x, y) = (vector(n, 12), vector(n, 13));
             let row = |i: usize| (0..n).map(|j| ad[i * n + j] * x[j]).sum::<f64>();
-            let cases: [(fn(f64, f64) -> f64, _); 3] = [
-                (
-                    |sum, y| sum + y,
-                    residual_in_place as fn(&mut _, &_, &_) -> _,
-                ),
+            let cases: [(Combine, MatVec); 3] = [
+                (|sum, y| sum + y, residual_in_place),
                 (|sum, y| sum * y, weighted_sum),
                 (|sum, y| y + sum * y, weighted_add),
             ];

@@ -267,3 +267,27 @@ fn prefetch_command_hints_gathers() {
     assert!(ir(&format!("{lanes}.prefetch(x, 8)>;")).contains("parallel(lanes, reduce +"));
     assert_eq!(hinted, plain);
 }
+
+/// The IR lists the parameters in the signature's order, a scalar as `T`; a kernel that reads its
+/// output never zeroes it first, and a sum that covers the read is summed into a temporary
+/// before the one write.
+#[test]
+fn the_ir_shows_the_signature_and_reads_of_the_output() {
+    let axpy = ir("fn axpy(y, x, alpha); y(i) = alpha * x(i) + y(i); scalars<alpha>;");
+    assert!(
+        axpy.starts_with("kernel axpy(out y: Dense<1>, x: Dense<1>, alpha: T) {"),
+        "{axpy}"
+    );
+    let union = ir("fn k; y(i) = r(i) + y(i); formats<r: sparse>;");
+    assert!(!union.contains("zero(y.vals)"), "{union}");
+    let reordered = "fn k; y(i) = A(i,j) * x(j) * y(i); formats<A: csr>; schedule<reorder(j, i)>;";
+    let refused = sparse_compiler::lower_to_ir(reordered.parse().unwrap()).unwrap_err();
+    assert!(
+        refused[0].message().contains("across a `where`"),
+        "{}",
+        refused[0].message()
+    );
+    let weighted = ir("fn k; y(i) = A(i,j) * x(j) * y(i); formats<A: csr>;");
+    assert!(weighted.contains("y.vals[__i] = __t;"), "{weighted}");
+    assert!(!weighted.contains("y.vals[__i] +="), "{weighted}");
+}

@@ -338,6 +338,30 @@ mod tests {
     }
 
     #[test]
+    fn a_signature_without_the_output_first_or_a_vector_by_value_is_caught() {
+        let mut k = kernel(Vec::new());
+        assert!(verify(&k, Stage::Final).is_ok());
+        k.signature = vec![1, 0];
+        assert!(
+            verify(&k, Stage::Final)
+                .unwrap_err()
+                .contains("output first")
+        );
+        k.signature = vec![0, 0];
+        assert!(
+            verify(&k, Stage::Final)
+                .unwrap_err()
+                .contains("output first")
+        );
+        k.signature = vec![0, 1];
+        k.params[1].by_value = true;
+        let error = verify(&k, Stage::Final).unwrap_err();
+        assert!(error.contains("`x` cannot be passed by value"), "{error}");
+        k.params[1].order = 0;
+        assert!(verify(&k, Stage::Final).is_ok());
+    }
+
+    #[test]
     fn reads_of_undeclared_locals_are_caught() {
         let body = vec![Stmt::assign(var("__t"), Expr::Var(var("__u")), false)];
         assert!(check(body).unwrap_err().contains("not declared"));
