@@ -1,19 +1,4 @@
-//! `sparse`: a sparse tensor algebra compiler that runs inside rustc.
-//!
-//! Write a kernel in index notation with a storage format for each tensor, and the
-//! [`tensor_kernel!`] macro expands it to a specialized, safe Rust function. The tensors it takes
-//! are [`Tensor<T, F>`] values whose format `F` is part of their type.
-//!
-//! ```
-//! use sparse::prelude::*;
-//!
-//! let a = Tensor::<f64, Csr>::from_entries([3, 4], [([0, 1], 2.0), ([2, 3], 1.5)])?;
-//! let coo: Tensor<f64, Coo<2>> = a.convert()?;
-//! assert_eq!(coo.to_dense(), a.to_dense());
-//! # Ok::<(), sparse::FormatError>(())
-//! ```
-//!
-//! This crate is the facade users depend on: it re-exports the runtime, the macro and [`gpu`].
+#![doc = include_str!("../docs/tour.md")]
 
 #[doc = include_str!("../docs/kernel-language.md")]
 pub use sparse_macros::tensor_kernel;
