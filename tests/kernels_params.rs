@@ -33,12 +33,18 @@ tensor_kernel! {
     schedule<precompute(beta * p(i), i, iw, w)>;
     scalars<beta>;
 }
-tensor_kernel! { fn cg_p_auto(p, r, beta); p(i) = r(i) + beta * p(i); scalars<beta>; schedule<auto>; }
+tensor_kernel! {
+    fn cg_p_auto(p, r, beta);
+    p(i) = r(i) + beta * p(i);
+    scalars<beta>;
+    schedule<auto>;
+}
 
 // The list orders the parameters otherwise than first appearance (`y`, `alpha`, `x`).
 tensor_kernel! { fn axpy(y, x, alpha); y(i) = alpha * x(i) + y(i); scalars<alpha>; }
 tensor_kernel! { fn sub(z, b, a); z(i) = a(i) - b(i); }
 tensor_kernel! { fn scaled_dot(s, alpha, r); s = alpha * r(i) * r(i); scalars<alpha>; }
+tensor_kernel! { fn dot_onto(s, r, alpha); s = alpha * s + r(i) * r(i); scalars<alpha>; }
 
 // The output read where a sum, a sparse operand or another mode order is involved.
 tensor_kernel! { fn residual_in_place; y(i) = A(i,j) * x(j) + y(i); formats<A: csr>; }
@@ -131,6 +137,10 @@ fn scalar_outputs_and_scalar_inputs_together() {
         let mut s = Tensor::<f64, Dense<0>>::zeros([]);
         scaled_dot(&mut s, -2.0, &dv(&r)).unwrap();
         let want: f64 = r.iter().map(|v| -2.0 * v * v).sum();
+        assert_close(&s.to_dense(), &[want]);
+        let mut s = Tensor::<f64, Dense<0>>::from_dense([], &[3.0]).unwrap();
+        dot_onto(&mut s, &dv(&r), 0.5).unwrap();
+        let want = 1.5 + r.iter().map(|v| v * v).sum::<f64>();
         assert_close(&s.to_dense(), &[want]);
     }
 }

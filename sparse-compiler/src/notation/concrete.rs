@@ -7,8 +7,9 @@
 //! the output, promoted to a scalar temporary when every output loop encloses every reduction loop
 //! (so SpMV accumulates in a register); a sum over part of it becomes a scalar temporary computed
 //! by a `where` producer, and so does a sum over the whole of it that reads the output (each
-//! element is then read before it is written). When a reduction loop sits between the loops of a sparse output's levels,
-//! the output cannot be appended to in order: the inner output variable gets a dense workspace.
+//! element is then read before it is written). When a reduction loop sits between the loops of a
+//! sparse output's levels, the output cannot be appended to in order: the inner output variable
+//! gets a dense workspace.
 
 use std::collections::BTreeMap;
 
