@@ -88,10 +88,12 @@ fn kernel(f: Intrinsic) -> Kernel {
             type_args: vec![1],
         },
         convert_to: None,
+        by_value: false,
     };
     Kernel {
         name: format!("apply_{}", f.name()),
         params: vec![dense("y", true), dense("x", false)],
+        signature: vec![0, 1],
         shape_checks: vec![ShapeCheck {
             index: "i".into(),
             dims: vec![(0, 0), (1, 0)],

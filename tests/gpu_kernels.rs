@@ -15,7 +15,17 @@ use gpu_schedules::*;
 use sparse::gpu::{DeviceTensor, Gpu, GpuError};
 use sparse::prelude::*;
 
-const SOURCES: [(&str, &str); 9] = [
+tensor_kernel! {
+    /// The CG update `p = r + beta p` on the GPU: `beta` by value, `p` read where it is written.
+    fn cg_p_gpu(p, r, beta);
+    p(i) = r(i) + beta * p(i);
+    scalars<beta>;
+    schedule<split(i, block, thread, Down, 256)
+        .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;
+}
+
+const SOURCES: [(&str, &str); 10] = [
+    ("cg_p_gpu", CG_P_GPU_CUDA),
     ("spmv_thread", SPMV_THREAD_CUDA),
     ("spmv_warp", SPMV_WARP_CUDA),
     ("spmv_pos", SPMV_POS_CUDA),
@@ -415,5 +425,34 @@ fn mttkrp_matches_a_dense_reference_on_the_device() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn a_scalar_input_is_passed_by_value_and_the_output_read_in_place() {
+    let Some(gpu) = device() else { return };
+    for n in [0, 1, 300] {
+        let p: Vec<f64> = (0..n).map(|k| (k % 7) as f64 - 3.0).collect();
+        let r: Vec<f64> = (0..n).map(|k| (k % 5) as f64 * 0.5).collect();
+        let mut dp = gpu
+            .upload(&Tensor::<f64, DenseVec>::from_dense([n], &p).unwrap())
+            .unwrap();
+        let dr = gpu
+            .upload(&Tensor::<f64, DenseVec>::from_dense([n], &r).unwrap())
+            .unwrap();
+        cg_p_gpu(&mut dp, &dr, -1.5).unwrap();
+        let want: Vec<f64> = (0..n).map(|k| r[k] - 1.5 * p[k]).collect();
+        assert_eq!(dp.download().unwrap().to_dense(), want, "n = {n}");
+        let pi: Vec<i32> = (0..n as i32).map(|k| k % 9 - 4).collect();
+        let ri: Vec<i32> = (0..n as i32).map(|k| k % 4).collect();
+        let mut dp = gpu
+            .upload(&Tensor::<i32, DenseVec>::from_dense([n], &pi).unwrap())
+            .unwrap();
+        let dr = gpu
+            .upload(&Tensor::<i32, DenseVec>::from_dense([n], &ri).unwrap())
+            .unwrap();
+        cg_p_gpu(&mut dp, &dr, 3).unwrap();
+        let want: Vec<i32> = (0..n).map(|k| ri[k] + 3 * pi[k]).collect();
+        assert_eq!(dp.download().unwrap().to_dense(), want, "n = {n} (i32)");
     }
 }

@@ -89,8 +89,55 @@ pub enum ErrorKind {
     RepeatedIndex(String),
     /// An index variable of the output that the right-hand side never uses.
     UnboundOutputIndex(String),
-    /// The output appears on the right-hand side of `=`.
-    OutputOnRight(String),
+    /// The output is read on the right-hand side at other indices than its own.
+    OutputReadIndices {
+        /// The output.
+        tensor: String,
+        /// The access as written on the right.
+        found: String,
+        /// The output's own access.
+        expected: String,
+    },
+    /// A sparse output read on the right-hand side.
+    OutputReadSparse(String),
+    /// The output is read on the right-hand side of a kernel that writes some of its elements
+    /// before reading them, or not through the iteration that reads them.
+    OutputReadUnsafe {
+        /// The output.
+        tensor: String,
+        /// What the kernel does to it.
+        why: String,
+    },
+
+    // parameters
+    /// A name in the parameter list that is not a tensor of the statement.
+    UnknownParam(String),
+    /// A tensor listed twice in the parameter list.
+    DuplicateParam(String),
+    /// A tensor the parameter list leaves out.
+    MissingParam(String),
+    /// A parameter list that does not start with the output.
+    OutputNotFirst {
+        /// The output.
+        output: String,
+        /// The first name listed.
+        first: String,
+    },
+    /// A name in `scalars<...>` that is not a tensor of the statement.
+    UnknownScalar(String),
+    /// A name in `scalars<...>` whose tensor is written with indices.
+    ScalarWithIndices {
+        /// The tensor.
+        tensor: String,
+        /// Its number of indices.
+        order: usize,
+    },
+    /// The output declared in `scalars<...>`.
+    ScalarOutput(String),
+    /// A name listed twice in `scalars<...>`.
+    DuplicateScalar(String),
+    /// A scalar input also given a format.
+    ScalarFormat(String),
     /// An index variable whose extent two accesses fix differently at compile time (the block
     /// sizes of two blocked formats; dimension sizes are only known, and checked, at run time).
     ExtentMismatch {
@@ -293,8 +340,51 @@ impl Error {
                 "index `{i}` of the output does not appear on the right-hand side, so its extent \
                  is unknown"
             ),
-            ErrorKind::OutputOnRight(t) => format!(
-                "output `{t}` appears on the right-hand side of `=`; use `+=` to accumulate into it"
+            ErrorKind::OutputReadIndices {
+                tensor,
+                found,
+                expected,
+            } => format!(
+                "output `{tensor}` is read as `{found}`; the output may be read only at its own \
+                 indices, `{expected}`, so that each element is read before it is written"
+            ),
+            ErrorKind::OutputReadSparse(t) => format!(
+                "output `{t}` is sparse and is read on the right-hand side; only a dense output \
+                 may be read (a sparse one is rebuilt while it is computed): make `{t}` dense, \
+                 or pass its old value as another input"
+            ),
+            ErrorKind::OutputReadUnsafe { tensor, why } => format!(
+                "output `{tensor}` is read on the right-hand side, but {why}; each element must \
+                 be read by the iteration that writes it, before it writes it"
+            ),
+            ErrorKind::UnknownParam(t) => {
+                format!("`{t}` in the parameter list is not a tensor of this kernel's statement")
+            }
+            ErrorKind::DuplicateParam(t) => {
+                format!("`{t}` is listed twice in the parameter list")
+            }
+            ErrorKind::MissingParam(t) => format!(
+                "the parameter list leaves out `{t}`; list every tensor of the statement once"
+            ),
+            ErrorKind::OutputNotFirst { output, first } => format!(
+                "the parameter list starts with `{first}`; the output `{output}` must come first"
+            ),
+            ErrorKind::UnknownScalar(t) => {
+                format!("`{t}` in `scalars<...>` is not a tensor of this kernel's statement")
+            }
+            ErrorKind::ScalarWithIndices { tensor, order } => format!(
+                "`{tensor}` is written with {order} {}; `scalars<...>` declares order-0 inputs, \
+                 written without parentheses",
+                if *order == 1 { "index" } else { "indices" }
+            ),
+            ErrorKind::ScalarOutput(t) => format!(
+                "the output `{t}` cannot be a scalar parameter: the kernel writes it, so it is \
+                 passed as `&mut Tensor<T, Dense<0>>`"
+            ),
+            ErrorKind::DuplicateScalar(t) => format!("`{t}` is listed twice in `scalars<...>`"),
+            ErrorKind::ScalarFormat(t) => format!(
+                "`{t}` is declared in `scalars<...>`, so it is passed as a plain value and takes \
+                 no format; remove it from `formats<...>`"
             ),
             ErrorKind::NoConcordantOrder { tensor, suggestion } => format!(
                 "no loop order visits every tensor in its storage order: `{tensor}` conflicts \

@@ -1,7 +1,7 @@
 //! Golden snapshots of the CUDA source that GPU schedules expand to (the warp-per-row SpMV and the
-//! position split of Senanayake et al.'s evaluation, and their SpMM), so reviewers see changes to
-//! the CUDA printer, together with the launcher of one of them. `SPARSE_BLESS=1 cargo test -p
-//! sparse-compiler --test cuda_golden` rewrites them.
+//! position split of Senanayake et al.'s evaluation, their SpMM, and a CG update with a scalar
+//! input), so reviewers see changes to the CUDA printer, together with the launchers of two.
+//! `SPARSE_BLESS=1 cargo test -p sparse-compiler --test cuda_golden` rewrites them.
 
 use std::path::Path;
 
@@ -65,17 +65,34 @@ fn golden_cuda_spmm() {
     );
 }
 
+const CG_P: &str = "fn cg_p(p, r, beta); p(i) = r(i) + beta * p(i); scalars<beta>; \
+    schedule<split(i, block, thread, Down, 256) \
+    .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;";
+
+/// A scalar input is a by-value `T` parameter, and the output is read where it is written.
+#[test]
+fn golden_cuda_scalar_input() {
+    cuda("cuda_cg_p", CG_P);
+}
+
+/// Its launcher takes the scalar as a plain `T` and passes it by value.
+#[test]
+fn golden_launcher_scalar_input() {
+    launcher("launcher_cg_p.rs", CG_P);
+}
+
 /// The launcher: shape checks, zeroing, the grid, the index width and the arguments.
 #[test]
 fn golden_launcher_spmv_warp_per_row() {
-    let tokens = sparse_compiler::compile(WARP.parse().unwrap())
+    launcher("launcher_spmv_warp.rs", WARP);
+}
+
+fn launcher(path: &str, kernel: &str) {
+    let tokens = sparse_compiler::compile(kernel.parse().unwrap())
         .map_err(|e| e[0].message())
         .unwrap();
     let file: syn::File = syn::parse2(tokens).expect("the expansion parses as a file");
     let text = prettyplease::unparse(&file);
     assert!(!text.contains("unsafe"), "{text}");
-    check(
-        "launcher_spmv_warp.rs",
-        &format!("// Expansion of: {WARP}\n{text}"),
-    );
+    check(path, &format!("// Expansion of: {kernel}\n{text}"));
 }

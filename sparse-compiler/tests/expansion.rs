@@ -1,8 +1,8 @@
 //! Whole-pipeline checks on the kernels of the test suite:
 //! - every `tensor_kernel!` in the root package's `tests/kernels_*.rs` compiles, and its expansion
 //!   contains no `unsafe` token;
-//! - golden snapshots of the Rust that four kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
-//!   position-split SpMV),
+//! - golden snapshots of the Rust that five kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
+//!   position-split SpMV, an axpy with a parameter list and a scalar),
 //!   so reviewers see codegen changes. `SPARSE_BLESS=1 cargo test -p sparse-compiler --test
 //!   expansion` rewrites them.
 
@@ -132,6 +132,16 @@ fn golden_spmv_position_split() {
     );
 }
 
+/// The signature follows the parameter list (not first appearance, `y, alpha, x`), the scalar is
+/// a plain `T` bound as a one-element values array, and the output is read where it is written.
+#[test]
+fn golden_axpy_with_parameters() {
+    golden(
+        "axpy_params",
+        "fn axpy(y, x, alpha); y(i) = alpha * x(i) + y(i); scalars<alpha>;",
+    );
+}
+
 /// The kernel's IR, printed.
 fn ir(kernel: &str) -> String {
     let kernel = sparse_compiler::lower_to_ir(kernel.parse().unwrap())
@@ -256,4 +266,28 @@ fn prefetch_command_hints_gathers() {
     assert!(!ir(&format!("{lanes}.prefetch(x, 8)>;")).contains("prefetch_gather"));
     assert!(ir(&format!("{lanes}.prefetch(x, 8)>;")).contains("parallel(lanes, reduce +"));
     assert_eq!(hinted, plain);
+}
+
+/// The IR lists the parameters in the signature's order, a scalar as `T`; a kernel that reads its
+/// output never zeroes it first, and a sum that covers the read is summed into a temporary
+/// before the one write.
+#[test]
+fn the_ir_shows_the_signature_and_reads_of_the_output() {
+    let axpy = ir("fn axpy(y, x, alpha); y(i) = alpha * x(i) + y(i); scalars<alpha>;");
+    assert!(
+        axpy.starts_with("kernel axpy(out y: Dense<1>, x: Dense<1>, alpha: T) {"),
+        "{axpy}"
+    );
+    let union = ir("fn k; y(i) = r(i) + y(i); formats<r: sparse>;");
+    assert!(!union.contains("zero(y.vals)"), "{union}");
+    let reordered = "fn k; y(i) = A(i,j) * x(j) * y(i); formats<A: csr>; schedule<reorder(j, i)>;";
+    let refused = sparse_compiler::lower_to_ir(reordered.parse().unwrap()).unwrap_err();
+    assert!(
+        refused[0].message().contains("across a `where`"),
+        "{}",
+        refused[0].message()
+    );
+    let weighted = ir("fn k; y(i) = A(i,j) * x(j) * y(i); formats<A: csr>;");
+    assert!(weighted.contains("y.vals[__i] = __t;"), "{weighted}");
+    assert!(!weighted.contains("y.vals[__i] +="), "{weighted}");
 }

@@ -64,20 +64,26 @@ mod sealed {
 pub trait GpuScalar: sparse_runtime::Scalar + sealed::Sealed {
     /// The CUDA C type: `float`, `double`, `int` or `long long`.
     const CUDA_TYPE: &'static str;
+
+    /// The value as a kernel argument of type `T`, passed by value (a kernel's scalar input):
+    /// for the launchers `tensor_kernel!` generates.
+    #[doc(hidden)]
+    fn kernel_arg(self) -> KernelArg<'static>;
 }
 
-impl GpuScalar for f32 {
-    const CUDA_TYPE: &'static str = "float";
+macro_rules! gpu_scalars {
+    ($($t:ty => $cuda:literal),*) => {$(
+        impl GpuScalar for $t {
+            const CUDA_TYPE: &'static str = $cuda;
+
+            fn kernel_arg(self) -> KernelArg<'static> {
+                KernelArg::from(self)
+            }
+        }
+    )*};
 }
-impl GpuScalar for f64 {
-    const CUDA_TYPE: &'static str = "double";
-}
-impl GpuScalar for i32 {
-    const CUDA_TYPE: &'static str = "int";
-}
-impl GpuScalar for i64 {
-    const CUDA_TYPE: &'static str = "long long";
-}
+
+gpu_scalars!(f32 => "float", f64 => "double", i32 => "int", i64 => "long long");
 
 /// Whether `SPARSE_REQUIRE_GPU` asks for the GPU (set, not empty and not `0`): the project's GPU
 /// tests and examples then fail where they would otherwise skip for want of a device or NVRTC.

@@ -207,6 +207,11 @@ impl Bindings {
                 let (ty, method) = array_access(array, &self.root);
                 quote! { let #name: #ty = #p.level(#level).#method(); }
             }
+            // A scalar passed by value is the one element of its values array.
+            Binding::Vals { param } if kernel.params[param].by_value => {
+                let p = &self.sources[param];
+                quote! { let #name: &[T] = ::core::slice::from_ref(&#p); }
+            }
             Binding::Vals { param } => {
                 let p = &self.sources[param];
                 quote! { let #name: &[T] = #p.values(); }

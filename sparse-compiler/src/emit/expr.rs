@@ -178,6 +178,13 @@ impl Emitter<'_> {
             let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
             return Operand::new(quote! { #rows[#index - #offset] }, Prec::Postfix);
         }
+        // A shared output is borrowed as atomic cells for the region: read it through them.
+        if matches!(array, Array::Vals { param: 0 }) && self.writes == Some(Writes::Scattered) {
+            let cells = self.local("__out_cells");
+            let root = self.root;
+            let get = quote! { #root::__private::AtomicCell::get(&#cells[#index]) };
+            return Operand::new(get, Prec::Postfix);
+        }
         let name = self.put_array(array);
         match array {
             Array::Pos { .. }

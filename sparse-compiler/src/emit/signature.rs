@@ -9,17 +9,18 @@ use super::root::Root;
 use crate::format::{Coord, FormatType, LevelSpec};
 use crate::ir::Kernel;
 
-/// `y: &mut #root::Tensor<T, F>, A: &#root::Tensor<T, G>, ...`: the output (always first)
-/// mutable, the inputs shared.
+/// `y: &mut #root::Tensor<T, F>, A: &#root::Tensor<T, G>, alpha: T, ...` in the order of the
+/// signature: the output (always first) mutable, the inputs shared, scalars by value.
 pub(super) fn put_params(kernel: &Kernel, root: &Root) -> TokenStream {
-    let params = kernel.params.iter().map(|p| {
+    let params = kernel.signature.iter().map(|&k| {
+        let p = &kernel.params[k];
         let name = ident(&p.name);
         let format = put_format_type(&p.format, root);
         let tensor = quote! { #root::Tensor<T, #format> };
-        if p.output {
-            quote! { #name: &mut #tensor }
-        } else {
-            quote! { #name: &#tensor }
+        match (p.output, p.by_value) {
+            (true, _) => quote! { #name: &mut #tensor },
+            (false, true) => quote! { #name: T },
+            (false, false) => quote! { #name: &#tensor },
         }
     });
     quote! { #(#params),* }

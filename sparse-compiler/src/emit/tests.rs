@@ -110,6 +110,7 @@ fn param(name: &str, output: bool, order: usize, format: FormatType) -> Param {
         order,
         format,
         convert_to: None,
+        by_value: false,
     }
 }
 
@@ -161,6 +162,7 @@ fn spmv_csr() -> Kernel {
             param("A", false, 2, named("Csr", &[])),
             param("x", false, 1, named("Dense", &[1])),
         ],
+        signature: vec![0, 1, 2],
         shape_checks: vec![check("i", &[(0, 0), (1, 0)]), check("j", &[(1, 1), (2, 0)])],
         body: vec![for_("__i", idx(0), dim(0, 0), row)],
     }
@@ -213,6 +215,7 @@ fn spmv_dia() -> Kernel {
             param("A", false, 2, named("Dia", &[])),
             param("x", false, 1, named("Dense", &[1])),
         ],
+        signature: vec![0, 1, 2],
         shape_checks: vec![check("i", &[(0, 0), (1, 0)]), check("j", &[(1, 1), (2, 0)])],
         body: vec![
             Stmt::Host(HostStep::ZeroOutput { parallel: false }),
@@ -313,6 +316,7 @@ fn sub_csr() -> Kernel {
     Kernel {
         name: "sub_csr".into(),
         params: csr_params("C", "A", "B"),
+        signature: vec![0, 1, 2],
         shape_checks: vec![
             check("i", &[(0, 0), (1, 0), (2, 0)]),
             check("j", &[(0, 1), (1, 1), (2, 1)]),
@@ -391,6 +395,7 @@ fn spgemm_csr() -> Kernel {
     Kernel {
         name: "spgemm_csr".into(),
         params: csr_params("C", "A", "B"),
+        signature: vec![0, 1, 2],
         shape_checks: vec![
             check("i", &[(0, 0), (1, 0)]),
             check("k", &[(1, 1), (2, 0)]),
@@ -655,6 +660,7 @@ fn reading_the_output_structure_while_writing_values_splits_one_borrow() {
             param("y", true, 2, named("Csr", &[])),
             param("A", false, 2, named("Csr", &[])),
         ],
+        signature: vec![0, 1],
         shape_checks: vec![],
         body: vec![for_(
             "__p",
@@ -748,6 +754,7 @@ fn intrinsic_kernel(f: crate::ir::Intrinsic) -> Kernel {
             param("y", true, 1, named("Dense", &[1])),
             param("x", false, 1, named("Dense", &[1])),
         ],
+        signature: vec![0, 1],
         shape_checks: vec![check("i", &[(0, 0), (1, 0)])],
         body: vec![for_("__i", idx(0), dim(0, 0), body)],
     }

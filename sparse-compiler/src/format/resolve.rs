@@ -1,8 +1,9 @@
 //! The `formats<...>` clause -> one [`TensorFormat`] per tensor of the statement.
 //!
-//! Takes the parsed kernel, whose names are unresolved, and returns the tensors in the generated
-//! function's parameter order: the output first, then the inputs in order of first appearance on
-//! the right-hand side (the output is not repeated when `+=` reads it). Each tensor's order comes
+//! Takes the parsed kernel, whose names are unresolved, and returns the tensors in the order that
+//! numbers them (the generated function's unless a parameter list reorders it): the output first,
+//! then the inputs in order of first appearance on the right-hand side (the output is not
+//! repeated where the right-hand side reads it). Each tensor's order comes
 //! from its accesses; a tensor the clause does not name is dense. Named formats resolve through
 //! [`sparse_format::named_format`] (so a name and its runtime type never disagree), explicit level
 //! lists to [`FormatType::Custom`] after the same checks the runtime makes
@@ -96,7 +97,7 @@ struct TensorUse<'k> {
     consistent: bool,
 }
 
-/// The tensors of the statement in parameter order, reporting a tensor accessed with two orders.
+/// The tensors of the statement, output first, reporting a tensor accessed with two orders.
 fn collect_tensors<'k>(assignment: &'k Assignment, errors: &mut Errors) -> Vec<TensorUse<'k>> {
     let mut tensors = Vec::new();
     note_access(&assignment.lhs, &mut tensors, errors);

@@ -59,8 +59,12 @@ pub enum Type {
 pub struct Kernel {
     /// The function's name.
     pub name: String,
-    /// The tensor parameters: the output first, then the inputs in order of first appearance.
+    /// The tensor parameters, numbered as the statement's tensors: the output first, then the
+    /// inputs in order of first appearance.
     pub params: Vec<Param>,
+    /// The order of the generated function's parameters, as indices into `params` (the output
+    /// first; the explicit parameter list can order the inputs otherwise).
+    pub signature: Vec<usize>,
     /// Index variables whose extents are checked before anything runs: for each, the dimensions
     /// that must all be equal.
     pub shape_checks: Vec<ShapeCheck>,
@@ -82,6 +86,9 @@ pub struct Param {
     /// A format the kernel iterates instead: the input is converted to it (a copy) before the
     /// kernel runs, because no loop order visits it concordantly with the other tensors.
     pub convert_to: Option<FormatType>,
+    /// Whether the function takes it as a plain value `T` (an order-0 input in `scalars<...>`):
+    /// its values array is then that one value.
+    pub by_value: bool,
 }
 
 /// One index variable's extent: every listed (parameter, dimension) must have the same size.

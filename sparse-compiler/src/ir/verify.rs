@@ -13,7 +13,9 @@
 //! - appends happen only outside regions or in a row-assembling region, and the statements of
 //!   the count and fill phases only in those phases;
 //! - after the passes: no `AppendRows` region is left, and each lane region is one update;
-//! - the prologue (bound checks, structure copies) comes first.
+//! - the prologue (bound checks, structure copies) comes first;
+//! - the signature lists every parameter once, the output first, and a parameter taken by value
+//!   is an order-0 input read directly (no converted copy).
 
 use super::visit::{declared, stmt_exprs};
 use super::{
@@ -32,6 +34,7 @@ pub enum Stage {
 
 /// Checks `kernel`'s invariants, or says which one is broken.
 pub fn verify(kernel: &Kernel, stage: Stage) -> Result<(), String> {
+    signature(kernel)?;
     let prologue = kernel.body.iter().take_while(|s| s.is_prologue()).count();
     if let Some(late) = kernel.body[prologue..].iter().find(|s| s.is_prologue()) {
         return Err(format!("a prologue step after the prologue: {late:?}"));
@@ -43,6 +46,24 @@ pub fn verify(kernel: &Kernel, stage: Stage) -> Result<(), String> {
         regions: Vec::new(),
     };
     verifier.stmts(&kernel.body)
+}
+
+/// The parameters' order and how each is passed.
+fn signature(kernel: &Kernel) -> Result<(), String> {
+    let mut sorted = kernel.signature.clone();
+    sorted.sort_unstable();
+    if kernel.signature.first() != Some(&0) || !sorted.iter().copied().eq(0..kernel.params.len()) {
+        return Err(format!(
+            "the signature {:?} does not list every parameter once, output first",
+            kernel.signature
+        ));
+    }
+    match (kernel.params.iter())
+        .find(|p| p.by_value && (p.output || p.order != 0 || p.convert_to.is_some()))
+    {
+        Some(p) => Err(format!("`{}` cannot be passed by value", p.name)),
+        None => Ok(()),
+    }
 }
 
 /// What the statements being checked sit inside.
@@ -265,10 +286,12 @@ mod tests {
                 type_args: vec![order],
             },
             convert_to: None,
+            by_value: false,
         };
         Kernel {
             name: "k".into(),
             params: vec![param("y", true, 1), param("x", false, 1)],
+            signature: vec![0, 1],
             shape_checks: Vec::new(),
             body,
         }
@@ -312,6 +335,30 @@ mod tests {
             vec![sum_into_output(Sync::Atomic)],
         )];
         assert_eq!(check(body), Ok(()));
+    }
+
+    #[test]
+    fn a_signature_without_the_output_first_or_a_vector_by_value_is_caught() {
+        let mut k = kernel(Vec::new());
+        assert!(verify(&k, Stage::Final).is_ok());
+        k.signature = vec![1, 0];
+        assert!(
+            verify(&k, Stage::Final)
+                .unwrap_err()
+                .contains("output first")
+        );
+        k.signature = vec![0, 0];
+        assert!(
+            verify(&k, Stage::Final)
+                .unwrap_err()
+                .contains("output first")
+        );
+        k.signature = vec![0, 1];
+        k.params[1].by_value = true;
+        let error = verify(&k, Stage::Final).unwrap_err();
+        assert!(error.contains("`x` cannot be passed by value"), "{error}");
+        k.params[1].order = 0;
+        assert!(verify(&k, Stage::Final).is_ok());
     }
 
     #[test]

@@ -72,6 +72,7 @@ impl Lowerer<'_> {
         self.scope.tiles.insert((access, level), (lo, hi));
         self.scope.coord_ranges.insert(i, (from, to));
         self.scope.partial = true;
+        self.scope.uncovered = true;
         let result = self.forall(i, body, out);
         self.scope = saved;
         result

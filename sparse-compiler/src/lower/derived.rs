@@ -47,6 +47,7 @@ impl Lowerer<'_> {
         // Split, bound and collapse loops cover their parent's whole range (recovery guards only
         // drop the tail past it); a position loop covers only stored coordinates.
         self.scope.partial |= self.scheduled.is_position(v);
+        self.scope.uncovered |= self.scheduled.is_position(v);
         self.scope.in_parallel |= self.thread_parallel(v);
         self.scope.stepped.clear();
         self.scope.counting = Some(v);
@@ -206,6 +207,15 @@ impl Lowerer<'_> {
                 self.program.vars[v]
             );
             return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
+        }
+        // Concretization sends the sums of a kernel that reads its output to producers, so no
+        // such kernel should reach a reduced output; one that did would read a zeroed copy.
+        if let (OutputAccess::Reduced { .. }, Some(span)) = (&output, self.program.output_read) {
+            let why = format!(
+                "`{:?}` gives each task its own zeroed copy of it to add into",
+                tag.race
+            );
+            return Err(self.output_read_error(span, &why));
         }
         if tag.race == Race::Atomics {
             make_output_sums_atomic(&mut locals);

@@ -81,6 +81,7 @@ impl Lowerer<'_> {
         let top = &lattice.points[0];
         let whole = top.dense && lattice.iterators().is_empty() && iterators.bounded.is_empty();
         self.scope.partial |= !whole;
+        self.scope.uncovered |= !top.dense || !iterators.bounded.is_empty();
         if let Some(tag) = self.scheduled.parallel.get(&v) {
             let single =
                 lattice.points.len() == 1 && top.iterators.len() <= 1 && (whole || !top.dense);
@@ -570,6 +571,8 @@ impl Lowerer<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
         let subs: Vec<Point> = lattice.sub_points(point).into_iter().cloned().collect();
+        // Without a last case that needs no iterator, the chain skips some coordinates.
+        self.scope.uncovered |= !subs.iter().any(|q| q.iterators.is_empty());
         let mut chain: Vec<Stmt> = Vec::new();
         for q in subs.iter().rev() {
             let cond = q

@@ -39,10 +39,12 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
     let mut body = lowerer.bound_checks().map_err(|e| vec![e])?;
     lowerer.begin_output(&mut body)?;
     lowerer.stmt(cin, &mut body).map_err(|e| vec![e])?;
+    lowerer.check_output_read().map_err(|e| vec![e])?;
     lowerer.end_output(&mut body);
     lowerer.check_prefetches_apply()?;
-    if !lowerer.partial_output_write {
-        // Every output position is overwritten, so zeroing it first would be a wasted pass.
+    if !lowerer.partial_output_write || program.output_read.is_some() {
+        // Every output position is overwritten, so zeroing it first would be a wasted pass (a
+        // kernel that reads its output writes every position: `check_output_read`).
         body.retain(|s| !matches!(s, Stmt::Host(HostStep::ZeroOutput { .. })));
     }
     // The bound checks and the structure copy come first, before anything hoisted: backends run
@@ -55,6 +57,7 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
     Ok(ir::Kernel {
         name: name.to_string(),
         params: params(program),
+        signature: program.signature.clone(),
         shape_checks: shape_checks(program, &lowerer.accesses),
         body: stmts,
     })
@@ -71,6 +74,7 @@ fn params(program: &Program) -> Vec<ir::Param> {
             order: t.order,
             format: t.format.clone(),
             convert_to: program.copies.get(k).map(|c| c.format()),
+            by_value: t.by_value,
         })
         .collect()
 }
@@ -157,6 +161,10 @@ struct Scope {
     /// Whether some enclosing loop or case does not visit its variable's whole extent, so a write
     /// here does not cover every output position.
     partial: bool,
+    /// Whether some enclosing loop or case visits only some coordinates of its variable (a loop
+    /// driven by a sparse operand, a position loop, a case no other case completes): `partial`
+    /// without the cases of a merge over a dense range, which together visit every coordinate.
+    uncovered: bool,
 }
 
 /// Coordinate recovery's walk over the segments of an upper level (Senanayake et al.'s tracking: search
@@ -200,6 +208,8 @@ struct Lowerer<'p> {
     /// Whether some write of a dense output accumulates or does not cover every position (the
     /// output must then be zeroed first).
     partial_output_write: bool,
+    /// Whether some write of the output is `uncovered` (`Scope::uncovered`).
+    uncovered_output_write: bool,
     /// The tensors of `prefetch` commands that some loop gathers from.
     gathered: std::collections::BTreeSet<usize>,
 }
@@ -221,6 +231,7 @@ impl<'p> Lowerer<'p> {
             collects_entries: false,
             parallel_locals: Vec::new(),
             partial_output_write: false,
+            uncovered_output_write: false,
             gathered: Default::default(),
         }
     }

@@ -8,7 +8,7 @@
 //! coordinates, sorted before they are appended.
 
 use super::{Lowerer, Temp};
-use crate::error::{Error, Errors};
+use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{Assembly, LevelSpec, level_of, properties};
 use crate::ir::{Array, Expr, HostStep, Literal, Stmt, TempType, Type};
 use crate::notation::{Cin, Expr as NExpr, IndexVar, Lhs};
@@ -66,6 +66,29 @@ impl Lowerer<'_> {
         }
         out.push(Stmt::Host(HostStep::BeginAssembly));
         Ok(())
+    }
+
+    /// A dense output read on the right of `=` must be written everywhere by the iterations
+    /// that read it: a kernel that writes only part of it (a product with a sparse operand)
+    /// must zero the rest first, and would then read the zeros.
+    pub(super) fn check_output_read(&self) -> Result<(), Error> {
+        match self.program.output_read {
+            Some(span) if self.program.op == AssignOp::Assign && self.uncovered_output_write => {
+                let why = "this kernel writes only the elements its sparse operands or \
+                           position loops visit, and must zero the others before it starts";
+                Err(self.output_read_error(span, why))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The error for a read of the output that the kernel cannot order before its write.
+    pub(super) fn output_read_error(&self, span: proc_macro2::Span, why: &str) -> Error {
+        let kind = ErrorKind::OutputReadUnsafe {
+            tensor: self.program.tensors[0].name.clone(),
+            why: why.to_string(),
+        };
+        Error::new(span, kind)
     }
 
     /// Whether the loops reach the output's level variables in the output's level order, so
@@ -240,6 +263,7 @@ impl Lowerer<'_> {
             }
             Lhs::Output => {
                 self.partial_output_write |= accumulate || self.scope.partial;
+                self.uncovered_output_write |= self.scope.uncovered;
                 let index = self.output_position()?;
                 out.push(Stmt::store(
                     Array::Vals { param: 0 },

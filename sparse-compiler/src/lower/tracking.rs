@@ -578,6 +578,7 @@ impl Lowerer<'_> {
         ));
         let saved = self.scope.clone();
         self.scope.partial = true;
+        self.scope.uncovered = true;
         let result = self.segment_turn(v, &walk, &names, body);
         self.scope = saved;
         let mut turn = result?;

@@ -6,8 +6,10 @@
 //! `b(i) - A(i,j)*x(j)` only the product. A sum over the whole right-hand side becomes `+=` into
 //! the output, promoted to a scalar temporary when every output loop encloses every reduction loop
 //! (so SpMV accumulates in a register); a sum over part of it becomes a scalar temporary computed
-//! by a `where` producer. When a reduction loop sits between the loops of a sparse output's levels,
-//! the output cannot be appended to in order: the inner output variable gets a dense workspace.
+//! by a `where` producer, and so does a sum over the whole of it that reads the output (each
+//! element is then read before it is written). When a reduction loop sits between the loops of a
+//! sparse output's levels, the output cannot be appended to in order: the inner output variable
+//! gets a dense workspace.
 
 use std::collections::BTreeMap;
 
@@ -92,6 +94,7 @@ impl Cin {
 pub fn concretize(program: &Program) -> Result<Cin, Errors> {
     let mut partials = Partials::default();
     let rhs = partials.split_nested_sums(program, &program.rhs)?;
+    let rhs = partials.split_output_read_sum(program, rhs)?;
     let out_vars = program.loop_vars_of(&program.output.indices);
     let mut used = program.output.indices.clone();
     used.extend(partials.loop_vars(&rhs));
@@ -240,29 +243,58 @@ impl Partials {
                 let shared = rest_vars.contains(&v);
                 !outside.contains(&v) && (!shared || self.distributes(&expr, &path, v))
             });
-            // The loops around a producer must also suit the accesses of the producers nested
-            // in it.
-            let term = self.expand(&sub);
-            let order = default_order(program, &term, &summed).map_err(|e| vec![e])?;
-            let t = self.next_temp;
-            self.next_temp += 1;
-            // The producers of the temporaries the term reads run inside its loops, which bind
-            // what their values depend on.
-            let (inner, outer) = std::mem::take(&mut self.producers)
-                .into_iter()
-                .partition(|(read, _)| sub.reads_temp(*read));
-            self.producers = outer;
-            let assign = Cin::Assign {
-                lhs: Lhs::Scalar(t),
-                accumulate: true,
-                rhs: sub,
-            };
-            let body = with_producers(assign, inner.into_iter().map(|(_, p): (usize, Cin)| p));
-            self.producers.push((t, Cin::forall(&order, body)));
-            self.free.insert(t, free);
-            self.terms.insert(t, term);
+            let t = self.produce(program, sub, &summed, free)?;
             replace(&mut expr, &path, Expr::Temp(t));
         }
+    }
+
+    /// When the output is read on the right and a sum covers the whole right-hand side, that
+    /// sum becomes a temporary too: summed straight into the output, it would read elements it
+    /// has already added to (or zeroed). The output is then written once per element, after the
+    /// producer has read it.
+    fn split_output_read_sum(&mut self, program: &Program, rhs: Expr) -> Result<Expr, Errors> {
+        let outside = program.loop_vars_of(&program.output.indices);
+        let vars = program.loop_vars_of(&self.loop_vars(&rhs));
+        let (free, summed): (Vec<IndexVar>, Vec<IndexVar>) =
+            vars.into_iter().partition(|v| outside.contains(v));
+        if program.output_read.is_none() || summed.is_empty() {
+            return Ok(rhs);
+        }
+        let t = self.produce(program, rhs, &summed, free)?;
+        Ok(Expr::Temp(t))
+    }
+
+    /// Records the producer of a new scalar temporary that sums `sub` over `summed`, its value
+    /// depending on `free`, and returns its number.
+    fn produce(
+        &mut self,
+        program: &Program,
+        sub: Expr,
+        summed: &[IndexVar],
+        free: Vec<IndexVar>,
+    ) -> Result<usize, Errors> {
+        // The loops around a producer must also suit the accesses of the producers nested
+        // in it.
+        let term = self.expand(&sub);
+        let order = default_order(program, &term, summed).map_err(|e| vec![e])?;
+        let t = self.next_temp;
+        self.next_temp += 1;
+        // The producers of the temporaries the term reads run inside its loops, which bind
+        // what their values depend on.
+        let (inner, outer) = std::mem::take(&mut self.producers)
+            .into_iter()
+            .partition(|(read, _)| sub.reads_temp(*read));
+        self.producers = outer;
+        let assign = Cin::Assign {
+            lhs: Lhs::Scalar(t),
+            accumulate: true,
+            rhs: sub,
+        };
+        let body = with_producers(assign, inner.into_iter().map(|(_, p): (usize, Cin)| p));
+        self.producers.push((t, Cin::forall(&order, body)));
+        self.free.insert(t, free);
+        self.terms.insert(t, term);
+        Ok(t)
     }
 
     /// Whether the sum over `v` can be split exactly into a sum over the term at `path` and a

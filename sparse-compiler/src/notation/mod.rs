@@ -1,16 +1,18 @@
 //! AST + resolved formats -> index notation ([`Program`]) -> concrete index notation ([`Cin`]).
 //!
-//! Index notation here is the statement with names resolved: tensors are numbered in parameter
-//! order (output first), index variables in order of first appearance, and every access knows its
-//! tensor's levels. Concretization (Kjolstad 2020) makes the loops explicit: a forall per
-//! index variable in the default loop order (every tensor iterated concordantly with its levels,
-//! except levels with locate, which do not constrain the order), implicit sums turned into `+=`
-//! into the output or into scalar temporaries introduced by `where`, and a dense workspace where a
-//! sparse output could not be appended to in order (Gustavson's SpGEMM).
+//! Index notation here is the statement with names resolved: tensors are numbered output first,
+//! then inputs by first appearance (the signature's order is apart, `params.rs`), index variables
+//! in order of first appearance, and every access knows its tensor's levels. Concretization
+//! (Kjolstad 2020) makes the loops explicit: a forall per index variable in the default loop order
+//! (every tensor iterated concordantly with its levels, except levels with locate, which do not
+//! constrain the order), implicit sums turned into `+=` into the output or into scalar
+//! temporaries introduced by `where`, and a dense workspace where a sparse output could not be
+//! appended to in order (Gustavson's SpGEMM).
 
 mod concrete;
 mod convert;
 mod order;
+mod params;
 mod plan;
 mod print;
 
@@ -30,7 +32,7 @@ use crate::syntax::ast::{self, AssignOp, BinOp, LiteralValue};
 /// An index variable, numbered in order of first appearance (output indices first).
 pub type IndexVar = usize;
 
-/// A tensor of the statement, numbered in parameter order (the output is 0).
+/// A tensor of the statement, numbered output first (0), then inputs by first appearance.
 #[derive(Clone, Debug)]
 pub struct Tensor {
     /// The name as written.
@@ -44,6 +46,8 @@ pub struct Tensor {
     pub format: FormatType,
     /// Where it was first written.
     pub span: Span,
+    /// Whether the function takes it as a plain value (an order-0 input in `scalars<...>`).
+    pub by_value: bool,
 }
 
 /// One access `A(i, j)` of the right-hand side, or the output's.
@@ -94,8 +98,12 @@ pub enum Expr {
 /// The statement in index notation, names resolved.
 #[derive(Clone, Debug)]
 pub struct Program {
-    /// The tensors, in parameter order (output first).
+    /// The tensors: the output first, then the inputs in order of first appearance.
     pub tensors: Vec<Tensor>,
+    /// The tensor numbers in the order the generated function takes them (the output first).
+    pub signature: Vec<usize>,
+    /// Where the right-hand side first reads the output, if it does.
+    pub output_read: Option<Span>,
     /// The index variables' names, by number.
     pub vars: Vec<String>,
     /// The output access (access number 0).
@@ -161,13 +169,14 @@ impl Program {
 }
 
 impl Program {
-    /// Builds the program from the parsed kernel and its resolved formats (one per tensor, in
-    /// parameter order), checking what only the whole statement can tell.
+    /// Builds the program from the parsed kernel and its resolved formats (one per tensor, output
+    /// first), checking what only the whole statement can tell: the parameter list, the scalars
+    /// and the reads of the output among them.
     pub fn build(
         kernel: &ast::Kernel,
         formats: &[(syn::Ident, TensorFormat)],
     ) -> Result<Self, Errors> {
-        let tensors: Vec<Tensor> = formats
+        let mut tensors: Vec<Tensor> = formats
             .iter()
             .map(|(name, f)| Tensor {
                 name: name.to_string(),
@@ -175,8 +184,12 @@ impl Program {
                 levels: f.levels.clone(),
                 format: f.rust_type.clone(),
                 span: name.span(),
+                by_value: false,
             })
             .collect();
+        let mut errors = Vec::new();
+        let signature = params::signature(kernel, &tensors, &mut errors);
+        params::mark_scalars(kernel, &mut tensors, &mut errors);
         let by_name: BTreeMap<String, usize> = tensors
             .iter()
             .enumerate()
@@ -195,8 +208,9 @@ impl Program {
         };
         let output = builder.access(&kernel.assignment.lhs);
         let rhs = builder.expr(&kernel.assignment.rhs);
-        let mut errors = builder.errors;
+        errors.extend(builder.errors);
         check_output(kernel, &output, &rhs, &builder.vars, &mut errors);
+        let output_read = check_output_reads(kernel, &tensors[0], &mut errors);
         if output.level_vars.iter().any(|v| builder.hidden.contains(v)) {
             let span = kernel.assignment.lhs.span;
             let what = "outputs in formats with slot or block levels (ELL, DIA, BCSR)";
@@ -207,6 +221,8 @@ impl Program {
         }
         Ok(Program {
             tensors,
+            signature,
+            output_read,
             vars: builder.vars,
             output,
             op: kernel.assignment.op,
@@ -369,8 +385,7 @@ fn product_factors<'e>(e: &'e Expr, out: &mut Vec<(usize, &'e Access)>) {
     }
 }
 
-/// The output's indices must all be used on the right (their extents come from there), and the
-/// output may appear on the right only when accumulating.
+/// The output's indices must all be used on the right: their extents come from there.
 fn check_output(
     kernel: &ast::Kernel,
     output: &Access,
@@ -389,23 +404,55 @@ fn check_output(
             ));
         }
     }
-    if kernel.assignment.op == AssignOp::Assign
-        && let Some(span) = find_tensor(&kernel.assignment.rhs, &lhs.tensor)
-    {
-        errors.push(Error::new(
-            span,
-            ErrorKind::OutputOnRight(lhs.tensor.to_string()),
-        ));
-    }
 }
 
-fn find_tensor(e: &ast::Expr, name: &syn::Ident) -> Option<Span> {
+/// The output may be read on the right only when it is dense and every read uses its own
+/// indices in its own order: then the iteration that writes an element is the one that reads
+/// it (whether it reads it first is lowering's question). Returns where it is first read.
+fn check_output_reads(kernel: &ast::Kernel, output: &Tensor, errors: &mut Errors) -> Option<Span> {
+    let lhs = &kernel.assignment.lhs;
+    let mut reads = Vec::new();
+    accesses_of(&kernel.assignment.rhs, &lhs.tensor, &mut reads);
+    for read in &reads {
+        if read.indices != lhs.indices {
+            errors.push(Error::new(
+                read.span,
+                ErrorKind::OutputReadIndices {
+                    tensor: lhs.tensor.to_string(),
+                    found: written(read),
+                    expected: written(lhs),
+                },
+            ));
+        }
+    }
+    let first = reads.first()?.span;
+    if output.levels.iter().any(|l| !level_of(l).full()) {
+        errors.push(Error::new(
+            first,
+            ErrorKind::OutputReadSparse(output.name.clone()),
+        ));
+    }
+    Some(first)
+}
+
+/// An access as the user wrote it, for messages.
+fn written(access: &ast::Access) -> String {
+    if access.indices.is_empty() {
+        return access.tensor.to_string();
+    }
+    let indices: Vec<String> = access.indices.iter().map(ToString::to_string).collect();
+    format!("{}({})", access.tensor, indices.join(","))
+}
+
+/// The accesses of tensor `name` in `e`, left to right.
+fn accesses_of<'e>(e: &'e ast::Expr, name: &syn::Ident, out: &mut Vec<&'e ast::Access>) {
     match e {
-        ast::Expr::Access(a) if a.tensor == *name => Some(a.span),
-        ast::Expr::Access(_) | ast::Expr::Literal(_) => None,
-        ast::Expr::Neg { operand, .. } => find_tensor(operand, name),
+        ast::Expr::Access(a) if a.tensor == *name => out.push(a),
+        ast::Expr::Access(_) | ast::Expr::Literal(_) => {}
+        ast::Expr::Neg { operand, .. } => accesses_of(operand, name, out),
         ast::Expr::Binary { lhs, rhs, .. } => {
-            find_tensor(lhs, name).or_else(|| find_tensor(rhs, name))
+            accesses_of(lhs, name, out);
+            accesses_of(rhs, name, out);
         }
     }
 }

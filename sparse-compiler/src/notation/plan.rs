@@ -120,7 +120,7 @@ impl Copies {
         self.by_tensor.get(&t)
     }
 
-    /// Every planned copy, by tensor, in parameter order.
+    /// Every planned copy, by tensor number.
     pub fn iter(&self) -> impl Iterator<Item = (usize, &PlannedCopy)> {
         self.by_tensor.iter().map(|(&t, c)| (t, c))
     }

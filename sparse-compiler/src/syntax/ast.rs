@@ -6,7 +6,8 @@
 use proc_macro2::Span;
 use syn::{Attribute, Ident, Visibility};
 
-/// A whole invocation: `[attrs] [pub] fn NAME; ASSIGNMENT; [formats<...>;] [schedule<...>;]`.
+/// A whole invocation: `[attrs] [pub] fn NAME[(PARAMS)]; ASSIGNMENT;` then, in any order,
+/// `[formats<...>;] [scalars<...>;] [schedule<...>;]`.
 #[derive(Clone, Debug)]
 pub struct Kernel {
     /// Doc comments and attributes written before `fn`, carried to the generated function.
@@ -15,12 +16,26 @@ pub struct Kernel {
     pub vis: Visibility,
     /// The function's name.
     pub name: Ident,
+    /// The explicit parameter list `(y, alpha, x)` after the name, if written.
+    pub params: Option<ParamList>,
     /// The index-notation statement.
     pub assignment: Assignment,
     /// The `formats<...>` clause, in written order (empty when absent).
     pub formats: Vec<FormatDecl>,
+    /// The `scalars<...>` clause: order-0 inputs passed as plain values, in written order (empty
+    /// when absent).
+    pub scalars: Vec<Ident>,
     /// The `schedule<...>` clause, if written.
     pub schedule: Option<Schedule>,
+}
+
+/// `(y, alpha, x)` on the `fn` line: the generated function's parameters, in order.
+#[derive(Clone, Debug)]
+pub struct ParamList {
+    /// The tensor names, as written.
+    pub names: Vec<Ident>,
+    /// The span of the parentheses, for a tensor the list leaves out.
+    pub span: Span,
 }
 
 /// `lhs = rhs` or `lhs += rhs`.

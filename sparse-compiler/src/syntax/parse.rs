@@ -2,7 +2,8 @@
 //! precedence loop for expressions.
 //!
 //! ```text
-//! kernel     := attrs [vis] `fn` NAME `;` assignment `;` [formats `;`] [schedule `;`]
+//! kernel     := attrs [vis] `fn` NAME [`(` NAME, ... `)`] `;` assignment `;` clause*
+//! clause     := formats `;` | scalars `;` | schedule `;`   (any order, each at most once)
 //! assignment := access (`=` | `+=`) expr
 //! expr       := expr (`+` | `-`) expr | expr (`*` | `/`) expr | `-` expr | `(` expr `)`
 //!             | INT | FLOAT | access
@@ -10,6 +11,7 @@
 //! formats    := `formats` `<` (NAME `:` format), ... `>`
 //! format     := NAME [`(` INT, ... `)`] | `(` level, ... `)` [`order` `(` INT, ... `)`]
 //! level      := NAME [`(` NAME, ... `)`]
+//! scalars    := `scalars` `<` NAME, ... `>`
 //! schedule   := `schedule` `<` (`auto` | command (`.` command)*) `>`
 //! command    := NAME `(` (NAME | INT | expr), ... `)`
 //! ```
@@ -29,7 +31,7 @@ use syn::parse::{Parse, ParseStream, Parser};
 use syn::{Attribute, Ident, LitFloat, LitInt, Token, Visibility, parenthesized, token};
 
 use super::ast::{
-    Access, AssignOp, Assignment, BinOp, Expr, FormatDecl, Kernel, Literal, LiteralValue,
+    Access, AssignOp, Assignment, BinOp, Expr, FormatDecl, Kernel, Literal, LiteralValue, ParamList,
 };
 use super::format::parse_formats;
 use super::schedule::{Written, parse_schedule};
@@ -38,6 +40,7 @@ use crate::error::Error;
 /// The words of the grammar that are not Rust keywords.
 pub(super) mod kw {
     syn::custom_keyword!(formats);
+    syn::custom_keyword!(scalars);
     syn::custom_keyword!(schedule);
     syn::custom_keyword!(order);
     syn::custom_keyword!(auto);
@@ -63,6 +66,7 @@ fn parse_written(input: ParseStream) -> syn::Result<(Kernel, Option<Written>)> {
         return Err(error_at_next(input, "the kernel's name after `fn`"));
     }
     let name: Ident = input.parse()?;
+    let params = parse_param_list(input)?;
     end_clause(input, &format!("`fn {name}`"))?;
     if input.is_empty() {
         let message = format!(
@@ -72,16 +76,18 @@ fn parse_written(input: ParseStream) -> syn::Result<(Kernel, Option<Written>)> {
         return Err(syn::Error::new(name.span(), message));
     }
     let assignment: Assignment = input.parse()?;
-    let (formats, schedule) = parse_clauses(input)?;
+    let clauses = parse_clauses(input)?;
     let kernel = Kernel {
         attrs,
         vis,
         name,
+        params,
         assignment,
-        formats,
+        formats: clauses.formats.unwrap_or_default(),
+        scalars: clauses.scalars.unwrap_or_default(),
         schedule: None,
     };
-    Ok((kernel, schedule))
+    Ok((kernel, clauses.schedule))
 }
 
 /// Consumes the `;` that ends a clause; a missing `;` at the very end of the input is accepted.
@@ -96,44 +102,114 @@ fn end_clause(input: ParseStream, clause: &str) -> syn::Result<()> {
     }
 }
 
-/// The optional `formats<...>;` and `schedule<...>;` clauses, in that order, each at most once.
-fn parse_clauses(input: ParseStream) -> syn::Result<(Vec<FormatDecl>, Option<Written>)> {
-    let mut formats: Option<Vec<FormatDecl>> = None;
-    let mut schedule: Option<Written> = None;
+/// `(y, alpha, x)` after the kernel's name: the parameters in the generated function's order.
+fn parse_param_list(input: ParseStream) -> syn::Result<Option<ParamList>> {
+    if !input.peek(token::Paren) {
+        return Ok(None);
+    }
+    let content;
+    let paren = parenthesized!(content in input);
+    let mut names = Vec::new();
+    while !content.is_empty() {
+        names.push(parse_name(&content, "a tensor name")?);
+        if !content.is_empty() {
+            expect_comma(&content, "a parameter")?;
+        }
+    }
+    Ok(Some(ParamList {
+        names,
+        span: paren.span.join(),
+    }))
+}
+
+/// The optional clauses after the statement, in any order, each at most once.
+#[derive(Default)]
+struct Clauses {
+    formats: Option<Vec<FormatDecl>>,
+    scalars: Option<Vec<Ident>>,
+    schedule: Option<Written>,
+}
+
+/// The clauses after the statement.
+fn parse_clauses(input: ParseStream) -> syn::Result<Clauses> {
+    let mut clauses = Clauses::default();
     while !input.is_empty() {
         if input.peek(kw::formats) {
             let keyword = input.parse::<kw::formats>()?;
-            if schedule.is_some() {
-                let message = "`formats<...>` must come before `schedule<...>`";
-                return Err(syn::Error::new(keyword.span, message));
-            }
-            if formats.is_some() {
-                let message = "`formats<...>` is written twice; give every format in one clause";
-                return Err(syn::Error::new(keyword.span, message));
-            }
-            formats = Some(parse_formats(input)?);
+            let formats = parse_formats(input)?;
+            let twice = "give every format in one clause";
+            once(
+                &mut clauses.formats,
+                formats,
+                keyword.span,
+                "formats",
+                twice,
+            )?;
             end_clause(input, "`formats<...>`")?;
+        } else if input.peek(kw::scalars) {
+            let keyword = input.parse::<kw::scalars>()?;
+            let scalars = parse_scalars(input)?;
+            let twice = "list every scalar in one clause";
+            once(
+                &mut clauses.scalars,
+                scalars,
+                keyword.span,
+                "scalars",
+                twice,
+            )?;
+            end_clause(input, "`scalars<...>`")?;
         } else if input.peek(kw::schedule) {
             let keyword = input.parse::<kw::schedule>()?;
-            if schedule.is_some() {
-                let message = "`schedule<...>` is written twice; chain every command in one clause";
-                return Err(syn::Error::new(keyword.span, message));
-            }
-            schedule = Some(parse_schedule(input)?);
+            let schedule = parse_schedule(input)?;
+            let twice = "chain every command in one clause";
+            once(
+                &mut clauses.schedule,
+                schedule,
+                keyword.span,
+                "schedule",
+                twice,
+            )?;
             end_clause(input, "`schedule<...>`")?;
         } else {
-            let expected = match (&formats, &schedule) {
-                (_, Some(_)) => "nothing after `schedule<...>`, the last clause",
-                (Some(_), None) => "`schedule<...>` after `formats<...>`",
-                (None, None) => {
-                    "`formats<...>` or `schedule<...>` after the statement (a kernel has one \
-                     statement)"
-                }
-            };
+            let expected = "`formats<...>`, `scalars<...>` or `schedule<...>` after the statement \
+                            (a kernel has one statement)";
             return Err(error_at_next(input, expected));
         }
     }
-    Ok((formats.unwrap_or_default(), schedule))
+    Ok(clauses)
+}
+
+/// Keeps a clause written for the first time; a second one is an error on its keyword.
+fn once<C>(
+    slot: &mut Option<C>,
+    clause: C,
+    keyword: Span,
+    name: &str,
+    instead: &str,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        let message = format!("`{name}<...>` is written twice; {instead}");
+        return Err(syn::Error::new(keyword, message));
+    }
+    *slot = Some(clause);
+    Ok(())
+}
+
+/// `<alpha, beta>`, after the `scalars` keyword.
+fn parse_scalars(input: ParseStream) -> syn::Result<Vec<Ident>> {
+    open_angle(input, "scalars")?;
+    let mut names = Vec::new();
+    while !input.peek(Token![>]) {
+        names.push(parse_name(input, "the name of a scalar input")?);
+        if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+        } else {
+            close_angle(input, "`,` or `>` after a scalar's name")?;
+            return Ok(names);
+        }
+    }
+    input.parse::<Token![>]>()?;
+    Ok(names)
 }
 
 impl Parse for Assignment {

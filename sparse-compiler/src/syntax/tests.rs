@@ -267,8 +267,8 @@ fn statement_errors_say_what_was_expected() {
     );
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); z(i) = b(i); }),
-        "expected `formats<...>` or `schedule<...>` after the statement (a kernel has one \
-         statement), found `z`"
+        "expected `formats<...>`, `scalars<...>` or `schedule<...>` after the statement (a \
+         kernel has one statement), found `z`"
     );
 }
 
@@ -324,10 +324,6 @@ fn header_errors_say_what_was_expected() {
 #[test]
 fn clause_errors_say_what_was_expected() {
     assert_eq!(
-        error(quote! { fn k; y(i) = a(i); schedule<auto>; formats<a: sparse>; }),
-        "`formats<...>` must come before `schedule<...>`"
-    );
-    assert_eq!(
         error(quote! { fn k; y(i) = a(i); formats<a: sparse>; formats<y: sparse>; }),
         "`formats<...>` is written twice; give every format in one clause"
     );
@@ -337,7 +333,8 @@ fn clause_errors_say_what_was_expected() {
     );
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); schedule<auto>; extra }),
-        "expected nothing after `schedule<...>`, the last clause, found `extra`"
+        "expected `formats<...>`, `scalars<...>` or `schedule<...>` after the statement (a \
+         kernel has one statement), found `extra`"
     );
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); formats(a: sparse); }),
@@ -428,10 +425,56 @@ fn command_arguments_are_typed() {
     // the error, not the command before it.
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); schedule<tile(i)>; extra }),
-        "expected nothing after `schedule<...>`, the last clause, found `extra`"
+        "expected `formats<...>`, `scalars<...>` or `schedule<...>` after the statement (a \
+         kernel has one statement), found `extra`"
     );
     assert!(
         error(quote! { fn k; y(i) = a(i); schedule<tile(i)>; })
             .starts_with("unknown scheduling command `tile`")
+    );
+}
+
+#[test]
+fn the_parameter_list_and_scalars_parse_and_clauses_come_in_any_order() {
+    let kernel = parse_kernel(quote! {
+        pub fn axpy(y, alpha, x);
+        y(i) = alpha * x(i) + y(i);
+        schedule<auto>;
+        scalars<alpha>;
+        formats<x: dense>;
+    })
+    .unwrap();
+    let names = |list: &[Ident]| list.iter().map(Ident::to_string).collect::<Vec<_>>();
+    assert_eq!(names(&kernel.params.unwrap().names), ["y", "alpha", "x"]);
+    assert_eq!(names(&kernel.scalars), ["alpha"]);
+    assert_eq!(kernel.formats.len(), 1);
+    assert!(matches!(kernel.schedule, Some(Schedule::Auto(_))));
+    let plain = parse_kernel(quote! { fn k; y(i) = x(i); }).unwrap();
+    assert!(plain.params.is_none() && plain.scalars.is_empty());
+    let empty = parse_kernel(quote! { fn k(); y(i) = x(i); scalars<>; }).unwrap();
+    assert!(empty.params.unwrap().names.is_empty() && empty.scalars.is_empty());
+}
+
+#[test]
+fn parameter_and_scalar_errors_say_what_was_expected() {
+    assert_eq!(
+        error(quote! { fn k(y x); y(i) = x(i); }),
+        "expected `,` or `)` after a parameter, found `x`"
+    );
+    assert_eq!(
+        error(quote! { fn k(y, 2); y(i) = x(i); }),
+        "expected a tensor name, found `2`"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = a * x(i); scalars<a b>; }),
+        "expected `,` or `>` after a scalar's name, found `b`"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = a * x(i); scalars<a>; scalars<a>; }),
+        "`scalars<...>` is written twice; list every scalar in one clause"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = a * x(i); scalars<a> formats<x: dense>; }),
+        "expected `;` after `scalars<...>`, found `formats`"
     );
 }

@@ -22,21 +22,23 @@ pub(super) fn put_launcher(
 ) -> Result<TokenStream, String> {
     let name = ident(&kernel.name);
     let gpu = quote! { #root::gpu };
-    let params = kernel.params.iter().map(|p| {
+    let params = kernel.signature.iter().map(|&k| {
+        let p = &kernel.params[k];
         let (name, format) = (ident(&p.name), put_format_type(&p.format, root));
         let tensor = quote! { #gpu::DeviceTensor<T, #format> };
-        if p.output {
-            quote! { #name: &mut #tensor }
-        } else {
-            quote! { #name: &#tensor }
+        match (p.output, p.by_value) {
+            (true, _) => quote! { #name: &mut #tensor },
+            (false, true) => quote! { #name: T },
+            (false, false) => quote! { #name: &#tensor },
         }
     });
     let output = ident(&kernel.params[0].name);
-    let devices = kernel.params[1..].iter().map(|p| {
+    let tensors = || kernel.params.iter().filter(|p| !p.by_value);
+    let devices = tensors().skip(1).map(|p| {
         let name = ident(&p.name);
         quote! { #name.check_device(&__gpu)?; }
     });
-    let shapes = kernel.params.iter().map(|p| {
+    let shapes = tensors().map(|p| {
         let (name, shape) = (ident(&p.name), shape_local(&p.name));
         quote! { let #shape: ::std::vec::Vec<usize> = #name.shape().to_vec(); }
     });
@@ -268,6 +270,7 @@ fn put_size(kernel: &Kernel, arg: &Arg) -> Result<TokenStream, String> {
             };
             host_expr(kernel, &level)?
         }
+        Arg::Scalar(_) => return Err("a scalar as a size".into()),
     })
 }
 
@@ -275,23 +278,28 @@ fn put_size(kernel: &Kernel, arg: &Arg) -> Result<TokenStream, String> {
 /// arguments, and every tensor's shape.
 fn put_sizes(kernel: &Kernel, args: &[Arg]) -> Result<Vec<TokenStream>, String> {
     let mut sizes = (args.iter())
+        .filter(|arg| !matches!(arg, Arg::Scalar(_)))
         .map(|arg| put_size(kernel, arg))
         .collect::<Result<Vec<_>, String>>()?;
-    for p in &kernel.params {
+    for p in kernel.params.iter().filter(|p| !p.by_value) {
         let shape = shape_local(&p.name);
         sizes.push(quote! { #shape.iter().copied().max().unwrap_or(0) });
     }
     Ok(sizes)
 }
 
-/// The kernel's arguments, in the order of its parameters: arrays as device pointers, sizes
-/// as `idx_t` (`__index`).
+/// The kernel's arguments, in the order of its parameters: arrays as device pointers, scalars
+/// by value, sizes as `idx_t` (`__index`).
 fn put_args(kernel: &Kernel, args: &[Arg], root: &Root) -> Result<Vec<TokenStream>, String> {
     args.iter()
         .map(|arg| match arg {
             Arg::Array(array) => {
                 let array = put_array(kernel, array)?;
                 Ok(quote! { #root::gpu::KernelArg::from(#array) })
+            }
+            Arg::Scalar(p) => {
+                let name = ident(&kernel.params[*p].name);
+                Ok(quote! { #root::gpu::GpuScalar::kernel_arg(#name) })
             }
             size => {
                 let value = put_size(kernel, size)?;

@@ -64,6 +64,8 @@ pub enum Arg {
     Dim(usize, usize),
     /// The stored size of a level.
     LevelSize(usize, usize),
+    /// A scalar input passed by value (`scalars<...>`): a `T`, not an array.
+    Scalar(usize),
 }
 
 /// The CUDA source of a kernel's GPU region, and what its launch needs.
@@ -376,6 +378,7 @@ impl Printer<'_> {
             Arg::Len(array) => format!("{}_len", self.arg_name(&Arg::Array(array.clone()))),
             Arg::Dim(p, d) => format!("p_{}_shape{d}", name(*p)),
             Arg::LevelSize(p, l) => format!("p_{}_l{l}_size", name(*p)),
+            Arg::Scalar(p) => format!("p_{}", name(*p)),
         }
     }
 
@@ -386,6 +389,7 @@ impl Printer<'_> {
             Arg::Array(Array::Level { .. }) => "const long long* __restrict__",
             Arg::Array(_) => "const T* __restrict__",
             Arg::Len(_) | Arg::Dim(..) | Arg::LevelSize(..) => "idx_t",
+            Arg::Scalar(_) => "const T",
         };
         format!("{ty} {}", self.arg_name(arg))
     }
@@ -399,6 +403,10 @@ impl Printer<'_> {
             Expr::Value(Literal::Int(n)) => format!("((T){n})"),
             Expr::Value(Literal::Float(f)) => format!("((T){})", c_float(*f)),
             Expr::Bool(b) => b.to_string(),
+            // A scalar passed by value is the one element of its values array.
+            Expr::Load(Array::Vals { param }, _) if self.kernel.params[*param].by_value => {
+                self.arg(Arg::Scalar(*param))
+            }
             Expr::Load(array, index) => {
                 let (array_name, index) = (self.array(array)?, self.expr(index)?);
                 match array {

@@ -52,11 +52,12 @@ struct Printer<'k> {
 
 impl Printer<'_> {
     fn kernel(&mut self) {
-        let params: Vec<String> = self
-            .kernel
-            .params
-            .iter()
+        let params: Vec<String> = (self.kernel.signature.iter())
+            .map(|&k| &self.kernel.params[k])
             .map(|p| {
+                if p.by_value {
+                    return format!("{}: T", p.name);
+                }
                 let out = if p.output { "out " } else { "" };
                 let converted = match &p.convert_to {
                     Some(format) => format!(" as {}", format_type(format)),

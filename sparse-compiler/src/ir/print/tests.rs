@@ -25,6 +25,7 @@ fn kernel(body: Vec<Stmt>) -> Kernel {
             type_args: type_args.to_vec(),
         },
         convert_to: None,
+        by_value: false,
     };
     Kernel {
         name: "spmv".into(),
@@ -33,6 +34,7 @@ fn kernel(body: Vec<Stmt>) -> Kernel {
             param("A", false, 2, "Csr", &[]),
             param("x", false, 1, "Dense", &[1]),
         ],
+        signature: vec![0, 1, 2],
         shape_checks: vec![
             ShapeCheck {
                 index: "i".into(),

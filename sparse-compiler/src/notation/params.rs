@@ -1,0 +1,82 @@
+//! The generated function's parameters: their order (the explicit list on the `fn` line, or the
+//! output first and the inputs in order of first appearance), and which order-0 inputs
+//! `scalars<...>` passes as plain values. Tensors keep their numbers (output first, inputs by
+//! first appearance) whatever the order: only the signature follows the list.
+
+use std::collections::BTreeSet;
+
+use super::Tensor;
+use crate::error::{Error, ErrorKind, Errors};
+use crate::syntax::ast;
+
+/// The tensor numbers in the order the function takes them, checked against the statement's
+/// tensors: every one listed exactly once, the output first.
+pub(super) fn signature(
+    kernel: &ast::Kernel,
+    tensors: &[Tensor],
+    errors: &mut Errors,
+) -> Vec<usize> {
+    let Some(list) = &kernel.params else {
+        return (0..tensors.len()).collect();
+    };
+    let mut order = Vec::new();
+    for name in &list.names {
+        let text = name.to_string();
+        match tensors.iter().position(|t| t.name == text) {
+            None => errors.push(Error::new(name.span(), ErrorKind::UnknownParam(text))),
+            Some(k) if order.contains(&k) => {
+                errors.push(Error::new(name.span(), ErrorKind::DuplicateParam(text)));
+            }
+            Some(k) => order.push(k),
+        }
+    }
+    for (k, tensor) in tensors.iter().enumerate() {
+        if !order.contains(&k) {
+            let kind = ErrorKind::MissingParam(tensor.name.clone());
+            errors.push(Error::new(list.span, kind));
+        }
+    }
+    if let (Some(first), Some(&k)) = (list.names.first(), order.first())
+        && k != 0
+    {
+        let kind = ErrorKind::OutputNotFirst {
+            output: tensors[0].name.clone(),
+            first: first.to_string(),
+        };
+        errors.push(Error::new(first.span(), kind));
+    }
+    order
+}
+
+/// Marks the inputs `scalars<...>` names as passed by value, checking that each is an order-0
+/// input named once and given no format.
+pub(super) fn mark_scalars(kernel: &ast::Kernel, tensors: &mut [Tensor], errors: &mut Errors) {
+    let mut seen = BTreeSet::new();
+    for name in &kernel.scalars {
+        let text = name.to_string();
+        let error = |kind| Error::new(name.span(), kind);
+        let Some(k) = tensors.iter().position(|t| t.name == text) else {
+            errors.push(error(ErrorKind::UnknownScalar(text)));
+            continue;
+        };
+        if !seen.insert(k) {
+            errors.push(error(ErrorKind::DuplicateScalar(text)));
+        } else if k == 0 {
+            errors.push(error(ErrorKind::ScalarOutput(text)));
+        } else if tensors[k].order != 0 {
+            let order = tensors[k].order;
+            errors.push(error(ErrorKind::ScalarWithIndices {
+                tensor: text,
+                order,
+            }));
+        } else {
+            tensors[k].by_value = true;
+        }
+    }
+    for decl in &kernel.formats {
+        if kernel.scalars.contains(&decl.tensor) {
+            let kind = ErrorKind::ScalarFormat(decl.tensor.to_string());
+            errors.push(Error::new(decl.tensor.span(), kind));
+        }
+    }
+}
