@@ -13,6 +13,7 @@
 //! stages and of `ir`, never of a later one (docs/architecture.md). Only `syntax` and `emit` use syn/quote.
 //! Errors are [`Error`]s with spans; the macro shell turns them into `compile_error!`s.
 
+pub mod algebra;
 pub mod emit;
 pub mod error;
 pub mod format;

@@ -213,10 +213,10 @@ fn collect_hidden(e: &Expr, t: usize, out: &mut Vec<IndexVar>) {
             out.extend((access.level_vars.iter()).filter(|v| !access.indices.contains(v)))
         }
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Neg(x) => collect_hidden(x, t, out),
-        Expr::Binary(_, a, b) => {
-            collect_hidden(a, t, out);
-            collect_hidden(b, t, out);
+        Expr::Op(_, args) => {
+            for a in args {
+                collect_hidden(a, t, out);
+            }
         }
     }
 }
@@ -308,10 +308,10 @@ fn collect_all(e: &Expr, out: &mut Vec<super::Access>) {
     match e {
         Expr::Access { access, .. } => out.push(access.clone()),
         Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Neg(x) => collect_all(x, out),
-        Expr::Binary(_, a, b) => {
-            collect_all(a, out);
-            collect_all(b, out);
+        Expr::Op(_, args) => {
+            for a in args {
+                collect_all(a, out);
+            }
         }
     }
 }
@@ -334,10 +334,10 @@ pub(super) fn collect_accesses(e: &Expr, t: usize, out: &mut Vec<Vec<IndexVar>>)
     match e {
         Expr::Access { access, .. } if access.tensor == t => out.push(access.indices.clone()),
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Neg(x) => collect_accesses(x, t, out),
-        Expr::Binary(_, a, b) => {
-            collect_accesses(a, t, out);
-            collect_accesses(b, t, out);
+        Expr::Op(_, args) => {
+            for a in args {
+                collect_accesses(a, t, out);
+            }
         }
     }
 }

@@ -218,10 +218,10 @@ fn relabel(e: &mut Expr, t: usize, levels: &[LevelSpec]) {
                 .collect();
         }
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Neg(x) => relabel(x, t, levels),
-        Expr::Binary(_, a, b) => {
-            relabel(a, t, levels);
-            relabel(b, t, levels);
+        Expr::Op(_, args) => {
+            for a in args {
+                relabel(a, t, levels);
+            }
         }
     }
 }
@@ -250,8 +250,7 @@ mod tests {
     fn level_vars(e: &Expr, t: usize) -> Option<Vec<usize>> {
         match e {
             Expr::Access { access, .. } => (access.tensor == t).then(|| access.level_vars.clone()),
-            Expr::Neg(x) => level_vars(x, t),
-            Expr::Binary(_, a, b) => level_vars(a, t).or_else(|| level_vars(b, t)),
+            Expr::Op(_, args) => args.iter().find_map(|a| level_vars(a, t)),
             Expr::Temp(_) | Expr::Literal(_) => None,
         }
     }

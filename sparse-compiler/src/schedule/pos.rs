@@ -3,10 +3,10 @@
 
 use syn::Ident;
 
+use crate::algebra::Iteration;
 use crate::error::{Error, ErrorKind};
 use crate::format::level_of;
 use crate::notation::{Access, Expr, IndexVar};
-use crate::syntax::ast::BinOp;
 
 use super::nest::{access_level_vars, accesses_of};
 use super::{Relation, State};
@@ -139,16 +139,19 @@ impl State<'_> {
 }
 
 /// Whether `expr` is zero wherever `tensor` read as `access` is: a loop may then visit only that
-/// access's entries (`pos`) and skip nothing. A product is zero when one factor is, a quotient when
-/// its numerator is, a sum only when every term is.
+/// access's entries (`pos`) and skip nothing. By the operator's algebra: zero when an operand whose
+/// zero annihilates it is (a factor of a product), or when it is zero at the fill and every operand
+/// that is not a literal is (each term of a sum).
 fn annihilated_by(expr: &Expr, access: &Access) -> bool {
-    match expr {
-        Expr::Access { access: a, .. } => a == access,
-        Expr::Neg(e) | Expr::Binary(BinOp::Div, e, _) => annihilated_by(e, access),
-        Expr::Binary(BinOp::Mul, a, b) => annihilated_by(a, access) || annihilated_by(b, access),
-        Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => {
-            annihilated_by(a, access) && annihilated_by(b, access)
+    match (expr, expr.iteration()) {
+        (Expr::Access { access: a, .. }, _) => a == access,
+        (Expr::Op(_, args), Some(Iteration::Sparse { required })) => {
+            let mut variable = (args.iter()).filter(|a| a.constant().is_none()).peekable();
+            let any_required =
+                (args.iter().zip(&required)).any(|(a, r)| *r && annihilated_by(a, access));
+            any_required
+                || (variable.peek().is_some() && variable.all(|a| annihilated_by(a, access)))
         }
-        Expr::Temp(_) | Expr::Literal(_) => false,
+        _ => false,
     }
 }
