@@ -540,3 +540,44 @@ fn integer_kernels_divide_by_zero_to_zero_and_convert_as_as_does() {
         "as i32 truncates, NaN becomes 0"
     );
 }
+
+tensor_kernel! { fn cos_dia; Y(i,j) = cos(A(i,j)); formats<A: dia>; }
+tensor_kernel! { fn cos_ell; Y(i,j) = cos(A(i,j)); formats<A: ell>; }
+tensor_kernel! { fn cos_dcsr; Y(i,j) = cos(A(i,j)); formats<A: dcsr>; }
+tensor_kernel! { fn row_exp_sums; y(i) = exp(A(i,j)) - 1; formats<A: dcsr>; }
+tensor_kernel! { fn shifted_dia; Y(i,j) = A(i,j) * 2 + (A(i,j) > -1); formats<A: dia>; }
+
+/// An operator that is nonzero where nothing is stored visits every coordinate, also of formats
+/// whose loops run over slots or diagonals (those are copied into rows over compressed
+/// columns when the kernel runs) and of empty rows. An implicit sum covers the term `-` separates,
+/// the whole call: `exp(A(i,j)) - 1` subtracts 1 once per row.
+#[test]
+fn dense_rules_cover_every_coordinate_of_every_format() {
+    for shape in [[0, 3], [4, 0], [6, 5]] {
+        for a in cases(shape, 19) {
+            let da = dense(shape, &a);
+            let want: Vec<f64> = da.iter().map(|x| x.cos()).collect();
+            let mut y = garbage(shape);
+            cos_dia(&mut y, &tensor(shape, &a)).unwrap();
+            assert_same(&y.to_dense(), &want, "DIA");
+            cos_ell(&mut y, &tensor(shape, &a)).unwrap();
+            assert_same(&y.to_dense(), &want, "ELL");
+            cos_dcsr(&mut y, &tensor(shape, &a)).unwrap();
+            assert_same(&y.to_dense(), &want, "DCSR");
+            let want: Vec<f64> = da.iter().map(|x| 2.0 * x + truth(*x > -1.0)).collect();
+            shifted_dia(&mut y, &tensor(shape, &a)).unwrap();
+            assert_same(&y.to_dense(), &want, "A * 2 + (A > -1), DIA");
+            let mut y = garbage([shape[0]]);
+            row_exp_sums(&mut y, &tensor(shape, &a)).unwrap();
+            let want: Vec<f64> = (0..shape[0])
+                .map(|i| {
+                    (0..shape[1])
+                        .map(|j| da[i * shape[1] + j].exp())
+                        .sum::<f64>()
+                        - 1.0
+                })
+                .collect();
+            assert_same(&y.to_dense(), &want, "a sum of exp over DCSR rows, minus 1");
+        }
+    }
+}

@@ -241,13 +241,10 @@ fn repeats_other_terms(cin: &Cin, hidden: &[IndexVar], t: usize, inside: bool) -
     }
 }
 
-/// Whether every term of `e` as a sum reads tensor `t`.
+/// Whether every term of `e` as a sum is zero where tensor `t` stores nothing (a term that reads
+/// `t` under `cos` or `+ 1` is not).
 fn every_term_reads(e: &Expr, t: usize) -> bool {
-    e.sum_terms().into_iter().all(|term| {
-        let mut reads = Vec::new();
-        collect_accesses(term, t, &mut reads);
-        !reads.is_empty()
-    })
+    (e.sum_terms().into_iter()).all(|term| term.vanishes_without(&|a| a.tensor == t))
 }
 
 /// Iterator conversion for unordered levels (Chou et al. 2018): an input whose hashed or

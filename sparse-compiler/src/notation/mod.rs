@@ -499,6 +499,22 @@ impl Expr {
         }
     }
 
+    /// Whether the expression is zero wherever the accesses `absent` picks store nothing, by the
+    /// algebra of its operators: where an operand whose zero annihilates an operator is, or where
+    /// every operand that is not a literal is and the operator is zero at the fill.
+    pub fn vanishes_without(&self, absent: &dyn Fn(&Access) -> bool) -> bool {
+        match (self, self.iteration()) {
+            (Expr::Access { access, .. }, _) => absent(access),
+            (Expr::Op(_, args), Some(Iteration::Sparse { required })) => {
+                let vanishes = |a: &Expr| a.vanishes_without(absent);
+                let mut variable = (args.iter()).filter(|a| a.constant().is_none()).peekable();
+                let annihilated = (args.iter().zip(&required)).any(|(a, r)| *r && vanishes(a));
+                annihilated || (variable.peek().is_some() && variable.all(vanishes))
+            }
+            _ => false,
+        }
+    }
+
     /// The operands, for a walk over the tree (none for a leaf).
     pub fn operands(&self) -> &[Expr] {
         match self {

@@ -71,7 +71,7 @@ impl Rule {
             Rule::Range => "a range level meets another operand's sparse level",
             Rule::Concordant => "no loop order follows every operand's storage order",
             Rule::Nested => "a producer's loops visit it against its storage order",
-            Rule::Slot => "a sum inside its slot loop has a term that does not read it",
+            Rule::Slot => "a sum inside its slot loop has a term not zero where it stores nothing",
         }
     }
 

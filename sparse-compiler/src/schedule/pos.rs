@@ -3,7 +3,6 @@
 
 use syn::Ident;
 
-use crate::algebra::Iteration;
 use crate::error::{Error, ErrorKind};
 use crate::format::level_of;
 use crate::notation::{Access, Expr, IndexVar};
@@ -143,15 +142,5 @@ impl State<'_> {
 /// zero annihilates it is (a factor of a product), or when it is zero at the fill and every operand
 /// that is not a literal is (each term of a sum).
 fn annihilated_by(expr: &Expr, access: &Access) -> bool {
-    match (expr, expr.iteration()) {
-        (Expr::Access { access: a, .. }, _) => a == access,
-        (Expr::Op(_, args), Some(Iteration::Sparse { required })) => {
-            let mut variable = (args.iter()).filter(|a| a.constant().is_none()).peekable();
-            let any_required =
-                (args.iter().zip(&required)).any(|(a, r)| *r && annihilated_by(a, access));
-            any_required
-                || (variable.peek().is_some() && variable.all(|a| annihilated_by(a, access)))
-        }
-        _ => false,
-    }
+    expr.vanishes_without(&|a| a == access)
 }
