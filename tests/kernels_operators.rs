@@ -377,7 +377,7 @@ fn check_unary(rule: Rule, f: Unary, k: UnaryKernels) {
             let stored: BTreeSet<usize> = z.level(0).crd().iter().map(|&c| c as usize).collect();
             assert_eq!(
                 stored,
-                expected_coords(rule, n, &[sx.clone()]),
+                expected_coords(rule, n, std::slice::from_ref(&sx)),
                 "z's coordinates, n = {n}"
             );
         }
