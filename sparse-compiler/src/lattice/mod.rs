@@ -281,4 +281,54 @@ mod tests {
             }]
         );
     }
+
+    fn lit(n: i64) -> Expr {
+        Expr::Literal(crate::syntax::ast::LiteralValue::Int(n))
+    }
+
+    #[test]
+    fn a_function_nonzero_at_zero_iterates_the_whole_dimension() {
+        // exp(x), x sparse: x's entries, then the rest of the dimension.
+        let l = Lattice::build(&Expr::Op(Op::Exp, vec![access(1)]), &sparse(&[1]));
+        let points: Vec<_> = l
+            .points
+            .iter()
+            .map(|p| (p.iterators.clone(), p.dense))
+            .collect();
+        assert_eq!(points, vec![(its(&[1]), true), (its(&[]), true)]);
+    }
+
+    #[test]
+    fn a_function_zero_at_zero_iterates_its_operand() {
+        let l = Lattice::build(&Expr::Op(Op::Sqrt, vec![access(1)]), &sparse(&[1]));
+        assert_eq!(
+            l.points,
+            vec![Point {
+                iterators: its(&[1]),
+                dense: false
+            }]
+        );
+    }
+
+    #[test]
+    fn literals_decide_between_intersection_and_the_whole_dimension() {
+        let max = |c| Expr::Op(Op::Max, vec![access(1), Expr::Op(Op::Neg, vec![lit(c)])]);
+        let l = Lattice::build(&max(1), &sparse(&[1]));
+        assert_eq!(
+            l.points,
+            vec![Point {
+                iterators: its(&[1]),
+                dense: false
+            }]
+        );
+        let l = Lattice::build(&max(-1), &sparse(&[1]));
+        assert!(l.points.iter().all(|p| p.dense), "{l:?}");
+    }
+
+    #[test]
+    fn a_comparison_that_is_false_at_zero_unites() {
+        let l = Lattice::build(&bin(Op::Lt, access(1), access(2)), &sparse(&[1, 2]));
+        let sets: Vec<_> = l.points.iter().map(|p| p.iterators.clone()).collect();
+        assert_eq!(sets, vec![its(&[1, 2]), its(&[1]), its(&[2])]);
+    }
 }

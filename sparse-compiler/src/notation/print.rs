@@ -140,6 +140,26 @@ mod tests {
     }
 
     #[test]
+    fn a_sum_covers_the_term_plus_and_minus_separate() {
+        assert_eq!(
+            cin_of(quote! { fn k; y(i) = sqrt(A(i,j)) * b(i); }),
+            "∀i ∀j y(i) += sqrt(A(i,j)) * b(i)"
+        );
+        assert_eq!(
+            cin_of(quote! { fn k; y(i) = b(i) / x(j); }),
+            "∀i ∀j y(i) += b(i) / x(j)"
+        );
+        assert_eq!(
+            cin_of(quote! { fn k; y(i) = exp(A(i,j)) - 1; }),
+            "∀i (y(i) = t0 - 1 where ∀j t0 += exp(A(i,j)))"
+        );
+        assert_eq!(
+            cin_of(quote! { fn k; y(i) = sqrt(b(i) + A(i,j)) > 2 && !c(i) as bool; }),
+            "∀i (y(i) = sqrt(b(i) + t0) > 2 && !c(i) as bool where ∀j t0 += A(i,j))"
+        );
+    }
+
+    #[test]
     fn parentheses_only_where_the_operators_need_them() {
         assert_eq!(
             cin_of(quote! { fn k; a(i) = (b(i) - (c(i) - d(i))) * 2 + -e(i) / (f(i) * g(i)); }),
