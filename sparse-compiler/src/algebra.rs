@@ -258,14 +258,15 @@ impl Op {
     /// Whether a zero operand `k` leaves the other operand unchanged (`x + 0`, `0 + x`, `x - 0`):
     /// an absent operand there can be dropped instead of computed with.
     pub fn zero_is_identity_at(self, k: usize) -> bool {
-        matches!((self, k), (Op::Add, _) | (Op::Sub, 1))
+        self.identity() == Some(0.0) || (self == Op::Sub && k == 1)
     }
 
     /// Whether a zero operand `k` makes the result zero whatever the other operands hold. `/` and
     /// `%` count their divisor too: where it stores nothing, the kernel gives zero.
     fn zero_annihilates_at(self, k: usize) -> bool {
         match self {
-            Op::Mul | Op::Div | Op::Rem | Op::And => true,
+            Op::Div | Op::Rem => true,
+            _ if self.annihilator() == Some(0.0) => true,
             _ => self.arity() == 1 && k == 0 && self.eval(&[0.0]) == 0.0,
         }
     }

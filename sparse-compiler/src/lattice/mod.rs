@@ -6,8 +6,9 @@
 //! iterator, and each operator combines its operands' lattices by the rule `algebra` derives
 //! from its value at the fill: operands whose zero annihilates the result are intersected, the
 //! others joined as optional (co-iterated where present); an operator that is zero only where
-//! every operand is unites them; one that is nonzero there adds the whole dimension. Two optimizations from
-//! the level properties: a full (dense) level in a point makes the point iterate the dimension and
+//! every operand is unites them; one that is nonzero there adds the whole dimension. Literal
+//! operands take part in the rule but are not iterated. Two optimizations from the level
+//! properties: a full (dense) level in a point makes the point iterate the dimension and
 //! *locate* into its dense levels instead of coiterating them, and once the top point iterates the
 //! whole dimension, points that lack it are dropped (nothing is left to iterate after a full
 //! iterator is exhausted).

@@ -514,12 +514,4 @@ impl Expr {
             _ => false,
         }
     }
-
-    /// The operands, for a walk over the tree (none for a leaf).
-    pub fn operands(&self) -> &[Expr] {
-        match self {
-            Expr::Op(_, args) => args,
-            Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => &[],
-        }
-    }
 }
