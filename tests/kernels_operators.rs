@@ -543,12 +543,14 @@ fn integer_kernels_divide_by_zero_to_zero_and_convert_as_as_does() {
 
 tensor_kernel! { fn cos_dia; Y(i,j) = cos(A(i,j)); formats<A: dia>; }
 tensor_kernel! { fn cos_ell; Y(i,j) = cos(A(i,j)); formats<A: ell>; }
+tensor_kernel! { fn cos_bcsr; Y(i,j) = cos(A(i,j)); formats<A: bcsr(2, 2)>; }
+tensor_kernel! { fn add_bcsr; Y(i,j) = A(i,j) + B(i,j); formats<A: bcsr(2, 2), B: csr>; }
 tensor_kernel! { fn cos_dcsr; Y(i,j) = cos(A(i,j)); formats<A: dcsr>; }
 tensor_kernel! { fn row_exp_sums; y(i) = exp(A(i,j)) - 1; formats<A: dcsr>; }
 tensor_kernel! { fn shifted_dia; Y(i,j) = A(i,j) * 2 + (A(i,j) > -1); formats<A: dia>; }
 
 /// An operator that is nonzero where nothing is stored visits every coordinate, also of formats
-/// whose loops run over slots or diagonals (those are copied into rows over compressed
+/// whose loops run over slots, diagonals or blocks (those are copied into rows over compressed
 /// columns when the kernel runs) and of empty rows. An implicit sum covers the term `-` separates,
 /// the whole call: `exp(A(i,j)) - 1` subtracts 1 once per row.
 #[test]
@@ -562,11 +564,20 @@ fn dense_rules_cover_every_coordinate_of_every_format() {
             assert_same(&y.to_dense(), &want, "DIA");
             cos_ell(&mut y, &tensor(shape, &a)).unwrap();
             assert_same(&y.to_dense(), &want, "ELL");
+            cos_bcsr(&mut y, &tensor(shape, &a)).unwrap();
+            assert_same(&y.to_dense(), &want, "BCSR");
             cos_dcsr(&mut y, &tensor(shape, &a)).unwrap();
             assert_same(&y.to_dense(), &want, "DCSR");
             let want: Vec<f64> = da.iter().map(|x| 2.0 * x + truth(*x > -1.0)).collect();
             shifted_dia(&mut y, &tensor(shape, &a)).unwrap();
             assert_same(&y.to_dense(), &want, "A * 2 + (A > -1), DIA");
+            let bs = cases(shape, 23);
+            let b = &bs[bs.len() - 1];
+            let want: Vec<f64> = (da.iter().zip(dense(shape, b)))
+                .map(|(x, y)| x + y)
+                .collect();
+            add_bcsr(&mut y, &tensor(shape, &a), &tensor(shape, b)).unwrap();
+            assert_same(&y.to_dense(), &want, "BCSR + CSR");
             let mut y = garbage([shape[0]]);
             row_exp_sums(&mut y, &tensor(shape, &a)).unwrap();
             let want: Vec<f64> = (0..shape[0])

@@ -189,6 +189,10 @@ impl Program {
     /// level variables of `t`'s accesses at those levels.
     pub(super) fn record_copy(&mut self, t: usize, levels: Vec<LevelSpec>, rule: Rule) {
         relabel(&mut self.rhs, t, &levels);
+        // A variable whose blocks no level iterates any more is a loop of its own again.
+        let mut iterated = self.output.level_vars.clone();
+        self.rhs.collect_loop_vars(&mut iterated);
+        (self.derived).retain(|_, d| iterated.contains(&d.outer) || iterated.contains(&d.inner));
         let copy = (self.copies.by_tensor)
             .entry(t)
             .or_insert_with(|| PlannedCopy {
