@@ -1,8 +1,7 @@
 //! The CUDA printer's intrinsic calls, run: a GPU kernel built directly in the imperative IR,
 //! `y(i) = f(x(i))` for each intrinsic, printed by `emit::cuda`, compiled by NVRTC where it is
 //! found, and launched on the device or the host simulator, against the same function computed on
-//! the host. (No front-end syntax writes
-//! these calls yet; the IR and both back ends have them.)
+//! the host. (`tests/gpu_operators.rs` writes them in the kernel language.)
 
 use sparse::gpu::{Gpu, KernelArg, LaunchShape};
 use sparse::prelude::*;
@@ -107,17 +106,75 @@ fn required(var: &str) -> bool {
     std::env::var(var).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
+/// Every intrinsic of the IR.
+const INTRINSICS: [Intrinsic; 30] = [
+    Intrinsic::Sqrt,
+    Intrinsic::Abs,
+    Intrinsic::Square,
+    Intrinsic::Cube,
+    Intrinsic::Cbrt,
+    Intrinsic::Exp,
+    Intrinsic::Log,
+    Intrinsic::Log10,
+    Intrinsic::Sin,
+    Intrinsic::Cos,
+    Intrinsic::Tan,
+    Intrinsic::Asin,
+    Intrinsic::Acos,
+    Intrinsic::Atan,
+    Intrinsic::Sinh,
+    Intrinsic::Cosh,
+    Intrinsic::Tanh,
+    Intrinsic::Asinh,
+    Intrinsic::Acosh,
+    Intrinsic::Atanh,
+    Intrinsic::Pow,
+    Intrinsic::Atan2,
+    Intrinsic::Min,
+    Intrinsic::Max,
+    Intrinsic::Heaviside,
+    Intrinsic::Remainder,
+    Intrinsic::ToF64,
+    Intrinsic::ToF32,
+    Intrinsic::ToI64,
+    Intrinsic::ToI32,
+];
+
+/// `f(x)`, or `f(x, 2)` for the functions of two arguments, as Rust computes it.
 fn host(f: Intrinsic, x: f64) -> f64 {
     match f {
         Intrinsic::Sqrt => x.sqrt(),
         Intrinsic::Abs => x.abs(),
+        Intrinsic::Square => x * x,
+        Intrinsic::Cube => x * x * x,
+        Intrinsic::Cbrt => x.cbrt(),
         Intrinsic::Exp => x.exp(),
         Intrinsic::Log => x.ln(),
+        Intrinsic::Log10 => x.log10(),
         Intrinsic::Sin => x.sin(),
         Intrinsic::Cos => x.cos(),
+        Intrinsic::Tan => x.tan(),
+        Intrinsic::Asin => x.asin(),
+        Intrinsic::Acos => x.acos(),
+        Intrinsic::Atan => x.atan(),
+        Intrinsic::Sinh => x.sinh(),
+        Intrinsic::Cosh => x.cosh(),
+        Intrinsic::Tanh => x.tanh(),
+        Intrinsic::Asinh => x.asinh(),
+        Intrinsic::Acosh => x.acosh(),
+        Intrinsic::Atanh => x.atanh(),
         Intrinsic::Pow => x.powf(2.0),
+        Intrinsic::Atan2 => x.atan2(2.0),
         Intrinsic::Min => x.min(2.0),
         Intrinsic::Max => x.max(2.0),
+        Intrinsic::Heaviside if x > 0.0 => 1.0,
+        Intrinsic::Heaviside if x == 0.0 => 2.0,
+        Intrinsic::Heaviside => 0.0,
+        Intrinsic::Remainder => x % 2.0,
+        Intrinsic::ToF64 => x,
+        Intrinsic::ToF32 => x as f32 as f64,
+        Intrinsic::ToI64 => x as i64 as f64,
+        Intrinsic::ToI32 => x as i32 as f64,
     }
 }
 
@@ -140,17 +197,7 @@ fn every_intrinsic_runs_as_the_host_computes_it() {
     let x = gpu
         .upload(&Tensor::<f64, DenseVec>::from_dense([n], &xs).unwrap())
         .unwrap();
-    for f in [
-        Intrinsic::Sqrt,
-        Intrinsic::Abs,
-        Intrinsic::Exp,
-        Intrinsic::Log,
-        Intrinsic::Sin,
-        Intrinsic::Cos,
-        Intrinsic::Pow,
-        Intrinsic::Min,
-        Intrinsic::Max,
-    ] {
+    for f in INTRINSICS {
         let source = cuda_source(&kernel(f)).unwrap();
         let y = gpu.zeros::<f64, DenseVec>([n]).unwrap();
         let args: Vec<KernelArg> = (source.args.iter())

@@ -2,8 +2,9 @@
 //! of its own text on the edge-case inputs of `common::cases` and extents where every index
 //! differs.
 //!
-//! The statements in `statements_random/statements.rs` are drawn, and kept when they compile, by
-//! `SPARSE_BLESS=1 cargo test -p sparse-compiler --test statement_fuzz`. Statements like these
+//! The statements in `statements_random/statements.rs` and `statements_random/operators.rs` (the
+//! latter with intrinsics, comparisons, casts and boolean connectives) are drawn, and kept when
+//! they compile, by `SPARSE_BLESS=1 cargo test -p sparse-compiler --test statement_fuzz`. Statements like these
 //! found partial sums summed the wrong number of times, producers that lost their loops or read
 //! operands no loop iterated, and schedules applied to the wrong producer.
 mod common;
@@ -57,6 +58,13 @@ macro_rules! random_statement {
 
 include!("statements_random/statements.rs");
 
+/// The statements with operators beyond `+ - *`, in a module of their own (their names repeat).
+mod operators {
+    use super::*;
+
+    include!("statements_random/operators.rs");
+}
+
 /// Extents of `i`, `j` and `k`: empty, single, and sizes where every index differs.
 const EXTENTS: [[usize; 3]; 5] = [[0, 0, 0], [1, 1, 1], [4, 3, 2], [5, 4, 3], [7, 2, 5]];
 
@@ -99,17 +107,18 @@ impl Operands {
     }
 }
 
-/// A right-hand side, parsed from the statement's tokens.
+/// A right-hand side, parsed from the statement's tokens: a literal, an access, or an operator
+/// (`+`, `<`, `&&`, `!`, `-` for negation as `neg`, `as i32`, a function's name) on operands.
 enum Node {
     Literal(f64),
     Access(String, Vec<String>),
-    Neg(Box<Node>),
-    Binary(char, Box<Node>, Box<Node>),
+    Op(String, Vec<Node>),
 }
 
-/// `lhs (= | +=) rhs`, evaluated densely. An implicit sum covers the smallest term that uses its
-/// variable (docs/architecture.md): the sum over `v` is taken at the node that holds every access using `v`
-/// while no single child of it does.
+/// `lhs (= | +=) rhs`, evaluated densely. An implicit sum covers the smallest term that `+` and
+/// `-` separate and that uses its variable (the kernel language's rule): the sum over `v` is
+/// taken at the node that holds every access using `v` while no single child of it does, widened
+/// up to the nearest operand of `+` or `-`.
 struct Statement {
     lhs: Vec<String>,
     accumulate: bool,
@@ -129,7 +138,7 @@ impl Statement {
             other => panic!("`=` or `+=` after the output, not {other}"),
         };
         at += 1;
-        let rhs = sum(&tokens, &mut at);
+        let rhs = binary(&tokens, &mut at, 0);
         assert_eq!(at, tokens.len(), "all of {text} parsed");
         Statement {
             lhs,
@@ -166,13 +175,30 @@ impl Statement {
 
     /// Whether `node` is where the sum over `v` is taken.
     fn home(&self, node: &Node, v: &str) -> bool {
+        self.home_of(v).is_some_and(|home| std::ptr::eq(home, node))
+    }
+
+    /// The node the sum over `v` covers: down to the lowest node holding every access using `v`,
+    /// then up while its parent is not `+` or `-`.
+    fn home_of(&self, v: &str) -> Option<&Node> {
         let total = self.rhs.uses(v);
-        let children: Vec<&Node> = match node {
-            Node::Literal(_) | Node::Access(..) => Vec::new(),
-            Node::Neg(e) => vec![e],
-            Node::Binary(_, a, b) => vec![a, b],
-        };
-        total > 0 && node.uses(v) == total && children.iter().all(|c| c.uses(v) < total)
+        if total == 0 {
+            return None;
+        }
+        let mut path = vec![&self.rhs];
+        while let Some(child) = path[path.len() - 1]
+            .children()
+            .iter()
+            .find(|c| c.uses(v) == total)
+        {
+            path.push(child);
+        }
+        while path.len() > 1
+            && !matches!(path[path.len() - 2], Node::Op(op, _) if op == "+" || op == "-")
+        {
+            path.pop();
+        }
+        path.pop()
     }
 }
 
@@ -209,16 +235,67 @@ impl Evaluation<'_> {
                 let at = (vars.iter().zip(shape)).fold(0, |o, (v, n)| o * n + env[v]);
                 values[at]
             }
-            Node::Neg(e) => -self.value(e, env),
-            Node::Binary(op, a, b) => {
-                let (a, b) = (self.value(a, env), self.value(b, env));
-                match op {
-                    '+' => a + b,
-                    '-' => a - b,
-                    _ => a * b,
-                }
+            Node::Op(op, args) => {
+                let x: Vec<f64> = args.iter().map(|a| self.value(a, env)).collect();
+                operate(op, &x)
             }
         }
+    }
+}
+
+/// The operator `op` on values, with booleans as 1 and 0 and nonzero as true.
+fn operate(op: &str, x: &[f64]) -> f64 {
+    let truth = |c: bool| if c { 1.0 } else { 0.0 };
+    let (a, b) = (x[0], x.get(1).copied().unwrap_or(0.0));
+    match op {
+        "neg" => -a,
+        "+" => a + b,
+        "-" => a - b,
+        "*" => a * b,
+        "<" => truth(a < b),
+        "<=" => truth(a <= b),
+        ">" => truth(a > b),
+        ">=" => truth(a >= b),
+        "==" => truth(a == b),
+        "!=" => truth(a != b),
+        "&&" => truth(a != 0.0 && b != 0.0),
+        "||" => truth(a != 0.0 || b != 0.0),
+        "!" => truth(a == 0.0),
+        "as i32" => (a as i32) as f64,
+        "as bool" => truth(a != 0.0),
+        "abs" => a.abs(),
+        "square" => a * a,
+        "sin" => a.sin(),
+        "cos" => a.cos(),
+        "atan" => a.atan(),
+        "tanh" => a.tanh(),
+        "exp" => a.exp(),
+        "max" => {
+            if a >= b {
+                a
+            } else {
+                b
+            }
+        }
+        "min" => {
+            if a <= b {
+                a
+            } else {
+                b
+            }
+        }
+        "atan2" => a.atan2(b),
+        "pow" => a.powf(b),
+        "heaviside" => {
+            if a > 0.0 {
+                1.0
+            } else if a == 0.0 {
+                b
+            } else {
+                0.0
+            }
+        }
+        other => panic!("the evaluator has no operator {other}"),
     }
 }
 
@@ -228,8 +305,14 @@ impl Node {
         match self {
             Node::Literal(_) => 0,
             Node::Access(_, vars) => usize::from(vars.iter().any(|x| x == v)),
-            Node::Neg(e) => e.uses(v),
-            Node::Binary(_, a, b) => a.uses(v) + b.uses(v),
+            Node::Op(_, args) => args.iter().map(|a| a.uses(v)).sum(),
+        }
+    }
+
+    fn children(&self) -> &[Node] {
+        match self {
+            Node::Op(_, args) => args,
+            Node::Literal(_) | Node::Access(..) => &[],
         }
     }
 }
@@ -240,9 +323,13 @@ fn tokenize(text: &str) -> Vec<String> {
     while let Some(c) = chars.next() {
         match c {
             c if c.is_whitespace() => {}
-            '+' if chars.peek() == Some(&'=') => {
+            '+' | '<' | '>' | '=' | '!' if chars.peek() == Some(&'=') => {
                 chars.next();
-                tokens.push("+=".into());
+                tokens.push(format!("{c}="));
+            }
+            '&' | '|' if chars.peek() == Some(&c) => {
+                chars.next();
+                tokens.push(format!("{c}{c}"));
             }
             c if c.is_alphanumeric() || c == '.' || c == '_' => {
                 let mut word = c.to_string();
@@ -258,44 +345,81 @@ fn tokenize(text: &str) -> Vec<String> {
     tokens
 }
 
-fn sum(tokens: &[String], at: &mut usize) -> Node {
-    let mut node = product(tokens, at);
-    while let Some(op @ ("+" | "-")) = tokens.get(*at).map(String::as_str) {
+/// The binary operators, loosest first (Rust's precedence).
+const LEVELS: [&[&str]; 5] = [
+    &["||"],
+    &["&&"],
+    &["<", "<=", ">", ">=", "==", "!="],
+    &["+", "-"],
+    &["*"],
+];
+
+/// Operands joined by the operators of `LEVELS[level]` and tighter, folded to the left.
+fn binary(tokens: &[String], at: &mut usize, level: usize) -> Node {
+    if level == LEVELS.len() {
+        return cast(tokens, at);
+    }
+    let mut node = binary(tokens, at, level + 1);
+    while let Some(op) = tokens
+        .get(*at)
+        .filter(|t| LEVELS[level].contains(&t.as_str()))
+    {
         *at += 1;
-        let op = op.chars().next().unwrap_or('+');
-        node = Node::Binary(op, Box::new(node), Box::new(product(tokens, at)));
+        let rhs = binary(tokens, at, level + 1);
+        node = Node::Op(op.clone(), vec![node, rhs]);
     }
     node
 }
 
-fn product(tokens: &[String], at: &mut usize) -> Node {
+fn cast(tokens: &[String], at: &mut usize) -> Node {
     let mut node = unary(tokens, at);
-    while tokens.get(*at).is_some_and(|t| t == "*") {
-        *at += 1;
-        node = Node::Binary('*', Box::new(node), Box::new(unary(tokens, at)));
+    while tokens.get(*at).is_some_and(|t| t == "as") {
+        let ty = &tokens[*at + 1];
+        *at += 2;
+        node = Node::Op(format!("as {ty}"), vec![node]);
     }
     node
 }
 
 fn unary(tokens: &[String], at: &mut usize) -> Node {
-    if tokens[*at] == "-" {
-        *at += 1;
-        return Node::Neg(Box::new(unary(tokens, at)));
-    }
-    primary(tokens, at)
+    let op = match tokens[*at].as_str() {
+        "-" => "neg",
+        "!" => "!",
+        _ => return primary(tokens, at),
+    };
+    *at += 1;
+    Node::Op(op.to_string(), vec![unary(tokens, at)])
 }
 
 fn primary(tokens: &[String], at: &mut usize) -> Node {
     let token = &tokens[*at];
     *at += 1;
     if token == "(" {
-        let node = sum(tokens, at);
+        let node = binary(tokens, at, 0);
         assert_eq!(tokens[*at], ")");
         *at += 1;
         return node;
     }
     if let Ok(x) = token.parse::<f64>() {
         return Node::Literal(x);
+    }
+    if [
+        "abs",
+        "square",
+        "sin",
+        "cos",
+        "atan",
+        "tanh",
+        "exp",
+        "max",
+        "min",
+        "atan2",
+        "pow",
+        "heaviside",
+    ]
+    .contains(&token.as_str())
+    {
+        return call(token, tokens, at);
     }
     let mut vars = Vec::new();
     if tokens.get(*at).is_some_and(|t| t == "(") {
@@ -309,6 +433,20 @@ fn primary(tokens: &[String], at: &mut usize) -> Node {
         *at += 1;
     }
     Node::Access(token.clone(), vars)
+}
+
+/// `f(arg, ..)` after the function's name.
+fn call(f: &str, tokens: &[String], at: &mut usize) -> Node {
+    assert_eq!(tokens[*at], "(", "a call of {f}");
+    *at += 1;
+    let mut args = vec![binary(tokens, at, 0)];
+    while tokens[*at] == "," {
+        *at += 1;
+        args.push(binary(tokens, at, 0));
+    }
+    assert_eq!(tokens[*at], ")");
+    *at += 1;
+    Node::Op(f.to_string(), args)
 }
 
 /// The evaluator itself, on values worked out by hand: `b(i) - A(i,j)*x(j)` sums only the product
@@ -344,4 +482,14 @@ fn the_evaluation_places_sums_on_the_smallest_term() {
     let accumulated = Statement::parse("a += (B(i,j) - D(j)) * 2");
     // The same sums, doubled and added to what the output held: 7.5 + 2 * 18 = 43.5.
     assert_eq!(accumulated.evaluate(&extent, &operands), vec![43.5]);
+    // A call is part of its term: sum_j b(i) * x(j)^2 = 2 b(i), not b(i) * (sum_j x(j))^2 = 0.
+    let squares = Statement::parse("r(i) = b(i) * square(x(j))");
+    assert_eq!(squares.evaluate(&extent, &operands), vec![20.0, 40.0]);
+    // A comparison too, and `+` separates it from `b(i)`: b(i) + (one x(j) above 0).
+    let count = Statement::parse("r(i) = b(i) + (x(j) > 0)");
+    assert_eq!(count.evaluate(&extent, &operands), vec![11.0, 21.0]);
+    // Rust's precedence: `!` before `as`, `as` before `*`, `*` before `<`, `<` before `&&`.
+    let mixed = Statement::parse("r(i) = !x(j) as i32 * 2 < b(i) && max(b(i), 15) > 12");
+    // Per i, summed over j: (!x(j) * 2 < b(i)) && max(b(i), 15) > 12: 3 and 3.
+    assert_eq!(mixed.evaluate(&extent, &operands), vec![3.0, 3.0]);
 }

@@ -11,8 +11,11 @@
 //!
 //! Each stage is a module with one job, and data flows one way: a stage uses the types of earlier
 //! stages and of `ir`, never of a later one (docs/architecture.md). Only `syntax` and `emit` use syn/quote.
+//! The operators' algebra (arity, identity, annihilator, iteration rule) is one table,
+//! [`algebra`], that the stages from `syntax` to `lower` read instead of matching on operators.
 //! Errors are [`Error`]s with spans; the macro shell turns them into `compile_error!`s.
 
+pub mod algebra;
 pub mod emit;
 pub mod error;
 pub mod format;

@@ -1,6 +1,8 @@
 //! Random statements over up to three indices, with transposed and broadcast accesses, random
 //! formats and random schedules, for `tests/statements_random.rs` in the root package, which runs
-//! each against a dense evaluation of the statement.
+//! each against a dense evaluation of the statement. A second list draws intrinsics, comparisons,
+//! casts and boolean connectives too, whose rules make loops intersect, unite or cover every
+//! coordinate.
 //!
 //! Statements like these found partial sums summed the wrong number of times, producers that lost
 //! their loops or read operands no loop iterated, and schedules applied to the wrong producer.
@@ -16,6 +18,18 @@ use chains::{Kernel, chain_of, compile, transforms};
 
 /// Statements kept in `tests/statements_random/statements.rs`.
 const STATEMENTS: usize = 60;
+
+/// Statements kept in `tests/statements_random/operators.rs`.
+const OPERATOR_STATEMENTS: usize = 30;
+
+/// Functions of one argument the operator statements call: defined everywhere, so the dense
+/// evaluation never meets a NaN.
+const UNARY_CALLS: &[&str] = &["abs", "square", "sin", "cos", "atan", "tanh", "exp"];
+
+/// Functions of two arguments, and `pow` with the exponent 2.
+const BINARY_CALLS: &[&str] = &["max", "min", "atan2", "heaviside", "pow"];
+
+const COMPARISONS: &[&str] = &["<", "<=", ">", ">=", "==", "!="];
 
 /// Of them, at most this many without a schedule.
 const UNSCHEDULED: usize = 15;
@@ -66,12 +80,15 @@ impl Draw {
     }
 }
 
-/// A right-hand side: accesses of distinct tensors, the constant 2, negation, `+ - *`.
+/// A right-hand side: accesses of distinct tensors, the constant 2, negation, `+ - *`, and in
+/// operator statements calls, comparisons, casts, `!`, `&&` and `||`.
 enum Node {
     Access(&'static str, Vec<&'static str>),
     Two,
     Neg(Box<Node>),
-    Binary(char, Box<Node>, Box<Node>),
+    Binary(&'static str, Box<Node>, Box<Node>),
+    /// A call, or a prefix `!` or a cast (`as i32`) written around its operand.
+    Call(&'static str, Vec<Node>),
 }
 
 impl Node {
@@ -80,6 +97,7 @@ impl Node {
         depth: usize,
         names: &mut Vec<&'static str>,
         indices: &[&'static str],
+        operators: bool,
     ) -> Node {
         if names.is_empty() {
             return Node::Two;
@@ -96,13 +114,31 @@ impl Node {
                 .collect();
             return Node::Access(names.remove(0), vars);
         }
-        match d.below(6) {
-            0 => Node::Neg(Box::new(Node::draw(d, depth - 1, names, indices))),
-            op => {
-                let a = Node::draw(d, depth - 1, names, indices);
-                let b = Node::draw(d, depth - 1, names, indices);
-                Node::Binary(['+', '-', '*', '*', '*'][op - 1], Box::new(a), Box::new(b))
+        let mut operand = |d: &mut Draw| Node::draw(d, depth - 1, names, indices, operators);
+        match d.below(if operators { 10 } else { 6 }) {
+            0 => Node::Neg(Box::new(operand(d))),
+            op @ 1..=5 => {
+                let (a, b) = (operand(d), operand(d));
+                Node::Binary(["+", "-", "*", "*", "*"][op - 1], Box::new(a), Box::new(b))
             }
+            6 => Node::Call(d.pick(UNARY_CALLS), vec![operand(d)]),
+            7 => match d.pick(BINARY_CALLS) {
+                "pow" => Node::Call("pow", vec![operand(d), Node::Two]),
+                f => Node::Call(f, vec![operand(d), operand(d)]),
+            },
+            8 => {
+                let (a, b) = (operand(d), operand(d));
+                Node::Binary(d.pick(COMPARISONS), Box::new(a), Box::new(b))
+            }
+            _ => match d.below(5) {
+                0 => Node::Call("!", vec![operand(d)]),
+                1 => Node::Call("as i32", vec![operand(d)]),
+                2 => Node::Call("as bool", vec![operand(d)]),
+                op => {
+                    let (a, b) = (operand(d), operand(d));
+                    Node::Binary(["&&", "||"][op - 3], Box::new(a), Box::new(b))
+                }
+            },
         }
     }
 
@@ -113,6 +149,14 @@ impl Node {
             Node::Two => "2".into(),
             Node::Neg(e) => format!("-({})", e.text()),
             Node::Binary(op, a, b) => format!("({}) {op} ({})", a.text(), b.text()),
+            Node::Call("!", args) => format!("!({})", args[0].text()),
+            Node::Call(cast, args) if cast.starts_with("as ") => {
+                format!("({}) {cast}", args[0].text())
+            }
+            Node::Call(f, args) => {
+                let args: Vec<String> = args.iter().map(Node::text).collect();
+                format!("{f}({})", args.join(", "))
+            }
         }
     }
 
@@ -125,6 +169,11 @@ impl Node {
                 a.accesses(out);
                 b.accesses(out);
             }
+            Node::Call(_, args) => {
+                for a in args {
+                    a.accesses(out);
+                }
+            }
         }
     }
 
@@ -135,11 +184,16 @@ impl Node {
             Node::Two => {}
             Node::Neg(e) => e.terms(out),
             Node::Binary(op, a, b) => {
-                if let ('*', Node::Access(..), Node::Access(..)) = (op, &**a, &**b) {
+                if let ("*", Node::Access(..), Node::Access(..)) = (*op, &**a, &**b) {
                     out.push(format!("{} * {}", a.text(), b.text()));
                 }
                 a.terms(out);
                 b.terms(out);
+            }
+            Node::Call(_, args) => {
+                for a in args {
+                    a.terms(out);
+                }
             }
         }
     }
@@ -160,10 +214,10 @@ fn leak(words: Vec<String>) -> &'static [&'static str] {
     words.leak()
 }
 
-fn draw_statement(d: &mut Draw) -> Option<Statement> {
+fn draw_statement(d: &mut Draw, operators: bool) -> Option<Statement> {
     let indices = &INDICES[..1 + d.below(3)];
     let mut names: Vec<&'static str> = INPUTS[..1 + d.below(4)].to_vec();
-    let rhs = Node::draw(d, 3, &mut names, indices);
+    let rhs = Node::draw(d, 3, &mut names, indices, operators);
     let mut accesses = Vec::new();
     rhs.accesses(&mut accesses);
     let mut used: Vec<&str> = accesses
@@ -225,23 +279,24 @@ fn draw_statement(d: &mut Draw) -> Option<Statement> {
     })
 }
 
-/// Where the root package lists the statements it runs.
-fn statements_file() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/statements_random/statements.rs")
+/// Where the root package lists the statements it runs: `statements.rs`, or `operators.rs`.
+fn statements_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../tests/statements_random/{name}"))
 }
 
-/// The statements file: [`STATEMENTS`] distinct kernels that compile, most of them scheduled.
-fn draw_statements() -> String {
-    let mut d = Draw(0x9E37_79B9_7F4A_7C15);
+/// A statements file: `count` distinct kernels that compile, most of them scheduled, drawn from
+/// `seed`, with operators beyond `+ - *` where `operators` says so.
+fn draw_statements(seed: u64, count: usize, operators: bool) -> String {
+    let mut d = Draw(seed);
     let mut text = String::from(
         "// Written by `SPARSE_BLESS=1 cargo test -p sparse-compiler --test statement_fuzz`.\n\n",
     );
     let (mut kept, mut unscheduled, mut seen) = (0, 0, Vec::new());
     for _ in 0..100_000 {
-        if kept == STATEMENTS {
+        if kept == count {
             break;
         }
-        let Some(s) = draw_statement(&mut d) else {
+        let Some(s) = draw_statement(&mut d, operators) else {
             continue;
         };
         let commands = d.below(5);
@@ -255,8 +310,10 @@ fn draw_statements() -> String {
         };
         let source = format!("{} {schedule}", s.kernel.head);
         // Upper bounds promise extents the test inputs do not keep; a schedule that only
-        // unrolls, assembles or prefetches leaves the loops alone.
+        // unrolls, assembles or prefetches leaves the loops alone; a GPU kernel takes device
+        // tensors.
         let compiles = !chain.contains("Max")
+            && !chain.contains("Gpu")
             && (chain.is_empty() || transforms(&chain) > 0)
             && compile(&source).is_ok();
         if !compiles || seen.contains(&source) || (chain.is_empty() && unscheduled == UNSCHEDULED) {
@@ -278,10 +335,22 @@ fn draw_statements() -> String {
 
 #[test]
 fn random_statements_of_the_root_tests_compile() {
+    let statements = || draw_statements(0x9E37_79B9_7F4A_7C15, STATEMENTS, false);
+    listed_statements_compile("statements.rs", STATEMENTS, statements);
+}
+
+#[test]
+fn random_operator_statements_of_the_root_tests_compile() {
+    let statements = || draw_statements(0xD1B5_4A32_D192_ED03, OPERATOR_STATEMENTS, true);
+    listed_statements_compile("operators.rs", OPERATOR_STATEMENTS, statements);
+}
+
+/// Every statement of the list `name` compiles (drawn again first with `SPARSE_BLESS`).
+fn listed_statements_compile(name: &str, count: usize, draw: impl Fn() -> String) {
     if std::env::var_os("SPARSE_BLESS").is_some() {
-        std::fs::write(statements_file(), draw_statements()).expect("writable statements file");
+        std::fs::write(statements_file(name), draw()).expect("writable statements file");
     }
-    let text = std::fs::read_to_string(statements_file()).expect("the statements file exists");
+    let text = std::fs::read_to_string(statements_file(name)).expect("the statements file exists");
     let mut listed = 0;
     for line in text.lines().filter(|l| l.starts_with("random_statement!(")) {
         let parts: Vec<&str> = line.splitn(4, '[').collect();
@@ -294,7 +363,7 @@ fn random_statements_of_the_root_tests_compile() {
         }
         listed += 1;
     }
-    assert_eq!(listed, STATEMENTS, "the statements file lists {listed}");
+    assert_eq!(listed, count, "{name} lists {listed}");
 }
 
 /// `schedule<auto>` never turns a statement that compiles into one that does not. It used to
@@ -305,7 +374,7 @@ fn auto_keeps_every_statement_that_compiles() {
     let mut d = Draw(0x2545_F491_4F6C_DD1D);
     let mut compiled = 0;
     for _ in 0..3000 {
-        let Some(s) = draw_statement(&mut d) else {
+        let Some(s) = draw_statement(&mut d, compiled % 2 == 1) else {
             continue;
         };
         if compile(s.kernel.head).is_ok() {

@@ -88,6 +88,22 @@ pub trait Scalar:
     /// zero gives zero and `MIN / -1` wraps, so no input makes a kernel panic.
     fn divide(self, other: Self) -> Self;
 
+    /// `self % other` as generated kernels compute it (the remainder, with the sign of `self`):
+    /// IEEE for floats (NaN for a divisor of zero); for integers, a divisor of zero gives zero
+    /// and `MIN % -1` gives zero, so no input makes a kernel panic.
+    fn remainder(self, other: Self) -> Self;
+
+    /// The value as an `i64`, converted as `as` converts (floats truncate toward zero and
+    /// saturate, NaN becomes 0): a kernel's `as i64`.
+    fn to_i64(self) -> i64;
+
+    /// The value as an `i32`, converted as `as` converts (an `i64` wraps): a kernel's `as i32`.
+    fn to_i32(self) -> i32;
+
+    /// The value as an `f32`, converted as `as` converts (rounded to nearest): a kernel's
+    /// `as f32`.
+    fn to_f32(self) -> f32;
+
     /// An integer literal of a kernel as a value (an `as` conversion): exact for every integer
     /// that fits the type, which is why the compiler keeps integer literals as integers; larger
     /// ones wrap (i32) or round (f32, f64).
@@ -100,7 +116,7 @@ pub trait Scalar:
 }
 
 macro_rules! impl_scalar {
-    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr, $divide:expr) => {
+    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr, $divide:expr, $remainder:expr) => {
         impl sealed::Sealed for $t {}
         impl Scalar for $t {
             const ZERO: Self = 0 as $t;
@@ -182,18 +198,41 @@ macro_rules! impl_scalar {
                 let divide: fn(Self, Self) -> Self = $divide;
                 divide(self, other)
             }
+
+            #[inline]
+            fn remainder(self, other: Self) -> Self {
+                let remainder: fn(Self, Self) -> Self = $remainder;
+                remainder(self, other)
+            }
+
+            #[inline]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+
+            #[inline]
+            fn to_i32(self) -> i32 {
+                self as i32
+            }
+
+            #[inline]
+            fn to_f32(self) -> f32 {
+                self as f32
+            }
         }
     };
 }
 
 impl_scalar!(f32, wide::f32x8, 8, crate::atomic::AtomicF32, integer: false,
-    |a, b| Some(a + b), |a, b| a + b, |a, b| a / b);
+    |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b);
 impl_scalar!(f64, wide::f64x4, 4, crate::atomic::AtomicF64, integer: false,
-    |a, b| Some(a + b), |a, b| a + b, |a, b| a / b);
+    |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b);
 impl_scalar!(i32, wide::i32x8, 8, std::sync::atomic::AtomicI32, integer: true,
-    i32::checked_add, i32::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) });
+    i32::checked_add, i32::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) },
+    |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) });
 impl_scalar!(i64, wide::i64x4, 4, std::sync::atomic::AtomicI64, integer: true,
-    i64::checked_add, i64::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) });
+    i64::checked_add, i64::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) },
+    |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) });
 
 #[cfg(test)]
 mod tests {
@@ -246,6 +285,22 @@ mod tests {
         assert_eq!(i64::MIN.divide(-1), i64::MIN);
         assert_eq!(7i64.divide(2), 3);
         assert!(1.0f64.divide(0.0).is_infinite());
+        assert_eq!(7i32.remainder(0), 0);
+        assert_eq!((-7i64).remainder(2), -1);
+        assert_eq!(i32::MIN.remainder(-1), 0);
+        assert!(1.0f64.remainder(0.0).is_nan());
+        assert_eq!((-7.5f32).remainder(2.0), -1.5);
+    }
+
+    #[test]
+    fn conversions_follow_as() {
+        assert_eq!(2.9f64.to_i64(), 2);
+        assert_eq!((-2.9f32).to_i32(), -2);
+        assert_eq!(f64::NAN.to_i32(), 0);
+        assert_eq!(1e20f64.to_i32(), i32::MAX);
+        assert_eq!((1i64 << 33 | 5).to_i32(), 5);
+        assert_eq!(0.1f64.to_f32(), 0.1f32);
+        assert_eq!(7i32.to_f32(), 7.0);
     }
 
     #[test]

@@ -140,19 +140,22 @@ impl Emitter<'_> {
         }
     }
 
-    /// An intrinsic: `abs`, `min` and `max` by comparison in `T`, the rest through `f64`'s
-    /// functions and back (`from_f64` converts as `as` does), so one generic body serves every
-    /// value type.
+    /// An intrinsic: `abs`, `min`, `max`, `square`, `cube` and `heaviside` in `T`, the remainder
+    /// and the conversions through `Scalar`, the rest through `f64`'s functions and back
+    /// (`from_f64` converts as `as` does), so one generic body serves every value type.
     fn put_call(&self, f: crate::ir::Intrinsic, args: &[Expr]) -> Operand {
         let root = self.root;
         use crate::ir::Intrinsic;
         let args: Vec<TokenStream> = args.iter().map(|a| self.put_expr(a).tokens).collect();
         let scalar = quote! { <T as #root::Scalar> };
         let (x, y) = (self.local("__x"), self.local("__y"));
+        let (zero, one) = (quote! { #scalar::ZERO }, quote! { #scalar::ONE });
         let tokens = match (f, &args[..]) {
             (Intrinsic::Abs, [a]) => quote! {
-                { let #x: T = #a; if #x < #scalar::ZERO { #scalar::ZERO - #x } else { #x } }
+                { let #x: T = #a; if #x < #zero { #zero - #x } else { #x } }
             },
+            (Intrinsic::Square, [a]) => quote! { { let #x: T = #a; #x * #x } },
+            (Intrinsic::Cube, [a]) => quote! { { let #x: T = #a; #x * #x * #x } },
             (Intrinsic::Min | Intrinsic::Max, [a, b]) => {
                 let keep_x = match f {
                     Intrinsic::Min => quote! { #x <= #y },
@@ -160,12 +163,24 @@ impl Emitter<'_> {
                 };
                 quote! { { let (#x, #y): (T, T) = (#a, #b); if #keep_x { #x } else { #y } } }
             }
-            (Intrinsic::Pow, [a, b]) => quote! {
-                #scalar::from_f64(#scalar::to_f64(#a).powf(#scalar::to_f64(#b)))
+            (Intrinsic::Heaviside, [a, b]) => quote! {
+                {
+                    let (#x, #y): (T, T) = (#a, #b);
+                    if #x > #zero { #one } else if #x == #zero { #y } else { #zero }
+                }
             },
-            (f, [a]) => {
-                let name = ident(f.name());
-                quote! { #scalar::from_f64(#scalar::to_f64(#a).#name()) }
+            (Intrinsic::Remainder, [a, b]) => quote! { #scalar::remainder(#a, #b) },
+            (Intrinsic::ToF64, [a]) => quote! { #scalar::from_f64(#scalar::to_f64(#a)) },
+            (Intrinsic::ToF32, [a]) => quote! { #scalar::from_f64(#scalar::to_f32(#a) as f64) },
+            (Intrinsic::ToI64, [a]) => quote! { #scalar::from_i64(#scalar::to_i64(#a)) },
+            (Intrinsic::ToI32, [a]) => quote! { #scalar::from_i64(#scalar::to_i32(#a) as i64) },
+            (f, [a, b]) if let Some(method) = f.f64_method() => {
+                let method = ident(method);
+                quote! { #scalar::from_f64(#scalar::to_f64(#a).#method(#scalar::to_f64(#b))) }
+            }
+            (f, [a]) if let Some(method) = f.f64_method() => {
+                let method = ident(method);
+                quote! { #scalar::from_f64(#scalar::to_f64(#a).#method()) }
             }
             _ => quote! { ::core::compile_error!("internal error: an intrinsic's arity") },
         };

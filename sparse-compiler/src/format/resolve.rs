@@ -110,10 +110,10 @@ fn note_accesses<'k>(expr: &'k Expr, tensors: &mut Vec<TensorUse<'k>>, errors: &
     match expr {
         Expr::Access(access) => note_access(access, tensors, errors),
         Expr::Literal(_) => {}
-        Expr::Neg { operand, .. } => note_accesses(operand, tensors, errors),
-        Expr::Binary { lhs, rhs, .. } => {
-            note_accesses(lhs, tensors, errors);
-            note_accesses(rhs, tensors, errors);
+        Expr::Op { args, .. } => {
+            for a in args {
+                note_accesses(a, tensors, errors);
+            }
         }
     }
 }

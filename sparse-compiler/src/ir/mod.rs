@@ -27,11 +27,13 @@
 //! - [`verify::verify`] checks these invariants after lowering and after every pass.
 //! - Out-of-bounds accesses cannot happen on validated tensors, but backends may keep bounds checks.
 
+mod intrinsic;
 pub mod passes;
 mod print;
 pub mod verify;
 pub(crate) mod visit;
 
+pub use intrinsic::Intrinsic;
 pub use print::{format_type, print_kernel};
 pub use visit::{any_stmt, bin, declared_names, mentions, substitute};
 
@@ -209,55 +211,6 @@ pub enum Expr {
         /// The target.
         target: Box<Expr>,
     },
-}
-
-/// A math function of values (the README's intrinsics), of the kernel's value type: a float
-/// kernel computes it in `T`, an integer kernel in `f64`, converted back as `as` converts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Intrinsic {
-    /// Square root.
-    Sqrt,
-    /// Absolute value.
-    Abs,
-    /// `e^x`.
-    Exp,
-    /// Natural logarithm.
-    Log,
-    /// Sine.
-    Sin,
-    /// Cosine.
-    Cos,
-    /// `x^y`.
-    Pow,
-    /// The smaller of two values.
-    Min,
-    /// The larger of two values.
-    Max,
-}
-
-impl Intrinsic {
-    /// How many arguments it takes.
-    pub fn arity(self) -> usize {
-        match self {
-            Intrinsic::Pow | Intrinsic::Min | Intrinsic::Max => 2,
-            _ => 1,
-        }
-    }
-
-    /// Its name, as the printers write it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Intrinsic::Sqrt => "sqrt",
-            Intrinsic::Abs => "abs",
-            Intrinsic::Exp => "exp",
-            Intrinsic::Log => "log",
-            Intrinsic::Sin => "sin",
-            Intrinsic::Cos => "cos",
-            Intrinsic::Pow => "pow",
-            Intrinsic::Min => "min",
-            Intrinsic::Max => "max",
-        }
-    }
 }
 
 /// A literal value.

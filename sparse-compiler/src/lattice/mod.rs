@@ -3,16 +3,20 @@
 //! which sub-regions of the iteration space the loop's cases cover.
 //!
 //! A lattice is built bottom-up over the loop body's expression: an access contributes its
-//! iterator, a product intersects its operands' lattices, a sum unions them. Two optimizations from
-//! the level properties: a full (dense) level in a point makes the point iterate the dimension and
+//! iterator, and each operator combines its operands' lattices by the rule `algebra` derives
+//! from its value at the fill: operands whose zero annihilates the result are intersected, the
+//! others joined as optional (co-iterated where present); an operator that is zero only where
+//! every operand is unites them; one that is nonzero there adds the whole dimension. Literal
+//! operands take part in the rule but are not iterated. Two optimizations from the level
+//! properties: a full (dense) level in a point makes the point iterate the dimension and
 //! *locate* into its dense levels instead of coiterating them, and once the top point iterates the
 //! whole dimension, points that lack it are dropped (nothing is left to iterate after a full
 //! iterator is exhausted).
 
 use std::collections::BTreeSet;
 
+use crate::algebra::Iteration;
 use crate::notation::Expr;
-use crate::syntax::ast::BinOp;
 
 /// How an access's level is visited by the loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,16 +108,45 @@ fn build(expr: &Expr, iterator_of: &dyn Fn(usize) -> Option<(Iterator, IterKind)
             Some((it, IterKind::Position)) => point(BTreeSet::from([it]), false),
             Some((_, IterKind::Full)) | None => point(BTreeSet::new(), true),
         },
-        Expr::Temp(_) | Expr::Literal(_) => point(BTreeSet::new(), true),
-        Expr::Neg(e) => build(e, iterator_of),
-        Expr::Binary(op, a, b) => {
-            let (a, b) = (build(a, iterator_of), build(b, iterator_of));
-            match op {
-                BinOp::Mul | BinOp::Div => intersect(&a, &b),
-                BinOp::Add | BinOp::Sub => union(&a, &b),
+        Expr::Temp(_) | Expr::Literal(_) => everywhere(),
+        Expr::Op(..) if expr.constant().is_some() => everywhere(),
+        Expr::Op(_, args) => {
+            // Literal operands are part of the rule; only the others are iterated.
+            let operands: Vec<(usize, Lattice)> = (args.iter().enumerate())
+                .filter(|(_, a)| a.constant().is_none())
+                .map(|(k, a)| (k, build(a, iterator_of)))
+                .collect();
+            match expr.iteration() {
+                Some(Iteration::Sparse { required }) if required.contains(&true) => {
+                    let (needed, optional): (Vec<_>, Vec<_>) =
+                        operands.into_iter().partition(|(k, _)| required[*k]);
+                    let needed = needed.into_iter().map(|(_, l)| l);
+                    let optional = optional.into_iter().map(|(_, l)| union(&l, &everywhere()));
+                    fold(needed.chain(optional), intersect)
+                }
+                Some(Iteration::Sparse { .. }) => fold(operands.into_iter().map(|(_, l)| l), union),
+                Some(Iteration::Dense) | None => {
+                    let all = fold(operands.into_iter().map(|(_, l)| l), union);
+                    union(&all, &everywhere())
+                }
             }
         }
     }
+}
+
+/// The whole dimension with no iterator: a literal, a dense operand, a temporary.
+fn everywhere() -> Lattice {
+    point(BTreeSet::new(), true)
+}
+
+/// The operands' lattices combined left to right (a constant's, the whole dimension, if none).
+fn fold(
+    lattices: impl std::iter::Iterator<Item = Lattice>,
+    combine: fn(&Lattice, &Lattice) -> Lattice,
+) -> Lattice {
+    lattices
+        .reduce(|a, b| combine(&a, &b))
+        .unwrap_or_else(everywhere)
 }
 
 /// Conjunction: a point per pair; the region is dense only where both are.
@@ -151,6 +184,7 @@ fn union(a: &Lattice, b: &Lattice) -> Lattice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algebra::Op;
     use crate::notation::Access;
 
     fn access(id: usize) -> Expr {
@@ -187,20 +221,20 @@ mod tests {
             .collect()
     }
 
-    fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
-        Expr::Binary(op, Box::new(a), Box::new(b))
+    fn bin(op: Op, a: Expr, b: Expr) -> Expr {
+        Expr::Op(op, vec![a, b])
     }
 
     #[test]
     fn sparse_union_has_three_points() {
-        let l = Lattice::build(&bin(BinOp::Add, access(1), access(2)), &sparse(&[1, 2]));
+        let l = Lattice::build(&bin(Op::Add, access(1), access(2)), &sparse(&[1, 2]));
         let sets: Vec<_> = l.points.iter().map(|p| p.iterators.clone()).collect();
         assert_eq!(sets, vec![its(&[1, 2]), its(&[1]), its(&[2])]);
     }
 
     #[test]
     fn sparse_intersection_has_one_point() {
-        let l = Lattice::build(&bin(BinOp::Mul, access(1), access(2)), &sparse(&[1, 2]));
+        let l = Lattice::build(&bin(Op::Mul, access(1), access(2)), &sparse(&[1, 2]));
         assert_eq!(
             l.points,
             vec![Point {
@@ -212,7 +246,7 @@ mod tests {
 
     #[test]
     fn dense_plus_sparse_drops_the_sparse_only_point() {
-        let l = Lattice::build(&bin(BinOp::Add, access(1), access(2)), &sparse(&[2]));
+        let l = Lattice::build(&bin(Op::Add, access(1), access(2)), &sparse(&[2]));
         assert_eq!(
             l.points,
             vec![
@@ -231,7 +265,7 @@ mod tests {
     #[test]
     fn sum_of_product_matches_the_digest() {
         // b + c*d, all sparse: [{b,c,d}, {c,d}, {b}].
-        let e = bin(BinOp::Add, access(1), bin(BinOp::Mul, access(2), access(3)));
+        let e = bin(Op::Add, access(1), bin(Op::Mul, access(2), access(3)));
         let l = Lattice::build(&e, &sparse(&[1, 2, 3]));
         let sets: Vec<_> = l.points.iter().map(|p| p.iterators.clone()).collect();
         assert_eq!(sets, vec![its(&[1, 2, 3]), its(&[2, 3]), its(&[1])]);
@@ -239,7 +273,7 @@ mod tests {
 
     #[test]
     fn product_with_dense_operand_iterates_the_sparse_one() {
-        let l = Lattice::build(&bin(BinOp::Mul, access(1), access(2)), &sparse(&[1]));
+        let l = Lattice::build(&bin(Op::Mul, access(1), access(2)), &sparse(&[1]));
         assert_eq!(
             l.points,
             vec![Point {
@@ -247,5 +281,55 @@ mod tests {
                 dense: false
             }]
         );
+    }
+
+    fn lit(n: i64) -> Expr {
+        Expr::Literal(crate::syntax::ast::LiteralValue::Int(n))
+    }
+
+    #[test]
+    fn a_function_nonzero_at_zero_iterates_the_whole_dimension() {
+        // exp(x), x sparse: x's entries, then the rest of the dimension.
+        let l = Lattice::build(&Expr::Op(Op::Exp, vec![access(1)]), &sparse(&[1]));
+        let points: Vec<_> = l
+            .points
+            .iter()
+            .map(|p| (p.iterators.clone(), p.dense))
+            .collect();
+        assert_eq!(points, vec![(its(&[1]), true), (its(&[]), true)]);
+    }
+
+    #[test]
+    fn a_function_zero_at_zero_iterates_its_operand() {
+        let l = Lattice::build(&Expr::Op(Op::Sqrt, vec![access(1)]), &sparse(&[1]));
+        assert_eq!(
+            l.points,
+            vec![Point {
+                iterators: its(&[1]),
+                dense: false
+            }]
+        );
+    }
+
+    #[test]
+    fn literals_decide_between_intersection_and_the_whole_dimension() {
+        let max = |c| Expr::Op(Op::Max, vec![access(1), Expr::Op(Op::Neg, vec![lit(c)])]);
+        let l = Lattice::build(&max(1), &sparse(&[1]));
+        assert_eq!(
+            l.points,
+            vec![Point {
+                iterators: its(&[1]),
+                dense: false
+            }]
+        );
+        let l = Lattice::build(&max(-1), &sparse(&[1]));
+        assert!(l.points.iter().all(|p| p.dense), "{l:?}");
+    }
+
+    #[test]
+    fn a_comparison_that_is_false_at_zero_unites() {
+        let l = Lattice::build(&bin(Op::Lt, access(1), access(2)), &sparse(&[1, 2]));
+        let sets: Vec<_> = l.points.iter().map(|p| p.iterators.clone()).collect();
+        assert_eq!(sets, vec![its(&[1, 2]), its(&[1]), its(&[2])]);
     }
 }

@@ -1,10 +1,11 @@
 //! Value expressions, and the removal of operands that are absent in a lattice case.
 
 use super::{Lowerer, Temp};
+use crate::algebra::{Iteration, Op};
 use crate::error::Error;
 use crate::ir::{self, Array, Expr};
 use crate::notation::{Cin, Expr as NExpr};
-use crate::syntax::ast::{BinOp, LiteralValue};
+use crate::syntax::ast::LiteralValue;
 
 impl Lowerer<'_> {
     /// The IR of a value expression; every access's last level must be resolved.
@@ -47,15 +48,10 @@ impl Lowerer<'_> {
             },
             NExpr::Literal(LiteralValue::Int(n)) => Expr::Value(ir::Literal::Int(*n)),
             NExpr::Literal(LiteralValue::Float(f)) => Expr::Value(ir::Literal::Float(*f)),
-            NExpr::Neg(x) => Expr::Neg(Box::new(self.value(x)?)),
-            NExpr::Binary(op, a, b) => {
-                let op = match op {
-                    BinOp::Add => ir::BinOp::Add,
-                    BinOp::Sub => ir::BinOp::Sub,
-                    BinOp::Mul => ir::BinOp::Mul,
-                    BinOp::Div => ir::BinOp::Quotient,
-                };
-                Expr::Binary(op, Box::new(self.value(a)?), Box::new(self.value(b)?))
+            NExpr::Op(op, args) => {
+                let args = (args.iter().map(|a| self.value(a))).collect::<Result<Vec<_>, _>>()?;
+                super::ops::apply(*op, args)
+                    .ok_or_else(|| self.internal("an operator with the wrong number of operands"))?
             }
         })
     }
@@ -70,23 +66,50 @@ pub(super) struct Absent {
 }
 
 /// `e` with the absent operands replaced by zero and simplified; `None` when the whole expression
-/// is zero. Division by an absent operand counts as absent (`/` intersects, like `*`).
+/// is zero. An operator is zero where an operand whose zero annihilates it is absent, or where all
+/// its operands are and it is zero at the fill (`algebra`); an absent operand that is the
+/// operator's identity is dropped (`a + 0` is `a`, `0 - b` is `-b`).
 pub(super) fn zero(e: &NExpr, absent: &Absent) -> Option<NExpr> {
     match e {
         NExpr::Access { id, .. } if absent.accesses.contains(id) => None,
         NExpr::Temp(t) if absent.temps.contains(t) => None,
         NExpr::Access { .. } | NExpr::Temp(_) | NExpr::Literal(_) => Some(e.clone()),
-        NExpr::Neg(x) => zero(x, absent).map(|x| NExpr::Neg(Box::new(x))),
-        NExpr::Binary(op, a, b) => {
-            let (za, zb) = (zero(a, absent), zero(b, absent));
-            match (op, za, zb) {
-                (_, Some(a), Some(b)) => Some(NExpr::Binary(*op, Box::new(a), Box::new(b))),
-                (BinOp::Mul | BinOp::Div, ..) => None,
-                (_, Some(a), None) => Some(a),
-                (BinOp::Sub, None, Some(b)) => Some(NExpr::Neg(Box::new(b))),
-                (_, None, Some(b)) => Some(b),
-                (_, None, None) => None,
+        NExpr::Op(op, args) => {
+            let left: Vec<Option<NExpr>> = args.iter().map(|a| zero(a, absent)).collect();
+            if left.iter().all(Option::is_some) {
+                return Some(NExpr::Op(*op, left.into_iter().flatten().collect()));
             }
+            let all_absent =
+                (args.iter().zip(&left)).all(|(a, z)| a.constant().is_some() || z.is_none());
+            match e.iteration() {
+                Some(Iteration::Sparse { required }) => {
+                    let annihilated = (required.iter().zip(&left)).any(|(r, z)| *r && z.is_none());
+                    if annihilated || all_absent {
+                        return None;
+                    }
+                }
+                Some(Iteration::Dense) | None => {}
+            }
+            Some(without_absent(*op, left))
+        }
+    }
+}
+
+/// An operator with some operands absent: a zero identity operand dropped, others zero.
+fn without_absent(op: Op, operands: Vec<Option<NExpr>>) -> NExpr {
+    match (op, &operands[..]) {
+        (Op::Sub, [None, Some(b)]) => NExpr::Op(Op::Neg, vec![b.clone()]),
+        (_, [Some(a), None]) if op.zero_is_identity_at(1) => a.clone(),
+        (_, [None, Some(b)]) if op.zero_is_identity_at(0) => b.clone(),
+        _ => {
+            let zero = || NExpr::Literal(LiteralValue::Int(0));
+            NExpr::Op(
+                op,
+                operands
+                    .into_iter()
+                    .map(|a| a.unwrap_or_else(zero))
+                    .collect(),
+            )
         }
     }
 }

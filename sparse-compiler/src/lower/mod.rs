@@ -14,6 +14,7 @@ mod expr;
 mod forall;
 mod gpu;
 mod names;
+mod ops;
 mod output;
 mod precompute;
 mod tracking;
@@ -567,10 +568,10 @@ fn collect_accesses(e: &crate::notation::Expr, out: &mut [Access]) {
     match e {
         E::Access { id, access } => out[*id] = access.clone(),
         E::Temp(_) | E::Literal(_) => {}
-        E::Neg(e) => collect_accesses(e, out),
-        E::Binary(_, a, b) => {
-            collect_accesses(a, out);
-            collect_accesses(b, out);
+        E::Op(_, args) => {
+            for a in args {
+                collect_accesses(a, out);
+            }
         }
     }
 }
@@ -623,11 +624,6 @@ fn substitute(
     match e {
         E::Temp(t) => temps.get(t).cloned().unwrap_or(E::Temp(*t)),
         E::Access { .. } | E::Literal(_) => e.clone(),
-        E::Neg(x) => E::Neg(Box::new(substitute(x, temps))),
-        E::Binary(op, a, b) => E::Binary(
-            *op,
-            Box::new(substitute(a, temps)),
-            Box::new(substitute(b, temps)),
-        ),
+        E::Op(op, args) => E::Op(*op, args.iter().map(|a| substitute(a, temps)).collect()),
     }
 }

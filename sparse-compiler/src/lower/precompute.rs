@@ -163,10 +163,10 @@ fn sums_into(producer: &Cin) -> bool {
 fn access_ids(e: &NExpr, out: &mut Vec<usize>) {
     match e {
         NExpr::Access { id, .. } => out.push(*id),
-        NExpr::Neg(x) => access_ids(x, out),
-        NExpr::Binary(_, a, b) => {
-            access_ids(a, out);
-            access_ids(b, out);
+        NExpr::Op(_, args) => {
+            for a in args {
+                access_ids(a, out);
+            }
         }
         NExpr::Temp(_) | NExpr::Literal(_) => {}
     }

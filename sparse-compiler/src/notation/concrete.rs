@@ -1,9 +1,9 @@
 //! Concrete index notation (Kjolstad 2020): foralls, `where` and assignments.
 //!
-//! Concretization places each implicit sum on the smallest term that uses its variable, widened
-//! through the products, quotients (numerator side) and negations around it, since a sum
-//! distributes over those: the sum in `A(i,j)*x(j)` covers the whole product, the one in
-//! `b(i) - A(i,j)*x(j)` only the product. A sum over the whole right-hand side becomes `+=` into
+//! Concretization places each implicit sum on the smallest term that `+` and `-` separate and that
+//! uses its variable; products, quotients, calls, casts and comparisons are part of the term: the
+//! sum in `A(i,j)*x(j)` covers the whole product, the one in `b(i) - A(i,j)*x(j)` only the
+//! product, the one in `sqrt(A(i,j))` the root of every entry. A sum over the whole right-hand side becomes `+=` into
 //! the output, promoted to a scalar temporary when every output loop encloses every reduction loop
 //! (so SpMV accumulates in a register); a sum over part of it becomes a scalar temporary computed
 //! by a `where` producer, and so does a sum over the whole of it that reads the output (each
@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use super::order::default_order;
 use super::{Expr, IndexVar, Program};
 use crate::error::Errors;
-use crate::syntax::ast::{AssignOp, BinOp, LiteralValue};
+use crate::syntax::ast::{AssignOp, LiteralValue};
 
 /// A statement of concrete index notation.
 #[derive(Clone, Debug, PartialEq)]
@@ -176,8 +176,7 @@ impl Expr {
         match self {
             Expr::Temp(u) => *u == t,
             Expr::Access { .. } | Expr::Literal(_) => false,
-            Expr::Neg(e) => e.reads_temp(t),
-            Expr::Binary(_, a, b) => a.reads_temp(t) || b.reads_temp(t),
+            Expr::Op(_, args) => args.iter().any(|a| a.reads_temp(t)),
         }
     }
 
@@ -185,8 +184,7 @@ impl Expr {
         match self {
             Expr::Temp(t) => t + 1,
             Expr::Access { .. } | Expr::Literal(_) => 0,
-            Expr::Neg(e) => e.next_temp(),
-            Expr::Binary(_, a, b) => a.next_temp().max(b.next_temp()),
+            Expr::Op(_, args) => args.iter().map(Expr::next_temp).max().unwrap_or(0),
         }
     }
 }
@@ -309,12 +307,13 @@ impl Partials {
         }
         let mut added = None;
         for depth in home.len()..path.len() {
-            let other = |a, b| if path[depth] == 0 { b } else { a };
+            let step = path[depth];
             let through = match subexpr(expr, &path[..depth]) {
-                Expr::Neg(_) => true,
-                Expr::Binary(BinOp::Add | BinOp::Sub, ..) => added.replace(depth).is_none(),
-                Expr::Binary(BinOp::Mul, a, b) => !self.uses(other(a, b), v),
-                Expr::Binary(BinOp::Div, _, b) => path[depth] == 0 && !self.uses(b, v),
+                Expr::Op(op, _) if op.separates_terms() => added.replace(depth).is_none(),
+                Expr::Op(op, args) => {
+                    let others = (args.iter().enumerate()).filter(|&(k, _)| k != step);
+                    op.is_linear_in(step) && others.into_iter().all(|(_, a)| !self.uses(a, v))
+                }
                 _ => false,
             };
             if !through {
@@ -336,10 +335,7 @@ impl Partials {
         match expr {
             Expr::Temp(t) => self.terms.get(t).cloned().unwrap_or(Expr::Temp(*t)),
             Expr::Access { .. } | Expr::Literal(_) => expr.clone(),
-            Expr::Neg(e) => Expr::Neg(Box::new(self.expand(e))),
-            Expr::Binary(op, a, b) => {
-                Expr::Binary(*op, Box::new(self.expand(a)), Box::new(self.expand(b)))
-            }
+            Expr::Op(op, args) => Expr::Op(*op, args.iter().map(|a| self.expand(a)).collect()),
         }
     }
 
@@ -361,10 +357,10 @@ impl Partials {
                 }
             }
             Expr::Access { .. } | Expr::Literal(_) => {}
-            Expr::Neg(e) => self.collect_free(e, out),
-            Expr::Binary(_, a, b) => {
-                self.collect_free(a, out);
-                self.collect_free(b, out);
+            Expr::Op(_, args) => {
+                for a in args {
+                    self.collect_free(a, out);
+                }
             }
         }
     }
@@ -382,19 +378,14 @@ impl Partials {
     fn sum_home(&self, expr: &Expr, v: IndexVar) -> Vec<usize> {
         let mut path = Vec::new();
         let mut node = expr;
-        loop {
-            match node {
-                Expr::Binary(_, a, b) if self.uses(a, v) != self.uses(b, v) => {
-                    let step = usize::from(self.uses(b, v));
-                    path.push(step);
-                    node = if step == 0 { a } else { b };
-                }
-                Expr::Neg(e) => {
-                    path.push(0);
-                    node = e;
-                }
-                _ => break,
-            }
+        // Down to the deepest node with one operand using `v`, then up to the term it is in.
+        while let Expr::Op(_, args) = node {
+            let mut using = (0..args.len()).filter(|&k| self.uses(&args[k], v));
+            let (Some(step), None) = (using.next(), using.next()) else {
+                break;
+            };
+            path.push(step);
+            node = &args[step];
         }
         widen(expr, path)
     }
@@ -409,34 +400,21 @@ impl Partials {
     }
 }
 
-/// Drops trailing steps of `path` while the parent distributes the sum: a product, the numerator
-/// of a quotient, a negation.
+/// Drops trailing steps of `path` up to the nearest operand of `+` or `-`: a sum covers the
+/// whole term those separate, products, calls, casts and comparisons included.
 fn widen(expr: &Expr, mut path: Vec<usize>) -> Vec<usize> {
-    while let Some(&last) = path.last() {
-        let parent = subexpr(expr, &path[..path.len() - 1]);
-        let distributes = match parent {
-            Expr::Binary(BinOp::Mul, ..) | Expr::Neg(_) => true,
-            Expr::Binary(BinOp::Div, ..) => last == 0,
-            _ => false,
+    while !path.is_empty() {
+        match subexpr(expr, &path[..path.len() - 1]) {
+            Expr::Op(op, _) if op.separates_terms() => break,
+            _ => path.pop(),
         };
-        if !distributes {
-            break;
-        }
-        path.pop();
     }
     path
 }
 
 fn subexpr<'e>(expr: &'e Expr, path: &[usize]) -> &'e Expr {
     path.iter().fold(expr, |node, &step| match node {
-        Expr::Binary(_, a, b) => {
-            if step == 0 {
-                a
-            } else {
-                b
-            }
-        }
-        Expr::Neg(e) => e,
+        Expr::Op(_, args) => &args[step],
         other => other,
     })
 }
@@ -444,10 +422,7 @@ fn subexpr<'e>(expr: &'e Expr, path: &[usize]) -> &'e Expr {
 fn replace(expr: &mut Expr, path: &[usize], with: Expr) {
     match (path.split_first(), expr) {
         (None, e) => *e = with,
-        (Some((&step, rest)), Expr::Binary(_, a, b)) => {
-            replace(if step == 0 { a } else { b }, rest, with)
-        }
-        (Some((_, rest)), Expr::Neg(e)) => replace(e, rest, with),
+        (Some((&step, rest)), Expr::Op(_, args)) => replace(&mut args[step], rest, with),
         (Some(_), _) => {}
     }
 }

@@ -213,10 +213,10 @@ fn collect_hidden(e: &Expr, t: usize, out: &mut Vec<IndexVar>) {
             out.extend((access.level_vars.iter()).filter(|v| !access.indices.contains(v)))
         }
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Neg(x) => collect_hidden(x, t, out),
-        Expr::Binary(_, a, b) => {
-            collect_hidden(a, t, out);
-            collect_hidden(b, t, out);
+        Expr::Op(_, args) => {
+            for a in args {
+                collect_hidden(a, t, out);
+            }
         }
     }
 }
@@ -241,13 +241,10 @@ fn repeats_other_terms(cin: &Cin, hidden: &[IndexVar], t: usize, inside: bool) -
     }
 }
 
-/// Whether every term of `e` as a sum reads tensor `t`.
+/// Whether every term of `e` as a sum is zero where tensor `t` stores nothing (a term that reads
+/// `t` under `cos` or `+ 1` is not).
 fn every_term_reads(e: &Expr, t: usize) -> bool {
-    e.sum_terms().into_iter().all(|term| {
-        let mut reads = Vec::new();
-        collect_accesses(term, t, &mut reads);
-        !reads.is_empty()
-    })
+    (e.sum_terms().into_iter()).all(|term| term.vanishes_without(&|a| a.tensor == t))
 }
 
 /// Iterator conversion for unordered levels (Chou et al. 2018): an input whose hashed or
@@ -308,10 +305,10 @@ fn collect_all(e: &Expr, out: &mut Vec<super::Access>) {
     match e {
         Expr::Access { access, .. } => out.push(access.clone()),
         Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Neg(x) => collect_all(x, out),
-        Expr::Binary(_, a, b) => {
-            collect_all(a, out);
-            collect_all(b, out);
+        Expr::Op(_, args) => {
+            for a in args {
+                collect_all(a, out);
+            }
         }
     }
 }
@@ -334,10 +331,10 @@ pub(super) fn collect_accesses(e: &Expr, t: usize, out: &mut Vec<Vec<IndexVar>>)
     match e {
         Expr::Access { access, .. } if access.tensor == t => out.push(access.indices.clone()),
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Neg(x) => collect_accesses(x, t, out),
-        Expr::Binary(_, a, b) => {
-            collect_accesses(a, t, out);
-            collect_accesses(b, t, out);
+        Expr::Op(_, args) => {
+            for a in args {
+                collect_accesses(a, t, out);
+            }
         }
     }
 }

@@ -25,9 +25,10 @@ use std::collections::BTreeMap;
 
 use proc_macro2::Span;
 
+use crate::algebra::{Iteration, Op};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{Coord, FormatType, LevelSpec, TensorFormat, level_of};
-use crate::syntax::ast::{self, AssignOp, BinOp, LiteralValue};
+use crate::syntax::ast::{self, AssignOp, LiteralValue};
 
 /// An index variable, numbered in order of first appearance (output indices first).
 pub type IndexVar = usize;
@@ -89,10 +90,8 @@ pub enum Expr {
     Temp(usize),
     /// A literal.
     Literal(LiteralValue),
-    /// `-e`.
-    Neg(Box<Expr>),
-    /// `a op b`.
-    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// An operator applied to its operands, in order.
+    Op(Op, Vec<Expr>),
 }
 
 /// The statement in index notation, names resolved.
@@ -364,24 +363,24 @@ impl Builder {
                 }
             }
             ast::Expr::Literal(l) => Expr::Literal(l.value),
-            ast::Expr::Neg { operand, .. } => Expr::Neg(Box::new(self.expr(operand))),
-            ast::Expr::Binary { op, lhs, rhs, .. } => {
-                Expr::Binary(*op, Box::new(self.expr(lhs)), Box::new(self.expr(rhs)))
+            ast::Expr::Op { op, args, .. } => {
+                Expr::Op(*op, args.iter().map(|a| self.expr(a)).collect())
             }
         }
     }
 }
 
-/// The accesses whose value multiplies the whole expression (zero there makes it zero).
+/// The accesses whose zero makes the whole expression zero through operands that annihilate it
+/// (the factors of a product, the operand of a negation or of `sqrt`, ...).
 fn product_factors<'e>(e: &'e Expr, out: &mut Vec<(usize, &'e Access)>) {
     match e {
         Expr::Access { id, access } => out.push((*id, access)),
-        Expr::Binary(BinOp::Mul, a, b) => {
-            product_factors(a, out);
-            product_factors(b, out);
+        Expr::Op(_, args) => {
+            for k in e.required_operands() {
+                product_factors(&args[k], out);
+            }
         }
-        Expr::Binary(BinOp::Div, a, _) | Expr::Neg(a) => product_factors(a, out),
-        Expr::Binary(..) | Expr::Temp(_) | Expr::Literal(_) => {}
+        Expr::Temp(_) | Expr::Literal(_) => {}
     }
 }
 
@@ -449,10 +448,10 @@ fn accesses_of<'e>(e: &'e ast::Expr, name: &syn::Ident, out: &mut Vec<&'e ast::A
     match e {
         ast::Expr::Access(a) if a.tensor == *name => out.push(a),
         ast::Expr::Access(_) | ast::Expr::Literal(_) => {}
-        ast::Expr::Neg { operand, .. } => accesses_of(operand, name, out),
-        ast::Expr::Binary { lhs, rhs, .. } => {
-            accesses_of(lhs, name, out);
-            accesses_of(rhs, name, out);
+        ast::Expr::Op { args, .. } => {
+            for a in args {
+                accesses_of(a, name, out);
+            }
         }
     }
 }
@@ -461,12 +460,9 @@ impl Expr {
     /// The terms of the expression as a sum: its operands of `+` and `-`, through negations.
     pub fn sum_terms(&self) -> Vec<&Expr> {
         match self {
-            Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => {
-                let mut terms = a.sum_terms();
-                terms.extend(b.sum_terms());
-                terms
+            Expr::Op(op, args) if op.separates_terms() || *op == Op::Neg => {
+                args.iter().flat_map(Expr::sum_terms).collect()
             }
-            Expr::Neg(e) => e.sum_terms(),
             _ => vec![self],
         }
     }
@@ -475,8 +471,7 @@ impl Expr {
     pub fn find_access(&self, id: usize) -> Option<&Access> {
         match self {
             Expr::Access { id: a, access } => (*a == id).then_some(access),
-            Expr::Neg(e) => e.find_access(id),
-            Expr::Binary(_, a, b) => a.find_access(id).or_else(|| b.find_access(id)),
+            Expr::Op(_, args) => args.iter().find_map(|a| a.find_access(id)),
             Expr::Temp(_) | Expr::Literal(_) => None,
         }
     }
@@ -502,10 +497,10 @@ impl Expr {
                 }
             }
             Expr::Temp(_) | Expr::Literal(_) => {}
-            Expr::Neg(e) => e.collect(out, vars_of),
-            Expr::Binary(_, a, b) => {
-                a.collect(out, vars_of);
-                b.collect(out, vars_of);
+            Expr::Op(_, args) => {
+                for a in args {
+                    a.collect(out, vars_of);
+                }
             }
         }
     }
@@ -516,5 +511,57 @@ impl Expr {
         self.collect_vars(&mut vars);
         self.collect_loop_vars(&mut vars);
         vars.contains(&v)
+    }
+}
+
+impl Expr {
+    /// The value of an expression of literals only (in `f64`, as the algebra evaluates it);
+    /// `None` where it reads a tensor or a temporary.
+    pub fn constant(&self) -> Option<f64> {
+        match self {
+            Expr::Literal(LiteralValue::Int(n)) => Some(*n as f64),
+            Expr::Literal(LiteralValue::Float(f)) => Some(*f),
+            Expr::Access { .. } | Expr::Temp(_) => None,
+            Expr::Op(op, args) => {
+                let values: Option<Vec<f64>> = args.iter().map(Expr::constant).collect();
+                values.map(|v| op.eval(&v))
+            }
+        }
+    }
+
+    /// The iteration space of the operator at the root over its operands (see `algebra`);
+    /// `None` for a leaf.
+    pub fn iteration(&self) -> Option<Iteration> {
+        let Expr::Op(op, args) = self else {
+            return None;
+        };
+        let constants: Vec<Option<f64>> = args.iter().map(Expr::constant).collect();
+        Some(op.iteration(&constants))
+    }
+
+    /// The operands of the root operator whose zero alone makes the expression zero.
+    pub fn required_operands(&self) -> Vec<usize> {
+        match self.iteration() {
+            Some(Iteration::Sparse { required }) => {
+                (0..required.len()).filter(|&k| required[k]).collect()
+            }
+            Some(Iteration::Dense) | None => Vec::new(),
+        }
+    }
+
+    /// Whether the expression is zero wherever the accesses `absent` picks store nothing, by the
+    /// algebra of its operators: where an operand whose zero annihilates an operator is, or where
+    /// every operand that is not a literal is and the operator is zero at the fill.
+    pub fn vanishes_without(&self, absent: &dyn Fn(&Access) -> bool) -> bool {
+        match (self, self.iteration()) {
+            (Expr::Access { access, .. }, _) => absent(access),
+            (Expr::Op(_, args), Some(Iteration::Sparse { required })) => {
+                let vanishes = |a: &Expr| a.vanishes_without(absent);
+                let mut variable = (args.iter()).filter(|a| a.constant().is_none()).peekable();
+                let annihilated = (args.iter().zip(&required)).any(|(a, r)| *r && vanishes(a));
+                annihilated || (variable.peek().is_some() && variable.all(vanishes))
+            }
+            _ => false,
+        }
     }
 }

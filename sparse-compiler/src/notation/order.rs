@@ -75,10 +75,10 @@ fn collect_edges(program: &Program, expr: &Expr, edges: &mut Vec<(IndexVar, Inde
             }
         }
         Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Neg(e) => collect_edges(program, e, edges),
-        Expr::Binary(_, a, b) => {
-            collect_edges(program, a, edges);
-            collect_edges(program, b, edges);
+        Expr::Op(_, args) => {
+            for a in args {
+                collect_edges(program, a, edges);
+            }
         }
     }
 }

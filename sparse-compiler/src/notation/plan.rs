@@ -71,7 +71,7 @@ impl Rule {
             Rule::Range => "a range level meets another operand's sparse level",
             Rule::Concordant => "no loop order follows every operand's storage order",
             Rule::Nested => "a producer's loops visit it against its storage order",
-            Rule::Slot => "a sum inside its slot loop has a term that does not read it",
+            Rule::Slot => "a sum inside its slot loop has a term not zero where it stores nothing",
         }
     }
 
@@ -189,6 +189,10 @@ impl Program {
     /// level variables of `t`'s accesses at those levels.
     pub(super) fn record_copy(&mut self, t: usize, levels: Vec<LevelSpec>, rule: Rule) {
         relabel(&mut self.rhs, t, &levels);
+        // A variable whose blocks no level iterates any more is a loop of its own again.
+        let mut iterated = self.output.level_vars.clone();
+        self.rhs.collect_loop_vars(&mut iterated);
+        (self.derived).retain(|_, d| iterated.contains(&d.outer) || iterated.contains(&d.inner));
         let copy = (self.copies.by_tensor)
             .entry(t)
             .or_insert_with(|| PlannedCopy {
@@ -218,10 +222,10 @@ fn relabel(e: &mut Expr, t: usize, levels: &[LevelSpec]) {
                 .collect();
         }
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Neg(x) => relabel(x, t, levels),
-        Expr::Binary(_, a, b) => {
-            relabel(a, t, levels);
-            relabel(b, t, levels);
+        Expr::Op(_, args) => {
+            for a in args {
+                relabel(a, t, levels);
+            }
         }
     }
 }
@@ -250,8 +254,7 @@ mod tests {
     fn level_vars(e: &Expr, t: usize) -> Option<Vec<usize>> {
         match e {
             Expr::Access { access, .. } => (access.tensor == t).then(|| access.level_vars.clone()),
-            Expr::Neg(x) => level_vars(x, t),
-            Expr::Binary(_, a, b) => level_vars(a, t).or_else(|| level_vars(b, t)),
+            Expr::Op(_, args) => args.iter().find_map(|a| level_vars(a, t)),
             Expr::Temp(_) | Expr::Literal(_) => None,
         }
     }

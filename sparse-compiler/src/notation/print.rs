@@ -2,8 +2,9 @@
 //! papers' syntax (`∀i ∀j y(i) += A(i,j) * x(j)`) and the copy plan.
 
 use super::{Access, Cin, Expr, Lhs, Program};
+use crate::algebra::Op;
 use crate::ir::format_type;
-use crate::syntax::ast::{BinOp, LiteralValue};
+use crate::syntax::ast::LiteralValue;
 
 /// `cin` on one line: `∀i` for a forall, `(consumer where producer)`, and `t0` for temporary 0
 /// (`t0(j)` where it is a workspace indexed by `j`).
@@ -67,34 +68,59 @@ fn access(program: &Program, a: &Access) -> String {
     format!("{name}({})", indices.join(","))
 }
 
-/// `e`, parenthesized where it binds less tightly than `outer` (0: anywhere, 1: a sum's operand,
-/// 2: a product's operand, 3: a negation's operand).
+/// How tightly a printed expression binds, loosest first (Rust's precedence).
+const OR: u8 = 1;
+const AND: u8 = 2;
+const COMPARE: u8 = 3;
+const SUM: u8 = 4;
+const PRODUCT: u8 = 5;
+const CAST: u8 = 6;
+const PREFIX: u8 = 7;
+const ATOM: u8 = 8;
+
+/// `e`, parenthesized where it binds less tightly than `outer`.
 fn expr(program: &Program, e: &Expr, outer: u8) -> String {
     let (own, text) = match e {
-        Expr::Access { access: a, .. } => (4, access(program, a)),
-        Expr::Temp(t) => (4, format!("t{t}")),
-        Expr::Literal(LiteralValue::Int(v)) => (4, v.to_string()),
-        Expr::Literal(LiteralValue::Float(v)) => (4, format!("{v:?}")),
-        Expr::Neg(x) => (3, format!("-{}", expr(program, x, 3))),
-        Expr::Binary(op, a, b) => {
-            let (own, symbol) = match op {
-                BinOp::Add => (1, "+"),
-                BinOp::Sub => (1, "-"),
-                BinOp::Mul => (2, "*"),
-                BinOp::Div => (2, "/"),
-            };
-            // The right operand of `-` and `/` needs parentheses at its own level too.
-            let right = match op {
-                BinOp::Sub | BinOp::Div => own + 1,
-                BinOp::Add | BinOp::Mul => own,
-            };
-            let a = expr(program, a, own);
-            (own, format!("{a} {symbol} {}", expr(program, b, right)))
-        }
+        Expr::Access { access: a, .. } => (ATOM, access(program, a)),
+        Expr::Temp(t) => (ATOM, format!("t{t}")),
+        Expr::Literal(LiteralValue::Int(v)) => (ATOM, v.to_string()),
+        Expr::Literal(LiteralValue::Float(v)) => (ATOM, format!("{v:?}")),
+        Expr::Op(op, args) => operation(program, *op, args),
     };
     match own < outer {
         true => format!("({text})"),
         false => text,
+    }
+}
+
+/// An operator and its operands: the operands of `-` and `/` on the right, and of a comparison
+/// on either side, need parentheses at the operator's own level too.
+fn operation(program: &Program, op: Op, args: &[Expr]) -> (u8, String) {
+    let symbol = op.symbol();
+    if op.is_function() {
+        let args: Vec<String> = args.iter().map(|a| expr(program, a, 0)).collect();
+        return (ATOM, format!("{symbol}({})", args.join(", ")));
+    }
+    match (op, args) {
+        (Op::Neg | Op::Not, [a]) => (PREFIX, format!("{symbol}{}", expr(program, a, PREFIX))),
+        (Op::Cast(_), [a]) => (CAST, format!("{} {symbol}", expr(program, a, CAST))),
+        (_, [a, b]) => {
+            let own = match op {
+                Op::Or => OR,
+                Op::And => AND,
+                Op::Add | Op::Sub => SUM,
+                Op::Mul | Op::Div | Op::Rem => PRODUCT,
+                _ => COMPARE,
+            };
+            let (left, right) = match op {
+                Op::Sub | Op::Div | Op::Rem => (own, own + 1),
+                Op::Add | Op::Mul | Op::And | Op::Or => (own, own),
+                _ => (own + 1, own + 1),
+            };
+            let a = expr(program, a, left);
+            (own, format!("{a} {symbol} {}", expr(program, b, right)))
+        }
+        _ => (ATOM, format!("{symbol}(?)")),
     }
 }
 
@@ -111,6 +137,26 @@ mod tests {
         let formats = resolve_formats(&kernel).expect("resolves");
         let program = Program::build(&kernel, &formats).expect("builds");
         print_cin(&program, &concretize(&program).expect("concretizes"))
+    }
+
+    #[test]
+    fn a_sum_covers_the_term_plus_and_minus_separate() {
+        assert_eq!(
+            cin_of(quote! { fn k; y(i) = sqrt(A(i,j)) * b(i); }),
+            "∀i ∀j y(i) += sqrt(A(i,j)) * b(i)"
+        );
+        assert_eq!(
+            cin_of(quote! { fn k; y(i) = b(i) / x(j); }),
+            "∀i ∀j y(i) += b(i) / x(j)"
+        );
+        assert_eq!(
+            cin_of(quote! { fn k; y(i) = exp(A(i,j)) - 1; }),
+            "∀i (y(i) = t0 - 1 where ∀j t0 += exp(A(i,j)))"
+        );
+        assert_eq!(
+            cin_of(quote! { fn k; y(i) = sqrt(b(i) + A(i,j)) > 2 && !c(i) as bool; }),
+            "∀i (y(i) = sqrt(b(i) + t0) > 2 && !c(i) as bool where ∀j t0 += A(i,j))"
+        );
     }
 
     #[test]

@@ -62,12 +62,7 @@ pub(super) fn accesses_of(e: &Expr, t: usize) -> Vec<(usize, Vec<IndexVar>)> {
             vec![(*id, access.level_vars.clone())]
         }
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => Vec::new(),
-        Expr::Neg(x) => accesses_of(x, t),
-        Expr::Binary(_, a, b) => {
-            let mut out = accesses_of(a, t);
-            out.extend(accesses_of(b, t));
-            out
-        }
+        Expr::Op(_, args) => args.iter().flat_map(|a| accesses_of(a, t)).collect(),
     }
 }
 

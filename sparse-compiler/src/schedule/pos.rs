@@ -6,7 +6,6 @@ use syn::Ident;
 use crate::error::{Error, ErrorKind};
 use crate::format::level_of;
 use crate::notation::{Access, Expr, IndexVar};
-use crate::syntax::ast::BinOp;
 
 use super::nest::{access_level_vars, accesses_of};
 use super::{Relation, State};
@@ -139,16 +138,9 @@ impl State<'_> {
 }
 
 /// Whether `expr` is zero wherever `tensor` read as `access` is: a loop may then visit only that
-/// access's entries (`pos`) and skip nothing. A product is zero when one factor is, a quotient when
-/// its numerator is, a sum only when every term is.
+/// access's entries (`pos`) and skip nothing. By the operator's algebra: zero when an operand whose
+/// zero annihilates it is (a factor of a product), or when it is zero at the fill and every operand
+/// that is not a literal is (each term of a sum).
 fn annihilated_by(expr: &Expr, access: &Access) -> bool {
-    match expr {
-        Expr::Access { access: a, .. } => a == access,
-        Expr::Neg(e) | Expr::Binary(BinOp::Div, e, _) => annihilated_by(e, access),
-        Expr::Binary(BinOp::Mul, a, b) => annihilated_by(a, access) || annihilated_by(b, access),
-        Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => {
-            annihilated_by(a, access) && annihilated_by(b, access)
-        }
-        Expr::Temp(_) | Expr::Literal(_) => false,
-    }
+    expr.vanishes_without(&|a| a == access)
 }

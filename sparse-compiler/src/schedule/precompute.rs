@@ -7,7 +7,7 @@ use syn::Ident;
 use crate::error::{Error, ErrorKind};
 use crate::format::level_of;
 use crate::notation::{Cin, Expr, IndexVar, Lhs, Program};
-use crate::syntax::ast::{self, BinOp};
+use crate::syntax::ast;
 
 use super::nest::{access_tensor, accesses_of, split_nest};
 use super::{Relation, State};
@@ -185,37 +185,28 @@ fn replace_subexpr(
     if notation_text(program, rhs) == target {
         return Some((Expr::Temp(t), rhs.clone(), t));
     }
-    match rhs {
-        Expr::Neg(x) => {
-            let (x, e, t) = replace_subexpr(program, x, target, t)?;
-            Some((Expr::Neg(Box::new(x)), e, t))
-        }
-        Expr::Binary(op, a, b) => {
-            if let Some((a, e, t)) = replace_subexpr(program, a, target, t) {
-                return Some((Expr::Binary(*op, Box::new(a), b.clone()), e, t));
-            }
-            let (b, e, t) = replace_subexpr(program, b, target, t)?;
-            Some((Expr::Binary(*op, a.clone(), Box::new(b)), e, t))
-        }
-        Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => None,
-    }
+    let Expr::Op(op, args) = rhs else {
+        return None;
+    };
+    (0..args.len()).find_map(|k| {
+        let (x, e, t) = replace_subexpr(program, &args[k], target, t)?;
+        let mut args = args.clone();
+        args[k] = x;
+        Some((Expr::Op(*op, args), e, t))
+    })
 }
 
 /// Whether the subexpression with text `target` is a factor of `rhs`: `rhs` itself, or a factor
-/// of a product, of a quotient's numerator or of a negation. (Concretization already places a
+/// of an operand the operator is linear in (a product, a quotient's numerator, a negation). (Concretization already places a
 /// sum only where it distributes, so this guards the rewrite rather than the user.)
 fn is_factor(program: &Program, rhs: &Expr, target: &str) -> bool {
     if notation_text(program, rhs) == target {
         return true;
     }
-    match rhs {
-        Expr::Binary(BinOp::Mul, a, b) => {
-            is_factor(program, a, target) || is_factor(program, b, target)
-        }
-        Expr::Binary(BinOp::Div, a, _) => is_factor(program, a, target),
-        Expr::Neg(a) => is_factor(program, a, target),
-        _ => false,
-    }
+    let Expr::Op(op, args) = rhs else {
+        return false;
+    };
+    (0..args.len()).any(|k| op.is_linear_in(k) && is_factor(program, &args[k], target))
 }
 
 /// A syntax expression as text, in the form [`notation_text`] writes the statement's.
@@ -230,9 +221,9 @@ fn expr_text(e: &ast::Expr) -> String {
             }
         }
         ast::Expr::Literal(l) => format!("{:?}", l.value),
-        ast::Expr::Neg { operand, .. } => format!("(-{})", expr_text(operand)),
-        ast::Expr::Binary { op, lhs, rhs, .. } => {
-            format!("({}{op:?}{})", expr_text(lhs), expr_text(rhs))
+        ast::Expr::Op { op, args, .. } => {
+            let args: Vec<String> = args.iter().map(expr_text).collect();
+            format!("{op:?}({})", args.join(","))
         }
     }
 }
@@ -241,10 +232,10 @@ fn expr_text(e: &ast::Expr) -> String {
 fn subexpr_texts(program: &Program, e: &Expr) -> Vec<String> {
     let mut out = vec![notation_text(program, e)];
     match e {
-        Expr::Neg(x) => out.extend(subexpr_texts(program, x)),
-        Expr::Binary(_, a, b) => {
-            out.extend(subexpr_texts(program, a));
-            out.extend(subexpr_texts(program, b));
+        Expr::Op(_, args) => {
+            for a in args {
+                out.extend(subexpr_texts(program, a));
+            }
         }
         Expr::Access { .. } | Expr::Temp(_) | Expr::Literal(_) => {}
     }
@@ -268,11 +259,9 @@ fn notation_text(program: &Program, e: &Expr) -> String {
         }
         Expr::Literal(l) => format!("{l:?}"),
         Expr::Temp(t) => format!("t{t}"),
-        Expr::Neg(x) => format!("(-{})", notation_text(program, x)),
-        Expr::Binary(op, a, b) => format!(
-            "({}{op:?}{})",
-            notation_text(program, a),
-            notation_text(program, b)
-        ),
+        Expr::Op(op, args) => {
+            let args: Vec<String> = args.iter().map(|a| notation_text(program, a)).collect();
+            format!("{op:?}({})", args.join(","))
+        }
     }
 }

@@ -6,6 +6,8 @@
 use proc_macro2::Span;
 use syn::{Attribute, Ident, Visibility};
 
+use crate::algebra::Op;
+
 /// A whole invocation: `[attrs] [pub] fn NAME[(PARAMS)]; ASSIGNMENT;` then, in any order,
 /// `[formats<...>;] [scalars<...>;] [schedule<...>;]`.
 #[derive(Clone, Debug)]
@@ -78,37 +80,16 @@ pub enum Expr {
     Access(Access),
     /// A numeric literal.
     Literal(Literal),
-    /// `-e`.
-    Neg {
-        /// The operand.
-        operand: Box<Expr>,
-        /// The span of the `-` token.
-        span: Span,
-    },
-    /// `a op b`.
-    Binary {
+    /// An operator applied to its operands: `-x`, `a + b`, `sqrt(x)`, `x as i32`, in the order
+    /// written (`heaviside(x)` already has its second operand, 0).
+    Op {
         /// The operator.
-        op: BinOp,
-        /// The left operand.
-        lhs: Box<Expr>,
-        /// The right operand.
-        rhs: Box<Expr>,
-        /// The span of the operator token.
+        op: Op,
+        /// The operands, as many as the operator's arity.
+        args: Vec<Expr>,
+        /// The span of the operator token, the function's name or the cast's `as TYPE`.
         span: Span,
     },
-}
-
-/// A binary operator of index notation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    /// `+` (a union of iteration spaces).
-    Add,
-    /// `-` (a union).
-    Sub,
-    /// `*` (an intersection).
-    Mul,
-    /// `/` (an intersection: the right operand must be nonzero wherever the left is).
-    Div,
 }
 
 /// A numeric literal as written.

@@ -5,8 +5,8 @@
 //! kernel     := attrs [vis] `fn` NAME [`(` NAME, ... `)`] `;` assignment `;` clause*
 //! clause     := formats `;` | scalars `;` | schedule `;`   (any order, each at most once)
 //! assignment := access (`=` | `+=`) expr
-//! expr       := expr (`+` | `-`) expr | expr (`*` | `/`) expr | `-` expr | `(` expr `)`
-//!             | INT | FLOAT | access
+//! expr       := expr BINOP expr | (`-` | `!`) expr | expr `as` TYPE | `(` expr `)`
+//!             | FUNCTION `(` expr, ... `)` | INT | FLOAT | access
 //! access     := NAME [`(` NAME, ... `)`]
 //! formats    := `formats` `<` (NAME `:` format), ... `>`
 //! format     := NAME [`(` INT, ... `)`] | `(` level, ... `)` [`order` `(` INT, ... `)`]
@@ -15,6 +15,9 @@
 //! schedule   := `schedule` `<` (`auto` | command (`.` command)*) `>`
 //! command    := NAME `(` (NAME | INT | expr), ... `)`
 //! ```
+//!
+//! Expressions (`expr.rs`) follow Rust's precedence: unary `-` and `!`, then `as`, then `* / %`,
+//! `+ -`, the comparisons (which do not chain), `&&` and `||`.
 //!
 //! Every grammar error is a `syn::Error` spanned on the token where the grammar stopped matching,
 //! saying what was expected there and what was found. The `formats<...>` clause is parsed in
@@ -28,11 +31,10 @@
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream, Parser};
-use syn::{Attribute, Ident, LitFloat, LitInt, Token, Visibility, parenthesized, token};
+use syn::{Attribute, Ident, Token, Visibility, parenthesized, token};
 
-use super::ast::{
-    Access, AssignOp, Assignment, BinOp, Expr, FormatDecl, Kernel, Literal, LiteralValue, ParamList,
-};
+use super::ast::{Access, AssignOp, Assignment, FormatDecl, Kernel, ParamList};
+use super::expr::parse_expr;
 use super::format::parse_formats;
 use super::schedule::{Written, parse_schedule};
 use crate::error::Error;
@@ -247,152 +249,6 @@ fn end_statement(input: ParseStream) -> syn::Result<()> {
     }
 }
 
-/// How tightly a binary operator binds: a loop over these replaces one function per level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Precedence {
-    /// `+`, `-`.
-    Sum,
-    /// `*`, `/`.
-    Product,
-    /// Unary `-` and operands: nothing binary binds this tightly.
-    Prefix,
-}
-
-impl Precedence {
-    fn of(op: BinOp) -> Self {
-        match op {
-            BinOp::Add | BinOp::Sub => Precedence::Sum,
-            BinOp::Mul | BinOp::Div => Precedence::Product,
-        }
-    }
-
-    /// The precedence a right operand must have, which makes operators left-associative.
-    fn tighter(self) -> Self {
-        match self {
-            Precedence::Sum => Precedence::Product,
-            Precedence::Product | Precedence::Prefix => Precedence::Prefix,
-        }
-    }
-}
-
-/// A right-hand-side expression.
-pub(super) fn parse_expr(input: ParseStream) -> syn::Result<Expr> {
-    parse_binary(input, Precedence::Sum)
-}
-
-/// Operands joined by operators of at least `min` precedence, folded to the left.
-fn parse_binary(input: ParseStream, min: Precedence) -> syn::Result<Expr> {
-    let mut lhs = parse_unary(input)?;
-    while let Some(op) = peek_binop(input) {
-        let precedence = Precedence::of(op);
-        if precedence < min {
-            break;
-        }
-        let span = parse_binop(input, op)?;
-        let rhs = parse_binary(input, precedence.tighter())?;
-        lhs = Expr::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-            span,
-        };
-    }
-    Ok(lhs)
-}
-
-/// The binary operator that comes next, if any (`+=` and the like are not operators here).
-fn peek_binop(input: ParseStream) -> Option<BinOp> {
-    let compound = input.peek(Token![+=])
-        || input.peek(Token![-=])
-        || input.peek(Token![->])
-        || input.peek(Token![*=])
-        || input.peek(Token![/=]);
-    if compound {
-        None
-    } else if input.peek(Token![+]) {
-        Some(BinOp::Add)
-    } else if input.peek(Token![-]) {
-        Some(BinOp::Sub)
-    } else if input.peek(Token![*]) {
-        Some(BinOp::Mul)
-    } else if input.peek(Token![/]) {
-        Some(BinOp::Div)
-    } else {
-        None
-    }
-}
-
-/// Consumes the operator `op`, returning its span.
-fn parse_binop(input: ParseStream, op: BinOp) -> syn::Result<Span> {
-    Ok(match op {
-        BinOp::Add => input.parse::<Token![+]>()?.span,
-        BinOp::Sub => input.parse::<Token![-]>()?.span,
-        BinOp::Mul => input.parse::<Token![*]>()?.span,
-        BinOp::Div => input.parse::<Token![/]>()?.span,
-    })
-}
-
-/// `-operand` or an operand.
-fn parse_unary(input: ParseStream) -> syn::Result<Expr> {
-    if input.peek(Token![-]) && !input.peek(Token![-=]) && !input.peek(Token![->]) {
-        let span = input.parse::<Token![-]>()?.span;
-        let operand = parse_unary(input)?;
-        return Ok(Expr::Neg {
-            operand: Box::new(operand),
-            span,
-        });
-    }
-    parse_operand(input)
-}
-
-/// A parenthesized expression, a literal or an access.
-fn parse_operand(input: ParseStream) -> syn::Result<Expr> {
-    if input.peek(token::Paren) {
-        let content;
-        parenthesized!(content in input);
-        if content.is_empty() {
-            return Err(error_at_next(&content, "an expression inside `(...)`"));
-        }
-        let inner = parse_expr(&content)?;
-        if !content.is_empty() {
-            return Err(error_after_operand(&content, "`)`"));
-        }
-        Ok(inner)
-    } else if input.peek(LitInt) || input.peek(LitFloat) {
-        parse_literal(input).map(Expr::Literal)
-    } else if input.peek(Ident::peek_any) {
-        parse_access(input, "a tensor name").map(Expr::Access)
-    } else {
-        Err(error_at_next(input, "a tensor access, a number or `(`"))
-    }
-}
-
-/// An integer or floating-point literal without a type suffix.
-fn parse_literal(input: ParseStream) -> syn::Result<Literal> {
-    if input.peek(LitInt) {
-        let lit: LitInt = input.parse()?;
-        reject_suffix(lit.suffix(), lit.span())?;
-        let value = lit
-            .base10_parse::<i64>()
-            .map_err(|_| syn::Error::new(lit.span(), "integer literal does not fit in 64 bits"))?;
-        return Ok(Literal {
-            value: LiteralValue::Int(value),
-            span: lit.span(),
-        });
-    }
-    let lit: LitFloat = input.parse()?;
-    reject_suffix(lit.suffix(), lit.span())?;
-    let value = lit.base10_parse::<f64>()?;
-    if !value.is_finite() {
-        let message = "float literal is out of range of `f64`";
-        return Err(syn::Error::new(lit.span(), message));
-    }
-    Ok(Literal {
-        value: LiteralValue::Float(value),
-        span: lit.span(),
-    })
-}
-
 /// Literals take the kernel's value type, so a suffix such as `f32` has no meaning.
 pub(super) fn reject_suffix(suffix: &str, span: Span) -> syn::Result<()> {
     if suffix.is_empty() {
@@ -407,7 +263,7 @@ pub(super) fn reject_suffix(suffix: &str, span: Span) -> syn::Result<()> {
 
 /// `A(i, j)`, or a scalar tensor `s` written without parentheses. `what` names the access for a
 /// message when no name comes next.
-fn parse_access(input: ParseStream, what: &str) -> syn::Result<Access> {
+pub(super) fn parse_access(input: ParseStream, what: &str) -> syn::Result<Access> {
     let tensor = parse_name(input, what)?;
     if !input.peek(token::Paren) {
         let span = tensor.span();
@@ -535,17 +391,16 @@ pub(super) fn error_after_operand(input: ParseStream, closer: &str) -> syn::Erro
     let is_foreign_operator = input
         .cursor()
         .punct()
-        .is_some_and(|(p, _)| "%^&|!<>=".contains(p.as_char()));
+        .is_some_and(|(p, _)| "^&|!<>=".contains(p.as_char()));
     match describe_next(input) {
         Some(found) if is_foreign_operator => {
-            let message =
-                format!("unsupported operator {found}; index notation has `+`, `-`, `*` and `/`");
+            let message = format!(
+                "unsupported operator {found}; index notation has `+ - * / %`, the comparisons, \
+                 `&& || !` and `as`"
+            );
             syn::Error::new(input.span(), message)
         }
-        _ => error_at_next(
-            input,
-            &format!("an operator `+`, `-`, `*`, `/` or {closer}"),
-        ),
+        _ => error_at_next(input, &format!("an operator such as `+` or {closer}")),
     }
 }
 

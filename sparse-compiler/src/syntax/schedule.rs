@@ -15,9 +15,8 @@ use super::ast::{
     Access, BoundKind, Command, CommandKind, Direction, Expr, Literal, LiteralValue, Race,
     Schedule, Unit,
 };
-use super::parse::{
-    close_angle, error_after_operand, error_at_next, join, kw, open_angle, parse_expr,
-};
+use super::expr::parse_expr;
+use super::parse::{close_angle, error_after_operand, error_at_next, join, kw, open_angle};
 use crate::error::{Error, ErrorKind};
 
 /// The clause as written: commands whose arguments are not typed yet.

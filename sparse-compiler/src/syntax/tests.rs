@@ -5,10 +5,10 @@ use quote::quote;
 use syn::{Ident, Visibility};
 
 use super::ast::{
-    Access, AssignOp, BinOp, Command, CommandKind, Expr, FormatExpr, Literal, LiteralValue,
-    Schedule,
+    Access, AssignOp, Command, CommandKind, Expr, FormatExpr, Literal, LiteralValue, Schedule,
 };
 use super::parse_kernel;
+use crate::algebra::Op;
 
 /// A fully parenthesized print of an expression, written independently of the parser.
 fn show(e: &Expr) -> String {
@@ -22,16 +22,14 @@ fn show(e: &Expr) -> String {
             value: LiteralValue::Float(x),
             ..
         }) => format!("{x:?}"),
-        Expr::Neg { operand, .. } => format!("(-{})", show(operand)),
-        Expr::Binary { op, lhs, rhs, .. } => {
-            let op = match op {
-                BinOp::Add => "+",
-                BinOp::Sub => "-",
-                BinOp::Mul => "*",
-                BinOp::Div => "/",
-            };
-            format!("({} {op} {})", show(lhs), show(rhs))
-        }
+        Expr::Op { op, args, .. } => match &args[..] {
+            [a] if op.is_function() => format!("{}({})", op.symbol(), show(a)),
+            [a] if matches!(op, Op::Cast(_)) => format!("({} {})", show(a), op.symbol()),
+            [a] => format!("({}{})", op.symbol(), show(a)),
+            [a, b] if op.is_function() => format!("{}({}, {})", op.symbol(), show(a), show(b)),
+            [a, b] => format!("({} {} {})", show(a), op.symbol(), show(b)),
+            _ => "?".to_string(),
+        },
     }
 }
 
@@ -147,6 +145,54 @@ fn binary_operators_follow_precedence_and_associate_left() {
 }
 
 #[test]
+fn operators_follow_rust_precedence() {
+    let e = rhs(quote! { fn k; y(i) = a(i) || b(i) && c(i) < d(i) + e(i) % f(i); });
+    assert_eq!(e, "(a(i) || (b(i) && (c(i) < (d(i) + (e(i) % f(i))))))");
+    let e = rhs(quote! { fn k; y(i) = -a(i) as i32 * b(i) as bool; });
+    assert_eq!(e, "(((-a(i)) as i32) * (b(i) as bool))");
+    let e = rhs(quote! { fn k; y(i) = !a(i) == (b(i) >= c(i)) && a(i) != 0.5; });
+    assert_eq!(e, "(((!a(i)) == (b(i) >= c(i))) && (a(i) != 0.5))");
+}
+
+#[test]
+fn calls_take_expressions_and_heaviside_defaults_to_zero() {
+    let e = rhs(quote! { fn k; y(i) = max(sqrt(a(i)), pow(b(i), 2)) * heaviside(c(i)); });
+    assert_eq!(e, "(max(sqrt(a(i)), pow(b(i), 2)) * heaviside(c(i), 0))");
+    let e = rhs(quote! { fn k; y(i) = atan2(a(i) - b(i), 1.5) + cos(x) + log10(A(i,j)); });
+    assert_eq!(e, "((atan2((a(i) - b(i)), 1.5) + cos(x)) + log10(A(i,j)))");
+}
+
+#[test]
+fn call_and_cast_errors_name_the_functions_and_types() {
+    assert_eq!(
+        error(quote! { fn k; y(i) = sqr(x(i)); }),
+        "unknown function `sqr`; the functions are sqrt, abs, square, cube, cbrt, exp, log, \
+         log10, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, pow, \
+         atan2, max, min, heaviside"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = pow(x(i)); }),
+        "`pow` takes 2 arguments, found 1"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = sqrt(x(i), 2); }),
+        "`sqrt` takes 1 argument, found 2"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = heaviside(); }),
+        "`heaviside` takes 1 or 2 arguments, found 0"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = x(i) as u8; }),
+        "cannot cast to `u8`: a cast is `as f64`, `as f32`, `as i64`, `as i32` or `as bool`"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = a(i) < b(i) < c(i); }),
+        "comparisons do not chain; add parentheses, as in `(a < b) == c`"
+    );
+}
+
+#[test]
 fn unary_minus_parentheses_literals_and_scalars() {
     let e = rhs(quote! { fn k; y(i) = -(a(i) + b(i)) * -2 + 1.5 * alpha; });
     assert_eq!(e, "(((-(a(i) + b(i))) * (-2)) + (1.5 * alpha))");
@@ -237,12 +283,14 @@ fn statement_errors_say_what_was_expected() {
         "expected `;` after the statement, found `formats`"
     );
     assert_eq!(
-        error(quote! { fn k; y(i) = a(i) % b(i); }),
-        "unsupported operator `%`; index notation has `+`, `-`, `*` and `/`"
+        error(quote! { fn k; y(i) = a(i) & b(i); }),
+        "unsupported operator `&`; index notation has `+ - * / %`, the comparisons, `&& || !` \
+         and `as`"
     );
     assert_eq!(
         error(quote! { fn k; y(i) = (a(i) ^ b(i)); }),
-        "unsupported operator `^`; index notation has `+`, `-`, `*` and `/`"
+        "unsupported operator `^`; index notation has `+ - * / %`, the comparisons, `&& || !` \
+         and `as`"
     );
     assert_eq!(
         error(quote! { fn k; y(i) -= a(i); }),
@@ -396,7 +444,7 @@ fn schedule_errors_say_what_was_expected() {
     );
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); schedule<split(i, i0 i1)>; }),
-        "expected an operator `+`, `-`, `*`, `/` or `,` or `)` after an argument, found `i1`"
+        "expected an operator such as `+` or `,` or `)` after an argument, found `i1`"
     );
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); schedule<reorder(i) reorder(i)>; }),

@@ -1,8 +1,8 @@
 use sparse::prelude::*;
 
 tensor_kernel! {
-    pub fn rem;
-    y(i) = a(i) % b(i);
+    pub fn xor;
+    y(i) = a(i) ^ b(i);
 }
 
 fn main() {}

@@ -9,6 +9,7 @@
 //! preconditions guarantee it; anything else is an internal error here.
 
 mod launcher;
+mod math;
 mod source;
 
 pub use source::{Arg, Source};

@@ -88,6 +88,7 @@ pub fn print(kernel: &Kernel, region: &Region) -> Result<Source, String> {
         out: String::new(),
         depth: 1,
         level: Level::Block,
+        calls_math: false,
     };
     let threads = threads_per_block(region)?;
     printer.region(region)?;
@@ -95,6 +96,9 @@ pub fn print(kernel: &Kernel, region: &Region) -> Result<Source, String> {
     let params: Vec<String> = printer.args.iter().map(|a| printer.param(a)).collect();
     let entry = kernel.name.clone();
     let mut text = String::from(PRELUDE);
+    if printer.calls_math {
+        text.push_str(super::math::MATH_PRELUDE);
+    }
     let _ = writeln!(
         text,
         "extern \"C\" __global__ void {entry}({}) {{",
@@ -158,6 +162,8 @@ struct Printer<'k> {
     out: String,
     depth: usize,
     level: Level,
+    /// Whether the kernel calls an intrinsic (it then needs `math.rs`'s helpers).
+    calls_math: bool,
 }
 
 impl Printer<'_> {
@@ -446,21 +452,13 @@ impl Printer<'_> {
         })
     }
 
-    /// An intrinsic: `abs`, `min`, `max` in `T`; the others in `double` and back, as the Rust
-    /// back end computes them.
+    /// An intrinsic (`math.rs`); the kernel then gets the helpers intrinsics call.
     fn call(&mut self, f: crate::ir::Intrinsic, args: &[Expr]) -> Result<String, String> {
-        use crate::ir::Intrinsic;
         let args = (args.iter())
             .map(|a| self.expr(a))
             .collect::<Result<Vec<String>, String>>()?;
-        Ok(match (f, &args[..]) {
-            (Intrinsic::Abs, [a]) => format!("sparse_abs({a})"),
-            (Intrinsic::Min, [a, b]) => format!("sparse_min({a}, {b})"),
-            (Intrinsic::Max, [a, b]) => format!("sparse_max({a}, {b})"),
-            (Intrinsic::Pow, [a, b]) => format!("((T)pow((double)({a}), (double)({b})))"),
-            (f, [a]) => format!("((T){}((double)({a})))", f.name()),
-            _ => return Err(format!("`{}` with {} arguments", f.name(), args.len())),
-        })
+        self.calls_math = true;
+        super::math::call(f, &args)
     }
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Result<String, String> {

@@ -1,0 +1,32 @@
+// Written by `SPARSE_BLESS=1 cargo test -p sparse-compiler --test statement_fuzz`.
+
+random_statement!(s0, [a = ((B(i,j)) * ((C) || (D(i,j)))) * (2)], [formats<B: dcsc, D: csc>;], [], a[], [B[i, j], C[], D[i, j]]);
+random_statement!(s1, [A(i) = (((B(i)) * (C(i))) * ((D(i)) * (E(i)))) == (2)], [formats<B: sparse, C: hash, D: sparse, E: sparse, A: sparse>;], [], A[i], [B[i], C[i], D[i], E[i]]);
+random_statement!(s2, [A(k) = (((B(i)) * (C(i))) * (D(k,i))) * (E)], [formats<B: dense, C: sparse, D: dia, A: sparse>;], [], A[k], [B[i], C[i], D[k, i], E[]]);
+random_statement!(s3, [A(i,j) += ((B(j,k)) * (C(j,k))) < (D(k,i,j))], [formats<B: csr, C: hash, D: (compressed, compressed, dense), A: dense>;], [schedule<unroll(j, 16).split(j, v1, v2, Down, 1).reorder(v2, k)>;], A[i, j], [B[j, k], C[j, k], D[k, i, j]]);
+random_statement!(s4, [A(i,j) = (B(i,k,j)) * (((C(j,k,i)) > (D)) * (2))], [formats<B: (compressed, compressed, dense), C: (dense, dense, compressed), A: coo>;], [], A[i, j], [B[i, k, j], C[j, k, i], D[]]);
+random_statement!(s5, [A(j) = -(min((B(k,j,i)) > (C(k)), (D(j,i,k)) * (E(i))))], [formats<B: (compressed, compressed, dense), C: dense, D: (dense, dense, compressed), E: hash, A: sparse>;], [], A[j], [B[k, j, i], C[k], D[j, i, k], E[i]]);
+random_statement!(s6, [A(j) = (B(k,i,j)) != (C)], [formats<B: dense, A: hash>;], [], A[j], [B[k, i, j], C[]]);
+random_statement!(s7, [a = (-((B(i)) as bool)) + ((C(j)) * (D(i)))], [formats<B: hash, C: sparse, D: sparse>;], [], a[], [B[i], C[j], D[i]]);
+random_statement!(s8, [A(i) = ((-(B(i))) * (C)) * (2)], [formats<B: sparse, A: sparse>;], [], A[i], [B[i], C[]]);
+random_statement!(s9, [A(i) = (((B(i)) - (C(i))) != (D(i))) <= (E(i))], [formats<B: hash, C: sparse, D: dense, E: hash, A: hash>;], [], A[i], [B[i], C[i], D[i], E[i]]);
+random_statement!(s10, [A(i) = (exp((B(i)) * (C(i)))) * (D)], [formats<B: dense, C: sparse, A: hash>;], [], A[i], [B[i], C[i], D[]]);
+random_statement!(s11, [A(i,j) = (-(B(i))) * (C(j))], [formats<B: sparse, C: hash, A: csr>;], [], A[i, j], [B[i], C[j]]);
+random_statement!(s12, [A(i) = (B(i)) * (C(i))], [formats<B: sparse, C: dense, A: dense>;], [], A[i], [B[i], C[i]]);
+random_statement!(s13, [A(j,i) = (B(j)) + ((sin(C(i))) * ((D) == (E(i,j))))], [formats<B: dense, C: sparse, E: dia, A: coo>;], [], A[j, i], [B[j], C[i], D[], E[i, j]]);
+random_statement!(s14, [A(k,j) = max(B(j,k), C(j,k))], [formats<B: dia, C: csr, A: coo>;], [], A[k, j], [B[j, k], C[j, k]]);
+random_statement!(s15, [A(i) = (B(i)) * (C(i))], [formats<B: sparse, C: hash, A: sparse>;], [], A[i], [B[i], C[i]]);
+random_statement!(s16, [A(i) = ((B(i)) * (C(i))) * (2)], [formats<B: sparse, C: dense, A: sparse>;], [schedule<pos(i, v1, B)>;], A[i], [B[i], C[i]]);
+random_statement!(s17, [a += (heaviside((B) as bool, -(C(j,i)))) - (D(j,i,k))], [formats<C: dia, D: (dense, compressed, compressed)>;], [schedule<unroll(i, 16).parallelize(j, CpuVector, IgnoreRaces)>;], a[], [B[], C[j, i], D[j, i, k]]);
+random_statement!(s18, [A(i) = (B(i)) * (C(i))], [formats<B: dense, C: hash, A: sparse>;], [schedule<unroll(i, 2).parallelize(i, CpuVector, Atomics)>;], A[i], [B[i], C[i]]);
+random_statement!(s19, [A(i,k) = ((B(i,k)) * (C)) - (D(i,k))], [formats<B: dia, D: dense, A: dense>;], [schedule<split(i, v1, v2, Up, 3)>;], A[i, k], [B[i, k], C[], D[i, k]]);
+random_statement!(s20, [a = (B(j)) * (((C(i)) as bool) - (D))], [formats<B: sparse, C: hash>;], [schedule<parallelize(j, CpuVector, IgnoreRaces)>;], a[], [B[j], C[i], D[]]);
+random_statement!(s21, [A(k,j,i) = abs((pow(B(k,j,i), 2)) * (C(k,i,j)))], [formats<B: (dense, dense, compressed), C: csf, A: csf>;], [schedule<pos(k, v1, C)>;], A[k, j, i], [B[k, j, i], C[k, i, j]]);
+random_statement!(s22, [A(i) += (B(i)) * (!(pow(C, 2)))], [formats<B: hash, A: dense>;], [schedule<parallelize(i, CpuVector, NoRaces)>;], A[i], [B[i], C[]]);
+random_statement!(s23, [A(i,j) = (exp((B(i)) * (C(j,i)))) + (2)], [formats<B: sparse, C: dense, A: hash>;], [schedule<reorder(i, j)>;], A[i, j], [B[i], C[j, i]]);
+random_statement!(s24, [A(i) = square(((B(i)) * (C)) as i32)], [formats<B: dense, A: hash>;], [schedule<precompute(B(i), i, v1, W).parallelize(v1, CpuVector, Atomics)>;], A[i], [B[i], C[]]);
+random_statement!(s25, [a = (B(i)) * (-((C(i)) * (D(i))))], [formats<B: dense, C: dense, D: dense>;], [schedule<precompute(C(i), i, v1, W)>;], a[], [B[i], C[i], D[i]]);
+random_statement!(s26, [A(j,k) = -((square(B)) * (C(j,k)))], [formats<C: ell, A: csr>;], [schedule<split(j, v1, v2, Up, 7)>;], A[j, k], [B[], C[j, k]]);
+random_statement!(s27, [a = (B) - (C(j))], [formats<C: dense>;], [schedule<bound(j, v1, 0, MinExact)>;], a[], [B[], C[j]]);
+random_statement!(s28, [A(j) = ((B(i)) + (tanh(C))) * ((D(j,i)) * (E(i)))], [formats<B: dense, D: dcsc, E: sparse, A: sparse>;], [schedule<reorder(i, j)>;], A[j], [B[i], C[], D[j, i], E[i]]);
+random_statement!(s29, [A(i,j) = -(max(B(k,j), C(i)))], [formats<B: dia, C: dense, A: csr>;], [schedule<split(k, v1, v2, Down, 2)>;], A[i, j], [B[k, j], C[i]]);
