@@ -346,31 +346,95 @@ fn shapes_that_disagree_are_an_error_not_a_launch() {
     assert!(error.to_string().contains("`j`"), "{error}");
 }
 
+tensor_kernel! {
+    /// TTV on the CPU, unscheduled: the twin the GPU kernel is checked against.
+    fn ttv_cpu;
+    A(i,j) = B(i,j,k) * c(k);
+    formats<A: (dense, compressed), B: (dense, compressed, compressed)>;
+}
+
+tensor_kernel! {
+    /// MTTKRP on the CPU, unscheduled.
+    fn mttkrp_cpu;
+    A(i,j) = B(i,k,l) * C(k,j) * D(l,j);
+    formats<B: csf>;
+}
+
+/// The usual cases of a 3-tensor, plus one whose nonzeros all sit in one slice of the first
+/// dimension (one huge row for the position splits).
+fn tensor_cases(shape: [usize; 3], seed: u64) -> Vec<Vec<([usize; 3], f64)>> {
+    let mut all = cases(shape, seed);
+    let n = shape.iter().product::<usize>() / 2;
+    all.push(
+        (0..n)
+            .map(|p| {
+                (
+                    [shape[0] / 2, p % shape[1], (p * 7) % shape[2]],
+                    (p % 9) as f64 - 4.0,
+                )
+            })
+            .collect(),
+    );
+    all
+}
+
+/// Whether `found` agrees with `expected` to the precision of `T`.
+fn agrees<T: Scalar>(found: &[T], expected: &[f64]) -> bool {
+    let tolerance = if T::IS_INTEGER || size_of::<T>() == 8 {
+        1e-9
+    } else {
+        1e-4
+    };
+    found.len() == expected.len()
+        && (found.iter().zip(expected))
+            .all(|(f, e)| (f.to_f64() - e).abs() <= tolerance * e.abs().max(1.0))
+}
+
 /// TTV into an output with B's structure: `i` and `j` of each nonzero are recovered on the device
-/// by walking B's two upper levels of segments.
+/// by walking B's two upper levels of segments. f32 and f64, against the dense reference and the
+/// CPU kernel, on sizes that no split factor (2048, 128, 4) divides.
 #[test]
 fn ttv_matches_a_dense_reference_on_the_device() {
     let Some(gpu) = device() else { return };
-    for (m, n, q) in [(0, 0, 0), (1, 1, 1), (9, 4, 7), (60, 20, 30)] {
+    check_ttv::<f64>(&gpu);
+    check_ttv::<f32>(&gpu);
+}
+
+fn check_ttv<T: sparse::gpu::GpuScalar>(gpu: &Gpu) {
+    for (m, n, q) in [(0, 0, 0), (1, 1, 1), (9, 4, 7), (60, 20, 30), (3, 40, 50)] {
         let c: Vec<f64> = (0..q).map(|k| (k % 5) as f64 - 2.0).collect();
-        let ct = Tensor::<f64, DenseVec>::from_dense([q], &c).unwrap();
-        for (case, entries) in cases([m, n, q], (m + n + q) as u64).into_iter().enumerate() {
-            let b = Tensor::<f64, Ttv3>::from_entries([m, n, q], entries.clone()).unwrap();
+        let ct = Tensor::<T, DenseVec>::from_dense([q], &convert(&c)).unwrap();
+        for (case, entries) in tensor_cases([m, n, q], (m + n + q) as u64)
+            .into_iter()
+            .enumerate()
+        {
             let mut expected = vec![0.0; m * n];
             for &([i, j, k], v) in &entries {
                 expected[i * n + j] += v * c[k];
             }
+            let typed = entries.iter().map(|&(c, v)| (c, T::from_f64(v)));
+            let b = Tensor::<T, Ttv3>::from_entries([m, n, q], typed).unwrap();
+            let mut on_cpu = Tensor::<T, Ttv2>::zeros([m, n]);
+            ttv_cpu(&mut on_cpu, &b, &ct).unwrap();
             let mut a = gpu.zeros([m, n]).unwrap();
             ttv(&mut a, &gpu.upload(&b).unwrap(), &gpu.upload(&ct).unwrap()).unwrap();
-            let found: Tensor<f64, Ttv2> = a.download().unwrap();
-            for (p, (f, e)) in found.to_dense().iter().zip(&expected).enumerate() {
-                assert!(
-                    (f - e).abs() < 1e-9,
-                    "ttv {m}x{n}x{q} case {case} at {p}: {f} != {e}"
-                );
-            }
+            let found: Tensor<T, Ttv2> = a.download().unwrap();
+            let what = format!("ttv {} {m}x{n}x{q} case {case}", T::CUDA_TYPE);
+            assert!(
+                agrees(&found.to_dense(), &expected),
+                "{what}: against the dense reference"
+            );
+            let cpu: Vec<f64> = on_cpu.to_dense().iter().map(|v| v.to_f64()).collect();
+            assert!(
+                agrees(&found.to_dense(), &cpu),
+                "{what}: against the CPU kernel"
+            );
         }
     }
+}
+
+fn convert<T: Scalar>(values: &[f64]) -> Vec<T> {
+    values.iter().map(|&v| T::from_f64(v)).collect()
 }
 
 type Ttv3 = sparse::Custom<
@@ -392,38 +456,67 @@ type Ttv2 = sparse::Custom<
 >;
 
 /// MTTKRP over a CSF tensor: `i` and `k` of each nonzero recovered on the device; the factors'
-/// 32 columns are the schedule's bound (another width is its run-time error).
+/// 32 columns are the schedule's bound (another width is its run-time error). f32 and f64,
+/// against the dense reference and the CPU kernel.
 #[test]
 fn mttkrp_matches_a_dense_reference_on_the_device() {
     let Some(gpu) = device() else { return };
+    check_mttkrp::<f64>(&gpu);
+    check_mttkrp::<f32>(&gpu);
+    let b = Tensor::<f64, Csf<3>>::from_entries([2, 2, 2], [([0, 1, 1], 1.0)]).unwrap();
+    let (c, d) = (
+        Tensor::<f64, DenseMat>::zeros([2, 33]),
+        Tensor::zeros([2, 33]),
+    );
+    let mut a = gpu.zeros([2, 33]).unwrap();
+    let (b, c, d) = (
+        gpu.upload(&b).unwrap(),
+        gpu.upload(&c).unwrap(),
+        gpu.upload(&d).unwrap(),
+    );
+    let error = mttkrp(&mut a, &b, &c, &d).unwrap_err();
+    assert!(error.to_string().contains("dense_val_unbounded"), "{error}");
+}
+
+fn check_mttkrp<T: sparse::gpu::GpuScalar>(gpu: &Gpu) {
     let r = 32;
-    for (m, p, q) in [(0, 0, 0), (1, 1, 1), (9, 4, 7), (50, 12, 10)] {
+    for (m, p, q) in [(0, 0, 0), (1, 1, 1), (9, 4, 7), (50, 12, 10), (3, 30, 20)] {
         let c: Vec<f64> = (0..p * r).map(|x| (x % 7) as f64 - 3.0).collect();
         let d: Vec<f64> = (0..q * r).map(|x| (x % 5) as f64 - 2.0).collect();
-        let ct = Tensor::<f64, DenseMat>::from_dense([p, r], &c).unwrap();
-        let dt = Tensor::<f64, DenseMat>::from_dense([q, r], &d).unwrap();
-        for (case, entries) in cases([m, p, q], (m * p + q) as u64).into_iter().enumerate() {
-            let b = Tensor::<f64, Csf<3>>::from_entries([m, p, q], entries.clone()).unwrap();
+        let ct = Tensor::<T, DenseMat>::from_dense([p, r], &convert(&c)).unwrap();
+        let dt = Tensor::<T, DenseMat>::from_dense([q, r], &convert(&d)).unwrap();
+        for (case, entries) in tensor_cases([m, p, q], (m * p + q) as u64)
+            .into_iter()
+            .enumerate()
+        {
             let mut expected = vec![0.0; m * r];
             for &([i, k, l], v) in &entries {
                 for j in 0..r {
                     expected[i * r + j] += v * c[k * r + j] * d[l * r + j];
                 }
             }
+            let typed = entries.iter().map(|&(c, v)| (c, T::from_f64(v)));
+            let b = Tensor::<T, Csf<3>>::from_entries([m, p, q], typed).unwrap();
+            let mut on_cpu = Tensor::<T, DenseMat>::zeros([m, r]);
+            mttkrp_cpu(&mut on_cpu, &b, &ct, &dt).unwrap();
             let mut a = gpu.zeros([m, r]).unwrap();
-            let (b, ct, dt) = (
+            let (b, c, d) = (
                 gpu.upload(&b).unwrap(),
                 gpu.upload(&ct).unwrap(),
                 gpu.upload(&dt).unwrap(),
             );
-            mttkrp(&mut a, &b, &ct, &dt).unwrap();
-            let found: Tensor<f64, DenseMat> = a.download().unwrap();
-            for (x, (f, e)) in found.to_dense().iter().zip(&expected).enumerate() {
-                assert!(
-                    (f - e).abs() < 1e-9,
-                    "mttkrp {m}x{p}x{q} case {case} at {x}: {f} != {e}"
-                );
-            }
+            mttkrp(&mut a, &b, &c, &d).unwrap();
+            let found: Tensor<T, DenseMat> = a.download().unwrap();
+            let what = format!("mttkrp {} {m}x{p}x{q} case {case}", T::CUDA_TYPE);
+            assert!(
+                agrees(&found.to_dense(), &expected),
+                "{what}: against the dense reference"
+            );
+            let cpu: Vec<f64> = on_cpu.to_dense().iter().map(|v| v.to_f64()).collect();
+            assert!(
+                agrees(&found.to_dense(), &cpu),
+                "{what}: against the CPU kernel"
+            );
         }
     }
 }
