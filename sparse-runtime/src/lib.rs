@@ -20,6 +20,7 @@ mod prefetch;
 mod scalar;
 mod storage;
 mod tensor;
+mod threads;
 pub mod validate;
 mod walk;
 mod zero;
@@ -37,11 +38,13 @@ pub use sparse_format::{
 pub use storage::{EMPTY, Idx, Level};
 pub use tensor::Tensor;
 
-/// What generated kernels use and users do not: rayon for `CpuThread` loops, prefetch hints for
-/// loops over a level's positions, zeroing an output on rayon's threads.
+/// What generated kernels use and users do not: rayon for `CpuThread` loops and whether a loop is
+/// worth its threads, prefetch hints for loops over a level's positions, zeroing an output on
+/// rayon's threads.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
+    pub use crate::threads::{PARALLEL_MIN_WORK, min_len, pieces};
     pub use crate::zero::zero_in_parallel;
     pub use rayon;
 }

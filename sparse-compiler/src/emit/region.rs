@@ -43,6 +43,27 @@ impl Emitter<'_> {
         }
     }
 
+    /// The work a region stands for, as a `usize` expression: with none known, enough for
+    /// threads.
+    fn work(&self, region: &Region) -> TokenStream {
+        match &region.work {
+            Some(work) => self.put_expr(work).at(Prec::Or),
+            None => quote! { ::sparse::__private::PARALLEL_MIN_WORK },
+        }
+    }
+
+    /// `iter.with_min_len(..)`: one piece, run on the calling thread, when the region's work is
+    /// too small for threads.
+    fn sized(&self, region: &Region, iter: TokenStream) -> TokenStream {
+        let work = self.work(region);
+        quote! {
+            ::sparse::__private::rayon::iter::IndexedParallelIterator::with_min_len(
+                #iter,
+                ::sparse::__private::min_len(#work),
+            )
+        }
+    }
+
     fn bounds(&self, region: &Region) -> (TokenStream, TokenStream) {
         (
             self.put_expr(&region.lo).at(Prec::Or),
@@ -65,13 +86,19 @@ impl Emitter<'_> {
             self.local("__chunk"),
         );
         let rayon = quote! { ::sparse::__private::rayon };
+        let chunks = self.sized(
+            region,
+            quote! {
+                #rayon::iter::IndexedParallelIterator::enumerate(
+                    #rayon::slice::ParallelSliceMut::par_chunks_mut(&mut *#vals, #size),
+                )
+            },
+        );
         quote! {
             {
                 let #size: usize = ::core::cmp::max(#chunk, 1);
                 #rayon::iter::ParallelIterator::for_each(
-                    #rayon::iter::IndexedParallelIterator::enumerate(
-                        #rayon::slice::ParallelSliceMut::par_chunks_mut(&mut *#vals, #size),
-                    ),
+                    #chunks,
                     |(#var, #rows): (usize, &mut [T])| {
                         let #offset = #var * #size;
                         #body
@@ -116,11 +143,12 @@ impl Emitter<'_> {
         ]
         .map(|name| self.local(name));
         let rayon = quote! { ::sparse::__private::rayon };
+        let work = self.work(region);
         quote! {
             {
                 let (#lo_, #hi_): (usize, usize) = (#lo, #hi);
                 let #len = #vals.len();
-                let #pieces = #rayon::current_num_threads().max(1);
+                let #pieces = ::sparse::__private::pieces(#work);
                 let #span = #hi_.saturating_sub(#lo_);
                 let #partials: ::std::vec::Vec<::std::vec::Vec<T>> = #rayon::iter::ParallelIterator::collect(
                     #rayon::iter::ParallelIterator::map(
@@ -151,11 +179,15 @@ impl Emitter<'_> {
             self.local("__out_cells"),
         );
         let rayon = quote! { ::sparse::__private::rayon };
+        let range = self.sized(
+            region,
+            quote! { #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi) },
+        );
         quote! {
             {
                 let #cells = ::sparse::atomic::as_atomic(&mut *#vals);
                 #rayon::iter::ParallelIterator::for_each(
-                    #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
+                    #range,
                     |#var: usize| { #body },
                 );
             }
@@ -172,10 +204,14 @@ impl Emitter<'_> {
             self.local("__row"),
         );
         let rayon = quote! { ::sparse::__private::rayon };
+        let range = self.sized(
+            region,
+            quote! { #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi) },
+        );
         quote! {
             let #counts: ::std::vec::Vec<::std::vec::Vec<(usize, usize)>> = #rayon::iter::ParallelIterator::collect(
                 #rayon::iter::ParallelIterator::map(
-                    #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
+                    #range,
                     |#var: usize| {
                         let mut #segments: ::std::vec::Vec<(usize, usize)> = ::std::vec::Vec::new();
                         let mut #row: usize = 0;
@@ -202,11 +238,17 @@ impl Emitter<'_> {
         let [parts, part, crd_part, vals_part, cursor] =
             ["__parts", "__part", "__crd_part", "__vals_part", "__cursor"].map(|n| self.local(n));
         let rayon = quote! { ::sparse::__private::rayon };
-        quote! {
-            #rayon::iter::ParallelIterator::for_each(
+        let parts = self.sized(
+            region,
+            quote! {
                 #rayon::iter::IndexedParallelIterator::enumerate(
                     #rayon::iter::IntoParallelIterator::into_par_iter(#parts),
-                ),
+                )
+            },
+        );
+        quote! {
+            #rayon::iter::ParallelIterator::for_each(
+                #parts,
                 |(#part, (#crd_part, #vals_part)): (usize, (&mut [::sparse::Idx], &mut [T]))| {
                     let #var = #lo + #part;
                     let mut #cursor: usize = 0;

@@ -46,8 +46,11 @@ fn spmv_positions<T: ::sparse::Scalar>(
     {
         let __out_cells = ::sparse::atomic::as_atomic(&mut *__y_vals);
         ::sparse::__private::rayon::iter::ParallelIterator::for_each(
-            ::sparse::__private::rayon::iter::IntoParallelIterator::into_par_iter(
-                0..(__A_l1_crd.len() - 0 + 2047) / 2048,
+            ::sparse::__private::rayon::iter::IndexedParallelIterator::with_min_len(
+                ::sparse::__private::rayon::iter::IntoParallelIterator::into_par_iter(
+                    0..(__A_l1_crd.len() - 0 + 2047) / 2048,
+                ),
+                ::sparse::__private::min_len(__A_vals.len() + __x_vals.len()),
             ),
             |__p0: usize| {
                 let mut __A_segment: usize = __A_l1_pos
