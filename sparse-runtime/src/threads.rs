@@ -1,18 +1,23 @@
 //! Whether a kernel's thread region is worth its threads (OpenMP's `if` clause).
 //!
-//! rayon hands a parallel loop to its pool and waits for it: a fork and a join, a few
-//! microseconds, on every call. On a small input that is more than the loop itself: a row-split
-//! SpMV over a 1,138-row matrix of about 4,000 nonzeros runs in 2-5 µs on one thread. Below
-//! [`PARALLEL_MIN_WORK`] stored values, a region's iterations therefore run on the calling thread,
-//! in order, through the same rayon iterator cut into one piece: rayon then splits nothing and
-//! calls the loop body where it stands, without entering its pool.
+//! rayon hands a parallel loop to its pool and waits for it: a fork and a join on every call. On
+//! the 2-core VM of BENCHMARKS.md ("Small inputs") that cost 4.5-5 µs, where the serial SpMV of a
+//! 48-row matrix takes 0.1 µs and that of a 1,024-row matrix of 4,092 nonzeros 2 µs. Below
+//! [`PARALLEL_MIN_WORK`] stored values, a region's iterations therefore run on the calling
+//! thread, in order, through the same rayon iterator cut into one piece: rayon then splits
+//! nothing and calls the loop body where it stands, without entering its pool.
 
 /// The fewest stored values (summed over the inputs a region reads) for which a thread region
-/// uses rayon's pool. Measured on the 2-core VM of BENCHMARKS.md ("Small inputs"): a row-split
-/// SpMV on random matrices of 4 nonzeros per row broke even with the serial kernel between
-/// 8,192 and 16,384 rows (40,000-80,000 stored values: the matrix's and `x`'s), and an SpMM with
-/// 32 dense columns (whose dense operand holds most of the values) at fewer rows but a similar
-/// count; the threshold sits at the low end so that a large input never loses its threads.
+/// uses rayon's pool.
+///
+/// Two threads at best halve a loop, so threads pay only once the serial loop takes more than
+/// twice the fork and join, about 10 µs. The serial SpMV, the kernel with the least work per
+/// stored value, took 10 µs at about 25,000 values (5,000 rows of 4 nonzeros, with `x`; 0.4 ns
+/// per value), so its threads cannot pay below 2^15 values. Kernels with more work per value
+/// reach 10 µs sooner (SpMM with 32 dense columns at about 7,000 values) and run serially where
+/// two idle cores could have taken up to 1.7 times less time, just below the threshold. On the
+/// shared VM where this was measured, the second core was never idle enough for the row-split
+/// SpMV to beat the serial one, up to 262,000 nonzeros.
 pub const PARALLEL_MIN_WORK: usize = 1 << 15;
 
 /// rayon's `with_min_len` for a region that stands for `work` stored values: the whole range as
