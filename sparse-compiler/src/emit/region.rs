@@ -33,7 +33,9 @@ impl Emitter<'_> {
             writes: Some(writes),
             ..*self
         };
+        let copies = self.bindings.put_region_copies();
         let body = inner.put_stmts(&region.body);
+        let body = quote! { #copies #body };
         match (&region.output, writes) {
             (OutputAccess::Blocks { chunk }, _) => self.put_blocks(region, chunk, body),
             (_, Writes::Reduced) => self.put_reduced(region, body),

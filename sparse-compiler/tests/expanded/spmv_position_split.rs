@@ -53,6 +53,14 @@ fn spmv_positions<T: ::sparse::Scalar>(
                 ::sparse::__private::min_len(__A_vals.len() + __x_vals.len()),
             ),
             |__p0: usize| {
+                let __y_shape0 = __y_shape0;
+                let __A_shape0 = __A_shape0;
+                let __A_shape1 = __A_shape1;
+                let __x_shape0 = __x_shape0;
+                let __A_l1_pos = __A_l1_pos;
+                let __A_l1_crd = __A_l1_crd;
+                let __A_vals = __A_vals;
+                let __x_vals = __x_vals;
                 let mut __A_segment: usize = __A_l1_pos
                     .partition_point(|&__x| (__x as usize) <= 0 + (__p0 * 2048 + 0)) - 1;
                 let mut __A_segment_end: usize = if __A_segment + 1 < __A_l1_pos.len() {
