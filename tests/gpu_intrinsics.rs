@@ -32,6 +32,7 @@ fn region(unit: Unit, name: &str, hi: Expr, body: Vec<Stmt>) -> Stmt {
         output: OutputAccess::Scattered,
         reductions: Vec::new(),
         units: (unit == Unit::GpuThread).then_some(THREADS),
+        work: None,
     })
 }
 

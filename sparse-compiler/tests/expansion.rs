@@ -176,7 +176,7 @@ fn prefetches_precede_rows_read_in_order() {
     assert!(!spgemm.contains("prefetch(C."), "{spgemm}");
 
     let mttkrp = "fn k; A(i,j) = B(i,k,l) * C(k,j) * D(l,j); formats<B: csf>;";
-    let under_j = ir(mttkrp);
+    let under_j = ir(&format!("{mttkrp} schedule<reorder(i, j, k, l)>;"));
     assert!(!under_j.contains("prefetch(B.l1"), "{under_j}");
     assert!(
         under_j.contains("prefetch(B.l2.crd, __pB2_start);"),
@@ -236,7 +236,9 @@ fn prefetch_command_hints_gathers() {
         positions.contains("prefetch_gather(x.vals, A.l1.crd[__p + 16] * 1);"),
         "{positions}"
     );
-    let spmm = ir("fn k; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; schedule<prefetch(C, 4)>;");
+    let spmm = ir(
+        "fn k; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; schedule<reorder(j, k).prefetch(C, 4)>;",
+    );
     assert!(
         spmm.contains("prefetch_gather(C.vals, __j + B.l1.crd[__pB1 + 4] * C.l1.size);"),
         "{spmm}"

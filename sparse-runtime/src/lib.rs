@@ -26,6 +26,7 @@ mod prefetch;
 mod scalar;
 mod storage;
 mod tensor;
+mod threads;
 pub mod validate;
 mod walk;
 mod zero;
@@ -43,8 +44,9 @@ pub use storage::{EMPTY, Idx, Level};
 pub use tensor::Tensor;
 
 /// What generated kernels use and users do not: output assembly, the atomic cells of the
-/// `Atomics` strategy, rayon for `CpuThread` loops, prefetch hints for loops over a level's
-/// positions, zeroing an output on rayon's threads. Not a stable interface.
+/// `Atomics` strategy, rayon for `CpuThread` loops and whether a loop is worth its threads,
+/// prefetch hints for loops over a level's positions, zeroing an output on rayon's threads. Not a
+/// stable interface.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::assembly::{
@@ -53,6 +55,7 @@ pub mod __private {
     };
     pub use crate::atomic::{AtomicCell, AtomicF32, AtomicF64, as_atomic};
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
+    pub use crate::threads::{PARALLEL_MIN_WORK, min_len, pieces};
     pub use crate::zero::zero_in_parallel;
     pub use rayon;
 }

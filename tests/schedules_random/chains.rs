@@ -28,12 +28,12 @@ random_schedules!(spmspv, check_spmspv, { y(i) = A(i,j) * x(j); formats<A: csc, 
 
 random_schedules!(spmm, check_spmm, { C(i,k) = A(i,j) * B(j,k); formats<A: csr>; }, [
     spmm_0 { split(k, v1, v2, Down, 3).assemble(C, Append).split(v2, v3, v4, Up, 2) }
-    spmm_1 { precompute(A(i,j) * B(j,k), k, v1, W).parallelize(k, CpuVector, Atomics) }
-    spmm_2 { split(k, v1, v2, Down, 2).parallelize(v1, CpuThread, Atomics) }
-    spmm_3 { collapse(i, k, v1).split(v1, v2, v3, Up, 1).reorder(v2, v3) }
+    spmm_1 { precompute(B(j,k), k, v1, W).parallelize(k, CpuThread, NoRaces) }
+    spmm_2 { precompute(A(i,j) * B(j,k), k, v1, W).parallelize(k, CpuVector, Atomics) }
+    spmm_3 { split(k, v1, v2, Down, 2).parallelize(v1, CpuThread, Atomics) }
     spmm_4 { split(k, v1, v2, Up, 16).split(v2, v3, v4, Up, 3) }
-    spmm_5 { precompute(A(i,j) * B(j,k), k, v1, W).split(k, v2, v3, Up, 3) }
-    spmm_6 { reorder(k, i).parallelize(j, CpuThread, Temporary) }
+    spmm_5 { precompute(B(j,k), k, v1, W).bound(v1, v2, 0, MinConstraint) }
+    spmm_6 { precompute(A(i,j) * B(j,k), k, v1, W).split(k, v2, v3, Up, 3) }
     spmm_7 { unroll(i, 7).precompute(A(i,j) * B(j,k), k, v1, W).prefetch(B, 16).split(k, v2, v3, Down, 16) }
     spmm_8 { reorder(k, j).split(i, v1, v2, Down, 3).split(v2, v3, v4, Up, 7) }
     spmm_9 { prefetch(B, 1).bound(k, v1, 0, MinExact).split(v1, v2, v3, Up, 7).parallelize(v2, CpuThread, Atomics) }
@@ -75,14 +75,14 @@ random_schedules!(mttkrp, check_mttkrp, { A(i,j) = B(i,k,l) * D(l,j) * C(k,j); f
     mttkrp_0 { split(i, v1, v2, Up, 16).split(v2, v3, v4, Up, 2) }
     mttkrp_1 { prefetch(C, 2).prefetch(D, 1).parallelize(l, CpuVector, Temporary).parallelize(j, CpuThread, NoRaces) }
     mttkrp_2 { split(j, v1, v2, Up, 3).prefetch(C, 1).collapse(v1, v2, v3) }
-    mttkrp_3 { assemble(A, Append).collapse(i, j, v1).pos(k, v2, B) }
-    mttkrp_4 { split(i, v1, v2, Down, 7).collapse(v2, j, v3) }
-    mttkrp_5 { pos(k, v1, B).prefetch(C, 1).collapse(i, j, v2).assemble(A, Append).unroll(v1, 7) }
-    mttkrp_6 { reorder(k, j).prefetch(C, 3).pos(l, v1, B) }
-    mttkrp_7 { split(i, v1, v2, Up, 16).split(v1, v3, v4, Up, 16) }
-    mttkrp_8 { split(j, v1, v2, Down, 16).parallelize(i, CpuThread, NoRaces) }
-    mttkrp_9 { reorder(k, j).prefetch(D, 3).reorder(l, j) }
-    mttkrp_10 { pos(k, v1, B).split(v1, v2, v3, Down, 3) }
+    mttkrp_3 { reorder(k, j).prefetch(C, 3).pos(l, v1, B) }
+    mttkrp_4 { split(i, v1, v2, Up, 16).split(v1, v3, v4, Up, 16) }
+    mttkrp_5 { split(j, v1, v2, Down, 16).parallelize(i, CpuThread, NoRaces) }
+    mttkrp_6 { reorder(k, j).prefetch(D, 3).reorder(l, j) }
+    mttkrp_7 { pos(k, v1, B).reorder(l, j) }
+    mttkrp_8 { reorder(i, l, j).split(i, v1, v2, Down, 7).assemble(A, Append) }
+    mttkrp_9 { pos(k, v1, B).split(v1, v2, v3, Down, 3) }
+    mttkrp_10 { bound(j, v1, 0, MinConstraint).precompute(B(i,k,l) * D(l,j), v1, v2, W).split(v2, v3, v4, Down, 16) }
     mttkrp_11 { unroll(j, 16).unroll(k, 3).unroll(i, 7).split(j, v1, v2, Up, 7).parallelize(v2, CpuVector, IgnoreRaces) }
 ]);
 

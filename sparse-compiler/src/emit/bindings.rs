@@ -114,6 +114,26 @@ impl Bindings {
         &self.names[&b]
     }
 
+    /// `let x = x;` for every bound size and input array, which a thread region's closure runs
+    /// first. A closure captures them by reference, and the optimizer cannot tell that a store
+    /// into the output leaves what a reference points at unchanged, so it reloaded a size or a
+    /// slice after every store: the inner loop of a row-split SpMM was not vectorized and ran
+    /// 2.5 times slower than the serial kernel (BENCHMARKS.md, "Small inputs"). The output's own
+    /// arrays are the region's to borrow and are left alone.
+    pub(super) fn put_region_copies(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (&b, name) in &self.names {
+            let copy = match b {
+                Binding::Dim { .. } | Binding::LevelSize { .. } => true,
+                Binding::LevelArray { param, .. } | Binding::Vals { param } => param != 0,
+            };
+            if copy {
+                out.extend(quote! { let #name = #name; });
+            }
+        }
+        out
+    }
+
     /// The assembly local.
     pub(super) fn assembly(&self) -> &Ident {
         &self.assembly

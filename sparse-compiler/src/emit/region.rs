@@ -33,13 +33,36 @@ impl Emitter<'_> {
             writes: Some(writes),
             ..*self
         };
+        let copies = self.bindings.put_region_copies();
         let body = inner.put_stmts(&region.body);
+        let body = quote! { #copies #body };
         match (&region.output, writes) {
             (OutputAccess::Blocks { chunk }, _) => self.put_blocks(region, chunk, body),
             (_, Writes::Reduced) => self.put_reduced(region, body),
             (_, Writes::CountRows) => self.put_count_rows(region, body),
             (_, Writes::FillRows) => self.put_fill_rows(region, body),
             _ => self.put_scattered(region, body),
+        }
+    }
+
+    /// The work a region stands for, as a `usize` expression: with none known, enough for
+    /// threads.
+    fn work(&self, region: &Region) -> TokenStream {
+        match &region.work {
+            Some(work) => self.put_expr(work).at(Prec::Or),
+            None => quote! { ::sparse::__private::PARALLEL_MIN_WORK },
+        }
+    }
+
+    /// `iter.with_min_len(..)`: one piece, run on the calling thread, when the region's work is
+    /// too small for threads.
+    fn sized(&self, region: &Region, iter: TokenStream) -> TokenStream {
+        let work = self.work(region);
+        quote! {
+            ::sparse::__private::rayon::iter::IndexedParallelIterator::with_min_len(
+                #iter,
+                ::sparse::__private::min_len(#work),
+            )
         }
     }
 
@@ -66,13 +89,19 @@ impl Emitter<'_> {
             self.local("__chunk"),
         );
         let rayon = quote! { #root::__private::rayon };
+        let chunks = self.sized(
+            region,
+            quote! {
+                #rayon::iter::IndexedParallelIterator::enumerate(
+                    #rayon::slice::ParallelSliceMut::par_chunks_mut(&mut *#vals, #size),
+                )
+            },
+        );
         quote! {
             {
                 let #size: usize = ::core::cmp::max(#chunk, 1);
                 #rayon::iter::ParallelIterator::for_each(
-                    #rayon::iter::IndexedParallelIterator::enumerate(
-                        #rayon::slice::ParallelSliceMut::par_chunks_mut(&mut *#vals, #size),
-                    ),
+                    #chunks,
                     |(#var, #rows): (usize, &mut [T])| {
                         let #offset = #var * #size;
                         #body
@@ -118,11 +147,12 @@ impl Emitter<'_> {
         ]
         .map(|name| self.local(name));
         let rayon = quote! { #root::__private::rayon };
+        let work = self.work(region);
         quote! {
             {
                 let (#lo_, #hi_): (usize, usize) = (#lo, #hi);
                 let #len = #vals.len();
-                let #pieces = #rayon::current_num_threads().max(1);
+                let #pieces = ::sparse::__private::pieces(#work);
                 let #span = #hi_.saturating_sub(#lo_);
                 let #partials: ::std::vec::Vec<::std::vec::Vec<T>> = #rayon::iter::ParallelIterator::collect(
                     #rayon::iter::ParallelIterator::map(
@@ -154,11 +184,15 @@ impl Emitter<'_> {
             self.local("__out_cells"),
         );
         let rayon = quote! { #root::__private::rayon };
+        let range = self.sized(
+            region,
+            quote! { #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi) },
+        );
         quote! {
             {
                 let #cells = #root::__private::as_atomic(&mut *#vals);
                 #rayon::iter::ParallelIterator::for_each(
-                    #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
+                    #range,
                     |#var: usize| { #body },
                 );
             }
@@ -176,10 +210,14 @@ impl Emitter<'_> {
             self.local("__row"),
         );
         let rayon = quote! { #root::__private::rayon };
+        let range = self.sized(
+            region,
+            quote! { #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi) },
+        );
         quote! {
             let #counts: ::std::vec::Vec<::std::vec::Vec<(usize, usize)>> = #rayon::iter::ParallelIterator::collect(
                 #rayon::iter::ParallelIterator::map(
-                    #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi),
+                    #range,
                     |#var: usize| {
                         let mut #segments: ::std::vec::Vec<(usize, usize)> = ::std::vec::Vec::new();
                         let mut #row: usize = 0;
@@ -207,11 +245,17 @@ impl Emitter<'_> {
         let [parts, part, crd_part, vals_part, cursor] =
             ["__parts", "__part", "__crd_part", "__vals_part", "__cursor"].map(|n| self.local(n));
         let rayon = quote! { #root::__private::rayon };
-        quote! {
-            #rayon::iter::ParallelIterator::for_each(
+        let parts = self.sized(
+            region,
+            quote! {
                 #rayon::iter::IndexedParallelIterator::enumerate(
                     #rayon::iter::IntoParallelIterator::into_par_iter(#parts),
-                ),
+                )
+            },
+        );
+        quote! {
+            #rayon::iter::ParallelIterator::for_each(
+                #parts,
                 |(#part, (#crd_part, #vals_part)): (usize, (&mut [#root::Idx], &mut [T]))| {
                     let #var = #lo + #part;
                     let mut #cursor: usize = 0;

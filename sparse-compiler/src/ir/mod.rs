@@ -372,6 +372,10 @@ pub struct Region {
     /// How many units the region occupies when that is fixed at compile time (GPU warps and
     /// threads: the block's shape); iterations from `hi` to `lo + units` idle.
     pub units: Option<usize>,
+    /// For CPU threads, the work the region stands for (the stored values of the inputs it
+    /// reads): below the runtime's measured threshold its iterations run on the calling thread,
+    /// as under OpenMP's `if` clause, since starting threads would cost more than they save.
+    pub work: Option<Expr>,
 }
 
 /// Where an [`Stmt::Update`] writes.

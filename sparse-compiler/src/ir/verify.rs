@@ -13,6 +13,7 @@
 //! - appends happen only outside regions or in a row-assembling region, and the statements of
 //!   the count and fill phases only in those phases;
 //! - after the passes: no `AppendRows` region is left, and each lane region is one update;
+//! - only CPU thread regions carry a work estimate (whether they run serially);
 //! - the prologue (bound checks, structure copies) comes first;
 //! - the signature lists every parameter once, the output first, and a parameter taken by value
 //!   is an order-0 input read directly (no converted copy).
@@ -246,6 +247,9 @@ impl<'k> Verifier<'k> {
     }
 
     fn region(&self, region: &Region) -> Result<(), String> {
+        if region.work.is_some() && region.unit != Unit::CpuThread {
+            return Err(format!("a {:?} region with a work estimate", region.unit));
+        }
         for reduction in &region.reductions {
             if !self.visible(&reduction.var) {
                 return Err(format!("reduction into undeclared `{}`", reduction.var.0));
@@ -311,6 +315,7 @@ mod tests {
             output,
             reductions: Vec::new(),
             units: None,
+            work: None,
         })
     }
 

@@ -74,15 +74,19 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         },
         Stmt::Workspace { len, init, .. } => vec![len, init],
         Stmt::SortPrefix { len, .. } => vec![len],
-        Stmt::For { lo, hi, .. } | Stmt::Parallel(Region { lo, hi, .. }) => {
+        Stmt::For { lo, hi, .. } => vec![lo, hi],
+        Stmt::Parallel(Region {
+            lo,
+            hi,
+            output,
+            work,
+            ..
+        }) => {
             let mut exprs = vec![lo, hi];
-            if let Stmt::Parallel(Region {
-                output: super::OutputAccess::Blocks { chunk },
-                ..
-            }) = stmt
-            {
+            if let super::OutputAccess::Blocks { chunk } = output {
                 exprs.push(chunk);
             }
+            exprs.extend(work);
             exprs
         }
         Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
@@ -111,10 +115,20 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         Stmt::Workspace { len, init, .. } => vec![len, init],
         Stmt::SortPrefix { len, .. } => vec![len],
         Stmt::For { lo, hi, .. } => vec![lo, hi],
-        Stmt::Parallel(Region { lo, hi, output, .. }) => match output {
-            super::OutputAccess::Blocks { chunk } => vec![lo, hi, chunk],
-            _ => vec![lo, hi],
-        },
+        Stmt::Parallel(Region {
+            lo,
+            hi,
+            output,
+            work,
+            ..
+        }) => {
+            let mut exprs = vec![lo, hi];
+            if let super::OutputAccess::Blocks { chunk } = output {
+                exprs.push(chunk);
+            }
+            exprs.extend(work);
+            exprs
+        }
         Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
         Stmt::Host(super::HostStep::CheckBound { extent, .. }) => vec![extent],
         Stmt::Host(_) | Stmt::CountEntry | Stmt::FailStructureMismatch => Vec::new(),
@@ -161,4 +175,25 @@ pub fn declared_names(kernel: &Kernel) -> BTreeSet<String> {
 /// Whether `holds` is true of a statement of `stmts` or of one nested in them, at any depth.
 pub fn any_stmt(stmts: &[Stmt], holds: &impl Fn(&Stmt) -> bool) -> bool {
     (stmts.iter()).any(|s| holds(s) || s.bodies().into_iter().any(|b| any_stmt(b, holds)))
+}
+
+/// The inputs (parameters other than the output) whose values `stmts` read, at any depth.
+pub fn inputs_read(body: &[Stmt]) -> BTreeSet<usize> {
+    fn expr(e: &Expr, out: &mut BTreeSet<usize>) {
+        if let Expr::Load(super::Array::Vals { param }, _) = e
+            && *param != 0
+        {
+            out.insert(*param);
+        }
+        operands(e).into_iter().for_each(|e| expr(e, out));
+    }
+    fn stmts(body: &[Stmt], out: &mut BTreeSet<usize>) {
+        for stmt in body {
+            stmt_exprs(stmt).into_iter().for_each(|e| expr(e, out));
+            stmt.bodies().into_iter().for_each(|b| stmts(b, out));
+        }
+    }
+    let mut out = BTreeSet::new();
+    stmts(body, &mut out);
+    out
 }

@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind};
 use crate::format::{bin, level_fns, level_of};
 use crate::ir::{
     Array, BinOp, Expr, OutputAccess, Place, ReduceOp, Region, Scope, Stmt, Sync, Type,
-    Unit as IrUnit, UpdateOp, Var, any_stmt,
+    Unit as IrUnit, UpdateOp, Var, any_stmt, visit::inputs_read,
 };
 use crate::notation::{Cin, IndexVar};
 use crate::schedule::{BoundKind, Direction, Parallel as ParallelTag, Race, Relation, Unit};
@@ -154,6 +154,7 @@ impl Lowerer<'_> {
             output: OutputAccess::Scattered,
             reductions: Vec::new(),
             units: None,
+            work: None,
         })
     }
 
@@ -220,6 +221,9 @@ impl Lowerer<'_> {
         if tag.race == Race::Atomics {
             make_output_sums_atomic(&mut locals);
         }
+        let work = (inputs_read(&locals).into_iter())
+            .map(|param| Expr::Len(Array::Vals { param }))
+            .reduce(|a, b| bin(BinOp::Add, a, b));
         Ok(Region {
             unit: IrUnit::CpuThread,
             var,
@@ -229,6 +233,7 @@ impl Lowerer<'_> {
             output,
             reductions: Vec::new(),
             units: None,
+            work,
         })
     }
 

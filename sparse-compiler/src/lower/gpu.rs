@@ -81,6 +81,7 @@ impl Lowerer<'_> {
             output: OutputAccess::Scattered,
             reductions,
             units,
+            work: None,
         }));
         before.extend(after);
         Ok(before)

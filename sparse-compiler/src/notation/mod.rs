@@ -4,10 +4,11 @@
 //! then inputs by first appearance (the signature's order is apart, `params.rs`), index variables
 //! in order of first appearance, and every access knows its tensor's levels. Concretization
 //! (Kjolstad 2020) makes the loops explicit: a forall per index variable in the default loop order
-//! (every tensor iterated concordantly with its levels, except levels with locate, which do not
-//! constrain the order), implicit sums turned into `+=` into the output or into scalar
-//! temporaries introduced by `where`, and a dense workspace where a sparse output could not be
-//! appended to in order (Gustavson's SpGEMM).
+//! (every tensor, dense ones and the output included, iterated concordantly with its levels where
+//! some order allows it; where none does, dense levels and the output yield first, `order.rs`),
+//! implicit sums turned into `+=` into the output or into scalar temporaries introduced by
+//! `where`, and a dense workspace where a sparse output could not be appended to in order
+//! (Gustavson's SpGEMM).
 
 mod concrete;
 mod convert;

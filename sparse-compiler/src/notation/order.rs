@@ -1,11 +1,18 @@
-//! The default loop order (Kjolstad 2020 step 3, the README): every tensor is iterated
-//! concordantly with its levels, except that a level with locate (dense, hashed) does not constrain
-//! the order; ties go to the variable that appears first. The output does not constrain the order
-//! either: an output that cannot be appended to in this order gets a workspace (`concrete`).
+//! The default loop order (Kjolstad 2020 step 3, the README): every tensor, dense ones and the
+//! output included, is iterated concordantly with its levels where some order allows it (taco's
+//! rule: `C(i,k) = A(i,j) * B(j,k)` with row-major `B` runs i, j, k). Levels without locate must
+//! be visited in storage order, or the planner copies an input (`convert`); the levels the lowerer
+//! can locate into (dense) and the output's only state a preference. Preferences are taken
+//! access by access in order of first appearance, the output first, each kept whole when the
+//! order still exists with it; ties go to the variable that appears first. An output that cannot
+//! be appended to in the order chosen gets a workspace (`concrete`).
 
-use super::{Expr, IndexVar, Program};
+use super::{Access, Expr, IndexVar, Program};
 use crate::error::{Error, ErrorKind};
 use crate::format::level_of;
+
+/// `(a, b, tensor)`: `tensor` needs (or prefers) the loop over `a` outside the loop over `b`.
+type Edge = (IndexVar, IndexVar, usize);
 
 /// Orders `vars` (a subset of the program's variables) so that every access in `expr` is
 /// concordant, or explains which tensor makes that impossible.
@@ -24,9 +31,28 @@ pub fn order_skipping(
     vars: &[IndexVar],
     skip: Option<usize>,
 ) -> Result<Vec<IndexVar>, Error> {
-    let mut edges: Vec<(IndexVar, IndexVar, usize)> = Vec::new();
+    let mut edges: Vec<Edge> = Vec::new();
     collect_edges(program, expr, &mut edges);
     edges.retain(|e| Some(e.2) != skip);
+    let mut order =
+        topological(&edges, vars).map_err(|left| cycle_error(program, &edges, &left))?;
+    for wish in preferred_edges(program, expr, vars) {
+        if wish.first().is_some_and(|e| Some(e.2) == skip) {
+            continue;
+        }
+        let kept = edges.len();
+        edges.extend(wish);
+        match topological(&edges, vars) {
+            Ok(with_wish) => order = with_wish,
+            Err(_) => edges.truncate(kept),
+        }
+    }
+    Ok(order)
+}
+
+/// A topological order of `vars` under `edges`, the smallest ready variable first; on a cycle,
+/// the variables left.
+fn topological(edges: &[Edge], vars: &[IndexVar]) -> Result<Vec<IndexVar>, Vec<IndexVar>> {
     let mut order = Vec::with_capacity(vars.len());
     let mut left: Vec<IndexVar> = vars.to_vec();
     left.sort_unstable();
@@ -41,7 +67,7 @@ pub fn order_skipping(
                 order.push(v);
                 left.retain(|&x| x != v);
             }
-            None => return Err(cycle_error(program, &edges, &left)),
+            None => return Err(left),
         }
     }
     Ok(order)
@@ -49,7 +75,7 @@ pub fn order_skipping(
 
 /// The ordering constraints of every access in `expr`: `(a, b, tensor)` means `tensor` needs the
 /// loop over `a` outside the loop over `b`.
-pub fn order_edges(program: &Program, expr: &Expr) -> Vec<(IndexVar, IndexVar, usize)> {
+pub fn order_edges(program: &Program, expr: &Expr) -> Vec<Edge> {
     let mut edges = Vec::new();
     collect_edges(program, expr, &mut edges);
     edges
@@ -59,35 +85,76 @@ pub fn order_edges(program: &Program, expr: &Expr) -> Vec<(IndexVar, IndexVar, u
 /// above it must be bound first. Only dense levels are located: a hashed level supports `locate`
 /// in the paper, but a probe loop is not an expression, so hashed levels are iterated
 /// (`format/hashed.rs`).
-fn collect_edges(program: &Program, expr: &Expr, edges: &mut Vec<(IndexVar, IndexVar, usize)>) {
-    match expr {
-        Expr::Access { access, .. } => {
-            let levels = program.iterated_levels(access.tensor);
-            let level_var = |k: usize| access.level_vars.get(k).copied();
-            for (k, level) in levels.iter().enumerate().skip(1) {
-                if level_of(level).full() {
-                    continue;
-                }
-                let Some(below) = level_var(k) else { continue };
-                for above in (0..k).filter_map(level_var) {
-                    edges.push((above, below, access.tensor));
-                }
-            }
-        }
-        Expr::Temp(_) | Expr::Literal(_) => {}
-        Expr::Op(_, args) => {
-            for a in args {
-                collect_edges(program, a, edges);
-            }
-        }
+fn collect_edges(program: &Program, expr: &Expr, edges: &mut Vec<Edge>) {
+    for access in accesses(expr) {
+        let levels = program.iterated_levels(access.tensor);
+        let below = |k: usize| !level_of(&levels[k]).full();
+        edges.extend(level_edges(access, levels.len(), below));
     }
 }
 
-fn cycle_error(
-    program: &Program,
-    edges: &[(IndexVar, IndexVar, usize)],
-    left: &[IndexVar],
-) -> Error {
+/// The orders each access would like and does not need, one list per access: the output's (its
+/// levels are written, not iterated) first, then the dense levels of the inputs in order of
+/// appearance. A sparse output also wants every sum inside its loops: a sum between two of its
+/// levels needs a workspace, or is refused where the output takes an input's structure (SDDMM's
+/// `A(i,j) = B(i,j) * C(i,k) * D(k,j)` keeps i, j, k although `D` prefers k outside j), and a
+/// sum outside all of them would add into entries already appended.
+fn preferred_edges(program: &Program, expr: &Expr, vars: &[IndexVar]) -> Vec<Vec<Edge>> {
+    let output = &program.output;
+    let out_levels = program.iterated_levels(output.tensor);
+    let mut wishes = vec![level_edges(output, out_levels.len(), |_| true)];
+    if out_levels.iter().any(|l| !level_of(l).full()) {
+        // One wish per pair, the root level's first: a sum that cannot go inside every output
+        // loop should at least go inside the outer ones.
+        let sums: Vec<IndexVar> = (vars.iter().copied())
+            .filter(|v| !output.level_vars.contains(v))
+            .collect();
+        for &v in &output.level_vars {
+            wishes.extend(sums.iter().map(|&sum| vec![(v, sum, output.tensor)]));
+        }
+    }
+    for access in accesses(expr) {
+        let levels = program.iterated_levels(access.tensor);
+        let dense = |k: usize| level_of(&levels[k]).full();
+        wishes.push(level_edges(access, levels.len(), dense));
+    }
+    wishes.retain(|w| !w.is_empty());
+    wishes
+}
+
+/// For each level `k` of `access` below the root that `pick` selects, an edge from the variable
+/// of every level above it.
+fn level_edges(access: &Access, levels: usize, pick: impl Fn(usize) -> bool) -> Vec<Edge> {
+    let level_var = |k: usize| access.level_vars.get(k).copied();
+    let mut edges = Vec::new();
+    for k in (1..levels).filter(|&k| pick(k)) {
+        let Some(below) = level_var(k) else { continue };
+        for above in (0..k).filter_map(level_var) {
+            edges.push((above, below, access.tensor));
+        }
+    }
+    edges
+}
+
+/// The tensor accesses of `expr`, in order of appearance.
+fn accesses(expr: &Expr) -> Vec<&Access> {
+    fn walk<'e>(expr: &'e Expr, out: &mut Vec<&'e Access>) {
+        match expr {
+            Expr::Access { access, .. } => out.push(access),
+            Expr::Temp(_) | Expr::Literal(_) => {}
+            Expr::Op(_, args) => {
+                for a in args {
+                    walk(a, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(expr, &mut out);
+    out
+}
+
+fn cycle_error(program: &Program, edges: &[Edge], left: &[IndexVar]) -> Error {
     let tensor = edges
         .iter()
         .rev()

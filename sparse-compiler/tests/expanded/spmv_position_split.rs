@@ -46,10 +46,21 @@ fn spmv_positions<T: ::sparse::Scalar>(
     {
         let __out_cells = ::sparse::__private::as_atomic(&mut *__y_vals);
         ::sparse::__private::rayon::iter::ParallelIterator::for_each(
-            ::sparse::__private::rayon::iter::IntoParallelIterator::into_par_iter(
-                0..(__A_l1_crd.len() - 0 + 2047) / 2048,
+            ::sparse::__private::rayon::iter::IndexedParallelIterator::with_min_len(
+                ::sparse::__private::rayon::iter::IntoParallelIterator::into_par_iter(
+                    0..(__A_l1_crd.len() - 0 + 2047) / 2048,
+                ),
+                ::sparse::__private::min_len(__A_vals.len() + __x_vals.len()),
             ),
             |__p0: usize| {
+                let __y_shape0 = __y_shape0;
+                let __A_shape0 = __A_shape0;
+                let __A_shape1 = __A_shape1;
+                let __x_shape0 = __x_shape0;
+                let __A_l1_pos = __A_l1_pos;
+                let __A_l1_crd = __A_l1_crd;
+                let __A_vals = __A_vals;
+                let __x_vals = __x_vals;
                 let mut __A_segment: usize = __A_l1_pos
                     .partition_point(|&__x| (__x as usize) <= 0 + (__p0 * 2048 + 0)) - 1;
                 let mut __A_segment_end: usize = if __A_segment + 1 < __A_l1_pos.len() {

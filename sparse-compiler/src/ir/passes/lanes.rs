@@ -87,6 +87,7 @@ fn lane_region(region: Region, enclosing: Option<&OutputAccess>) -> Stmt {
             output,
             reductions,
             units: None,
+            work: None,
         }),
         None => stmt(Stmt::For { var, lo, hi, body }, enclosing),
     }
@@ -225,6 +226,7 @@ fn swap_inner_loop(var: &Var, lo: &Expr, hi: &Expr, lets: &[Stmt], rest: &[Stmt]
         output: OutputAccess::Scattered,
         reductions: Vec::new(),
         units: None,
+        work: None,
     }));
     Some(Stmt::For {
         var: k.clone(),

@@ -282,7 +282,7 @@ impl Printer<'_> {
         }
     }
 
-    /// `parallel(UNIT, OUTPUT[, reduce OP VAR over SCOPE]) for v in lo..hi`.
+    /// `parallel(UNIT, OUTPUT[, reduce OP VAR over SCOPE][, serial below work W]) for v in lo..hi`.
     fn region_head(&self, region: &Region) -> String {
         let unit = match region.unit {
             Unit::CpuThread => "threads",
@@ -316,6 +316,9 @@ impl Printer<'_> {
                 r.var.0,
                 scope_name(r.scope)
             ));
+        }
+        if let Some(work) = &region.work {
+            how.push(format!("serial below work {}", self.expr(work)));
         }
         format!(
             "parallel({}) for {} in {}..{}",

@@ -250,6 +250,7 @@ fn scheduled_loops_and_searches_are_marked() {
             output,
             reductions: vec![],
             units: None,
+            work: None,
         })
     };
     let body = vec![

@@ -1,0 +1,102 @@
+//! Thread regions on both sides of the work threshold: below it a region runs on the calling
+//! thread, above it on rayon's pool, and each form of region (row blocks, a shared output with
+//! atomic adds, per-task partials, a row-parallel assembly) must give the dense reference's
+//! result either way.
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::*;
+use sparse::__private::PARALLEL_MIN_WORK;
+use sparse::prelude::*;
+
+tensor_kernel! {
+    fn rows; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<split(i, i0, i1, Down, 32).parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    fn positions; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 16)
+        .parallelize(p0, CpuThread, Atomics)>;
+}
+tensor_kernel! {
+    fn partials; y(i) = A(i,j) * x(j); formats<A: csc>;
+    schedule<parallelize(j, CpuThread, Temporary)>;
+}
+tensor_kernel! {
+    fn add_rows; C(i,j) = A(i,j) + B(i,j); formats<C: csr, A: csr, B: csr>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+
+/// A `rows x rows` matrix with about `per_row` entries per row (duplicates included), one row in
+/// seven empty. Values are positive, so no sum cancels to a zero that packing would drop.
+fn entries(rows: usize, per_row: usize, seed: u64) -> Vec<([usize; 2], f64)> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for i in (0..rows).filter(|i| i % 7 != 3) {
+        for _ in 0..per_row {
+            out.push(([i, rng.below(rows)], (1 + rng.below(8)) as f64 / 4.0));
+        }
+    }
+    out
+}
+
+fn spmv_reference(n: usize, a: &[([usize; 2], f64)], x: &[f64]) -> Vec<f64> {
+    let mut y = vec![0.0; n];
+    for &([i, j], v) in a {
+        y[i] += v * x[j];
+    }
+    y
+}
+
+/// Row counts on both sides of the threshold: the work is the matrix's values plus `x`'s.
+fn sizes() -> [usize; 3] {
+    [1, 200, 4 * PARALLEL_MIN_WORK / 5]
+}
+
+#[test]
+fn spmv_regions_agree_with_the_reference_below_and_above_the_threshold() {
+    for (n, seed) in sizes().into_iter().zip(1..) {
+        let list = entries(n, 4, seed);
+        let x: Vec<f64> = (0..n).map(|k| (k % 5) as f64 - 2.0).collect();
+        let want = spmv_reference(n, &list, &x);
+        let xt = Tensor::from_dense([n], &x).unwrap();
+        let csr = tensor::<Csr, 2>([n, n], &list);
+        let csc = tensor::<Csc, 2>([n, n], &list);
+        let mut y = garbage([n]);
+        rows(&mut y, &csr, &xt).unwrap();
+        assert_close(&y.to_dense(), &want);
+        let mut y = garbage([n]);
+        positions(&mut y, &csr, &xt).unwrap();
+        assert_close(&y.to_dense(), &want);
+        let mut y = garbage([n]);
+        partials(&mut y, &csc, &xt).unwrap();
+        assert_close(&y.to_dense(), &want);
+    }
+    assert!(
+        5 * sizes()[2] > PARALLEL_MIN_WORK,
+        "the largest input uses the pool"
+    );
+}
+
+#[test]
+fn row_parallel_assembly_agrees_with_the_reference_below_and_above_the_threshold() {
+    for (n, seed) in sizes().into_iter().zip(10..) {
+        let (a, b) = (entries(n, 3, seed), entries(n, 2, seed + 100));
+        // The matrices are too large to scatter densely: compare entry by entry.
+        let mut want = BTreeMap::new();
+        for &(c, v) in a.iter().chain(&b) {
+            *want.entry(c).or_insert(0.0) += v;
+        }
+        let mut c = Tensor::<f64, Csr>::zeros([n, n]);
+        add_rows(&mut c, &tensor([n, n], &a), &tensor([n, n], &b)).unwrap();
+        let mut got = BTreeMap::new();
+        c.for_each_entry(|at, v| {
+            got.insert([at[0], at[1]], v);
+        });
+        let keys = |m: &BTreeMap<[usize; 2], f64>| m.keys().copied().collect::<Vec<_>>();
+        assert_eq!(keys(&got), keys(&want), "{n} rows: stored coordinates");
+        let values = |m: &BTreeMap<[usize; 2], f64>| m.values().copied().collect::<Vec<_>>();
+        assert_close(&values(&got), &values(&want));
+    }
+}
