@@ -50,18 +50,21 @@ impl Emitter<'_> {
     fn work(&self, region: &Region) -> TokenStream {
         match &region.work {
             Some(work) => self.put_expr(work).at(Prec::Or),
-            None => quote! { ::sparse::__private::PARALLEL_MIN_WORK },
+            None => {
+                let root = self.root;
+                quote! { #root::__private::PARALLEL_MIN_WORK }
+            }
         }
     }
 
     /// `iter.with_min_len(..)`: one piece, run on the calling thread, when the region's work is
     /// too small for threads.
     fn sized(&self, region: &Region, iter: TokenStream) -> TokenStream {
-        let work = self.work(region);
+        let (work, root) = (self.work(region), self.root);
         quote! {
-            ::sparse::__private::rayon::iter::IndexedParallelIterator::with_min_len(
+            #root::__private::rayon::iter::IndexedParallelIterator::with_min_len(
                 #iter,
-                ::sparse::__private::min_len(#work),
+                #root::__private::min_len(#work),
             )
         }
     }
@@ -152,7 +155,7 @@ impl Emitter<'_> {
             {
                 let (#lo_, #hi_): (usize, usize) = (#lo, #hi);
                 let #len = #vals.len();
-                let #pieces = ::sparse::__private::pieces(#work);
+                let #pieces = #root::__private::pieces(#work);
                 let #span = #hi_.saturating_sub(#lo_);
                 let #partials: ::std::vec::Vec<::std::vec::Vec<T>> = #rayon::iter::ParallelIterator::collect(
                     #rayon::iter::ParallelIterator::map(
