@@ -18,6 +18,7 @@ mod ops;
 mod output;
 mod precompute;
 mod tracking;
+mod written;
 
 use std::collections::BTreeMap;
 
@@ -213,6 +214,8 @@ struct Lowerer<'p> {
     uncovered_output_write: bool,
     /// The tensors of `prefetch` commands that some loop gathers from.
     gathered: std::collections::BTreeSet<usize>,
+    /// The write flags of the scalar temporaries that have one (`written`).
+    flags: BTreeMap<usize, written::WriteFlag>,
 }
 
 impl<'p> Lowerer<'p> {
@@ -234,6 +237,7 @@ impl<'p> Lowerer<'p> {
             partial_output_write: false,
             uncovered_output_write: false,
             gathered: Default::default(),
+            flags: BTreeMap::new(),
         }
     }
 
@@ -293,8 +297,7 @@ impl<'p> Lowerer<'p> {
                     mutable: true,
                 });
                 self.temps.insert(temp, Temp::Scalar(var));
-                self.stmt(producer, out)?;
-                self.stmt(consumer, out)
+                self.scalar_where(temp, consumer, producer, out)
             }
             Lhs::Workspace { var, .. } => {
                 let ws = self.workspace(var);
