@@ -77,11 +77,13 @@ fn params(program: &Program) -> Vec<ir::Param> {
             format: t.format.clone(),
             convert_to: program.copies.get(k).map(|c| c.format()),
             by_value: t.by_value,
+            copy_of: t.copy_of,
         })
         .collect()
 }
 
-/// For every index variable, the dimensions it indexes: they must agree at run time.
+/// For every index variable, the dimensions it indexes: they must agree at run time. A tensor
+/// local to the kernel has the shape of the input it copies, which is checked instead.
 fn shape_checks(program: &Program, accesses: &[Access]) -> Vec<ir::ShapeCheck> {
     program
         .vars
@@ -90,9 +92,10 @@ fn shape_checks(program: &Program, accesses: &[Access]) -> Vec<ir::ShapeCheck> {
         .map(|(v, name)| {
             let mut dims = Vec::new();
             for a in accesses {
+                let tensor = program.tensors[a.tensor].copy_of.unwrap_or(a.tensor);
                 for (d, &x) in a.indices.iter().enumerate() {
-                    if x == v && !dims.contains(&(a.tensor, d)) {
-                        dims.push((a.tensor, d));
+                    if x == v && !dims.contains(&(tensor, d)) {
+                        dims.push((tensor, d));
                     }
                 }
             }
