@@ -89,6 +89,7 @@ fn kernel(f: Intrinsic) -> Kernel {
         },
         convert_to: None,
         by_value: false,
+        copy_of: None,
     };
     Kernel {
         name: format!("apply_{}", f.name()),

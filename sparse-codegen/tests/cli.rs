@@ -126,6 +126,31 @@ fn ir_view_iterates_the_planned_copy() {
     );
 }
 
+/// A tensor read in two index orders: the plan names the reads that get a copy of their own and
+/// the rules that shaped it, and the IR declares that copy as a tensor local to the kernel.
+#[test]
+fn a_read_in_another_order_gets_a_local_copy() {
+    let kernel = "fn sym; C(i,j) = A(i,j) + A(j,i); formats<A: csr, C: csr>;";
+    let plan = view(&["--plan"], kernel);
+    assert!(
+        plan.contains(
+            "copy A_j_i for A(j,i): Csr -> custom[dense(d1), compressed(d0)] by reread ("
+        ) && plan.contains("), then concordant ("),
+        "{plan}"
+    );
+    assert!(!plan.contains("copy A:"), "{plan}");
+    let ir = view(&["--ir"], kernel);
+    assert!(
+        ir.starts_with(
+            "kernel sym(out C: Csr, A: Csr) {\n    local A_j_i: copy of A as custom[dense(d1), \
+             compressed(d0)];\n"
+        ),
+        "{ir}"
+    );
+    let rust = view(&["--rust"], kernel);
+    assert!(rust.contains("A.convert()?"), "{rust}");
+}
+
 #[test]
 fn schedule_view_prints_what_auto_chose_and_the_tagged_loops() {
     let auto = format!("{SPMV} schedule<auto>;");

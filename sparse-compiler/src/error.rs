@@ -581,6 +581,8 @@ pub enum GpuPrecondition {
     AtomicsNoSum(String),
     /// A sparse output that a GPU kernel would have to assemble.
     SparseOutput(String),
+    /// An input the kernel would copy into other levels before it runs.
+    Copied(String),
 }
 
 impl GpuPrecondition {
@@ -634,6 +636,12 @@ impl GpuPrecondition {
                 "GPU kernels write dense outputs or sparse outputs with an input's structure \
              (SDDMM, TTV); output `{t}` would be assembled, which a GPU kernel cannot do: make \
              `{t}` dense, or give it the levels of the input whose pattern it has"
+            ),
+            GpuPrecondition::Copied(t) => format!(
+                "no loop order of this kernel visits `{t}` in its storage order, and a GPU kernel \
+             reads its inputs on the device as they are stored (it cannot copy them into another \
+             order first): store `{t}` in the order the loops follow, or read it in one index \
+             order"
             ),
         }
     }

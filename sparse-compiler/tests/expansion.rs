@@ -1,8 +1,8 @@
 //! Whole-pipeline checks on the kernels of the test suite:
 //! - every `tensor_kernel!` in the root package's `tests/kernels_*.rs` compiles, and its expansion
 //!   contains no `unsafe` token;
-//! - golden snapshots of the Rust that five kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
-//!   position-split SpMV, an axpy with a parameter list and a scalar),
+//! - golden snapshots of the Rust that six kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
+//!   `A Aᵀ` into CSR, position-split SpMV, an axpy with a parameter list and a scalar),
 //!   so reviewers see codegen changes. `SPARSE_BLESS=1 cargo test -p sparse-compiler --test
 //!   expansion` rewrites them.
 
@@ -118,6 +118,17 @@ fn golden_spgemm_csr() {
     golden(
         "spgemm_csr",
         "fn spgemm; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>;",
+    );
+}
+
+/// `A Aᵀ` into CSR: the loop over `j` is dense and the one over `k` intersects two rows, so the
+/// scalar sum carries a flag set where a lattice point writes it, and `j` is appended only where
+/// the flag is set (the coordinates stored entries produce, not every pair the loops visit).
+#[test]
+fn golden_aat_csr() {
+    golden(
+        "aat_csr",
+        "fn aat; G(i,j) = A(i,k) * A(j,k); formats<A: csr, G: csr>;",
     );
 }
 
@@ -292,4 +303,24 @@ fn the_ir_shows_the_signature_and_reads_of_the_output() {
     let weighted = ir("fn k; y(i) = A(i,j) * x(j) * y(i); formats<A: csr>;");
     assert!(weighted.contains("y.vals[__i] = __t;"), "{weighted}");
     assert!(!weighted.contains("y.vals[__i] +="), "{weighted}");
+}
+
+/// The count phase of a row-parallel `A Aᵀ` counts exactly the entries its fill phase writes:
+/// both are guarded by the same write flag. Kernels whose sums are written in every run (a dense
+/// product into a sparse output) or whose output is dense get no flag.
+#[test]
+fn write_flags_guard_count_and_fill_alike() {
+    let rows = ir("fn k; G(i,j) = A(i,k) * A(j,k); formats<A: csr, G: csr>; \
+                   schedule<split(i, i0, i1, Down, 16).parallelize(i0, CpuThread, NoRaces)>;");
+    let count = "if __t_written {\n                    count_entry;";
+    let fill = "if __t_written {\n                    fill_coord(__j);\n                    fill_value(__t);";
+    assert!(rows.contains(count) && rows.contains(fill), "{rows}");
+    assert_eq!(rows.matches("__t_written = true;").count(), 2, "{rows}");
+
+    let dense_sum = ir("fn k; y(i) = A(i,j) * x(j); formats<y: sparse>;");
+    assert!(!dense_sum.contains("written"), "{dense_sum}");
+    let dense_output = ir("fn k; y(i) = A(i,j) * x(j); formats<A: csr>;");
+    assert!(!dense_output.contains("written"), "{dense_output}");
+    let union = ir("fn k; y(i) = b(i) + A(i,j) * x(j); formats<A: csr, b: sparse, y: sparse>;");
+    assert_eq!(union.matches("if __t_written").count(), 1, "{union}");
 }

@@ -54,7 +54,8 @@ pub(super) struct Bindings {
     /// The `Assembly` of a kernel that rebuilds its output.
     assembly: Ident,
     /// Per parameter, the tensor its levels and values are read from: the parameter itself, or
-    /// the converted copy of an input the kernel iterates in another format.
+    /// the converted copy of an input the kernel iterates in another format (a tensor local to
+    /// the kernel is always one).
     sources: Vec<Ident>,
     /// The facade's path, which the bound types name.
     pub(super) root: Root,
@@ -157,10 +158,11 @@ impl Bindings {
         let output_vals = self.names.get(&Binding::Vals { param: 0 });
         let split = output_vals.is_some();
         let mut out = TokenStream::new();
-        for (p, copy) in kernel.params.iter().zip(&self.sources) {
+        for (k, (p, copy)) in kernel.params.iter().zip(&self.sources).enumerate() {
             if let Some(format) = &p.convert_to {
+                let source = &kernel.params[p.copy_of.unwrap_or(k)].name;
                 let (source, ty) = (
-                    ident(&p.name),
+                    ident(source),
                     super::signature::put_format_type(format, root),
                 );
                 out.extend(quote! { let #copy: #root::Tensor<T, #ty> = #source.convert()?; });
@@ -211,7 +213,9 @@ impl Bindings {
     fn put_binding(&self, kernel: &Kernel, b: Binding, name: &Ident) -> TokenStream {
         match b {
             Binding::Dim { param, dim } => {
-                let (p, dim) = (ident(&kernel.params[param].name), lit(dim));
+                // A tensor local to the kernel has the shape of the input it copies.
+                let source = kernel.params[param].copy_of.unwrap_or(param);
+                let (p, dim) = (ident(&kernel.params[source].name), lit(dim));
                 quote! { let #name: usize = #p.shape()[#dim]; }
             }
             Binding::LevelSize { param, level } => {

@@ -111,6 +111,7 @@ fn param(name: &str, output: bool, order: usize, format: FormatType) -> Param {
         format,
         convert_to: None,
         by_value: false,
+        copy_of: None,
     }
 }
 

@@ -91,6 +91,10 @@ pub struct Param {
     /// Whether the function takes it as a plain value `T` (an order-0 input in `scalars<...>`):
     /// its values array is then that one value.
     pub by_value: bool,
+    /// For a tensor local to the kernel, the parameter it is copied from (into `convert_to`)
+    /// before the kernel runs: the reads of that input in an index order its storage cannot
+    /// follow. The function does not take it, and its shape is that parameter's.
+    pub copy_of: Option<usize>,
 }
 
 /// One index variable's extent: every listed (parameter, dimension) must have the same size.

@@ -16,7 +16,8 @@
 //! - only CPU thread regions carry a work estimate (whether they run serially);
 //! - the prologue (bound checks, structure copies) comes first;
 //! - the signature lists every parameter once, the output first, and a parameter taken by value
-//!   is an order-0 input read directly (no converted copy).
+//!   is an order-0 input read directly (no converted copy); a tensor local to the kernel is
+//!   a converted copy of an input the function takes, and not in the signature.
 
 use super::visit::{declared, stmt_exprs};
 use super::{
@@ -49,15 +50,27 @@ pub fn verify(kernel: &Kernel, stage: Stage) -> Result<(), String> {
     verifier.stmts(&kernel.body)
 }
 
-/// The parameters' order and how each is passed.
+/// The parameters' order and how each is passed; tensors local to the kernel are copies of an
+/// input the function takes.
 fn signature(kernel: &Kernel) -> Result<(), String> {
     let mut sorted = kernel.signature.clone();
     sorted.sort_unstable();
-    if kernel.signature.first() != Some(&0) || !sorted.iter().copied().eq(0..kernel.params.len()) {
+    let taken = (0..kernel.params.len()).filter(|&k| kernel.params[k].copy_of.is_none());
+    if kernel.signature.first() != Some(&0) || !sorted.iter().copied().eq(taken) {
         return Err(format!(
             "the signature {:?} does not list every parameter once, output first",
             kernel.signature
         ));
+    }
+    let local = |p: &super::Param| p.copy_of.is_some();
+    let copies_an_input = |k: usize| {
+        let p = kernel.params.get(k);
+        p.is_some_and(|p| !p.output && !p.by_value && !local(p))
+    };
+    if let Some(p) = (kernel.params.iter()).find(|p| {
+        local(p) && (p.output || p.convert_to.is_none() || !p.copy_of.is_some_and(copies_an_input))
+    }) {
+        return Err(format!("`{}` is not a copy of an input", p.name));
     }
     match (kernel.params.iter())
         .find(|p| p.by_value && (p.output || p.order != 0 || p.convert_to.is_some()))
@@ -291,6 +304,7 @@ mod tests {
             },
             convert_to: None,
             by_value: false,
+            copy_of: None,
         };
         Kernel {
             name: "k".into(),
@@ -364,6 +378,37 @@ mod tests {
         assert!(error.contains("`x` cannot be passed by value"), "{error}");
         k.params[1].order = 0;
         assert!(verify(&k, Stage::Final).is_ok());
+    }
+
+    /// A tensor local to the kernel is a converted copy of an input, and not in the signature.
+    #[test]
+    fn a_local_tensor_copies_an_input_outside_the_signature() {
+        let mut k = kernel(Vec::new());
+        let mut local = k.params[1].clone();
+        local.name = "x_copy".into();
+        local.copy_of = Some(1);
+        local.convert_to = Some(FormatType::Named {
+            type_name: "SparseVec",
+            type_args: Vec::new(),
+        });
+        k.params.push(local);
+        assert!(verify(&k, Stage::Final).is_ok());
+        k.signature = vec![0, 1, 2];
+        assert!(
+            verify(&k, Stage::Final)
+                .unwrap_err()
+                .contains("output first")
+        );
+        k.signature = vec![0, 1];
+        k.params[2].copy_of = Some(0);
+        let error = verify(&k, Stage::Final).unwrap_err();
+        assert!(
+            error.contains("`x_copy` is not a copy of an input"),
+            "{error}"
+        );
+        k.params[2].copy_of = Some(1);
+        k.params[2].convert_to = None;
+        assert!(verify(&k, Stage::Final).is_err());
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod ops;
 mod output;
 mod precompute;
 mod tracking;
+mod written;
 
 use std::collections::BTreeMap;
 
@@ -76,11 +77,13 @@ fn params(program: &Program) -> Vec<ir::Param> {
             format: t.format.clone(),
             convert_to: program.copies.get(k).map(|c| c.format()),
             by_value: t.by_value,
+            copy_of: t.copy_of,
         })
         .collect()
 }
 
-/// For every index variable, the dimensions it indexes: they must agree at run time.
+/// For every index variable, the dimensions it indexes: they must agree at run time. A tensor
+/// local to the kernel has the shape of the input it copies, which is checked instead.
 fn shape_checks(program: &Program, accesses: &[Access]) -> Vec<ir::ShapeCheck> {
     program
         .vars
@@ -89,9 +92,10 @@ fn shape_checks(program: &Program, accesses: &[Access]) -> Vec<ir::ShapeCheck> {
         .map(|(v, name)| {
             let mut dims = Vec::new();
             for a in accesses {
+                let tensor = program.tensors[a.tensor].copy_of.unwrap_or(a.tensor);
                 for (d, &x) in a.indices.iter().enumerate() {
-                    if x == v && !dims.contains(&(a.tensor, d)) {
-                        dims.push((a.tensor, d));
+                    if x == v && !dims.contains(&(tensor, d)) {
+                        dims.push((tensor, d));
                     }
                 }
             }
@@ -213,6 +217,8 @@ struct Lowerer<'p> {
     uncovered_output_write: bool,
     /// The tensors of `prefetch` commands that some loop gathers from.
     gathered: std::collections::BTreeSet<usize>,
+    /// The write flags of the scalar temporaries that have one (`written`).
+    flags: BTreeMap<usize, written::WriteFlag>,
 }
 
 impl<'p> Lowerer<'p> {
@@ -234,6 +240,7 @@ impl<'p> Lowerer<'p> {
             partial_output_write: false,
             uncovered_output_write: false,
             gathered: Default::default(),
+            flags: BTreeMap::new(),
         }
     }
 
@@ -293,8 +300,7 @@ impl<'p> Lowerer<'p> {
                     mutable: true,
                 });
                 self.temps.insert(temp, Temp::Scalar(var));
-                self.stmt(producer, out)?;
-                self.stmt(consumer, out)
+                self.scalar_where(temp, consumer, producer, out)
             }
             Lhs::Workspace { var, .. } => {
                 let ws = self.workspace(var);

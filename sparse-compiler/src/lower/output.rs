@@ -7,6 +7,7 @@
 //! (Gustavson's SpGEMM): a dense value array, a flag per coordinate and the list of touched
 //! coordinates, sorted before they are appended.
 
+use super::written::guarded;
 use super::{Lowerer, Temp};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{Assembly, LevelSpec, level_of, properties};
@@ -229,11 +230,17 @@ impl Lowerer<'_> {
             Lhs::Scalar(t) => match self.temps.get(t) {
                 Some(Temp::Scalar(var)) => {
                     out.push(Stmt::assign(var.clone(), value, accumulate));
+                    self.note_scalar_write(*t, rhs, out);
                     Ok(())
                 }
                 _ => Err(self.internal("a scalar temporary without a variable")),
             },
-            Lhs::Workspace { temp, var } => self.scatter(*temp, *var, value, out),
+            Lhs::Workspace { temp, var } => {
+                let mut scatter = Vec::new();
+                self.scatter(*temp, *var, value, &mut scatter)?;
+                out.extend(guarded(self.produced(rhs), scatter));
+                Ok(())
+            }
             Lhs::Precomputed { temp, .. } => {
                 let (values, at) = self.precomputed_slot(*temp)?;
                 out.push(super::precompute::fill(values, at, value, accumulate));
@@ -244,14 +251,18 @@ impl Lowerer<'_> {
                     return Err(self.unsupported("accumulating into a sparse output"));
                 }
                 let coords = self.output_coords()?;
-                out.push(Stmt::AppendEntry { coords, value });
+                let entry = vec![Stmt::AppendEntry { coords, value }];
+                out.extend(guarded(self.produced(rhs), entry));
                 Ok(())
             }
             Lhs::Output if self.assembles() => {
                 if accumulate {
                     return Err(self.unsupported("accumulating into a sparse output"));
                 }
-                self.append(value, out)
+                let mut append = Vec::new();
+                self.append(value, &mut append)?;
+                out.extend(guarded(self.produced(rhs), append));
+                Ok(())
             }
             Lhs::Output if accumulate && self.scope.segment_sum.is_some() => {
                 self.partial_output_write = true;

@@ -197,7 +197,7 @@ pub(super) fn range_copies(program: &Program) -> Vec<Proposal> {
 
 /// Dense rows over compressed levels, for an input of order `order`: what slot, block and range
 /// formats are copied into when their own levels cannot be iterated.
-fn rows_over_compressed(order: usize) -> Vec<LevelSpec> {
+pub(super) fn rows_over_compressed(order: usize) -> Vec<LevelSpec> {
     (0..order)
         .map(|d| match d {
             0 => LevelSpec::dense(0),

@@ -16,6 +16,7 @@ mod order;
 mod params;
 mod plan;
 mod print;
+mod reread;
 
 pub use concrete::{Cin, Lhs, concretize};
 pub use order::order_edges;
@@ -50,6 +51,10 @@ pub struct Tensor {
     pub span: Span,
     /// Whether the function takes it as a plain value (an order-0 input in `scalars<...>`).
     pub by_value: bool,
+    /// For a tensor local to the kernel, the input it is a run-time copy of: the reads of that
+    /// input in an index order its storage cannot follow, given a copy of their own by the
+    /// planner ([`Rule::Reread`]). The function does not take it as a parameter.
+    pub copy_of: Option<usize>,
 }
 
 /// One access `A(i, j)` of the right-hand side, or the output's.
@@ -185,6 +190,7 @@ impl Program {
                 format: f.rust_type.clone(),
                 span: name.span(),
                 by_value: false,
+                copy_of: None,
             })
             .collect();
         let mut errors = Vec::new();

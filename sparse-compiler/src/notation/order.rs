@@ -167,8 +167,9 @@ fn cycle_error(program: &Program, edges: &[Edge], left: &[IndexVar]) -> Error {
     super::convert::collect_accesses(&program.rhs, tensor, &mut reads);
     let suggestion = if reads.iter().any(|r| *r != reads[0]) {
         format!(
-            "`{}` is read in two index orders, and no copy of it can follow both; pass a copy \
-             stored in the other order as a second tensor",
+            "`{}` is read in several index orders, and giving the reads of one order a copy of \
+             their own leaves no loop order that follows the rest; pass copies stored in the \
+             other orders as tensors of their own",
             t.name
         )
     } else if !whole_dims {

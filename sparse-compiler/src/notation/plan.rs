@@ -11,11 +11,15 @@
 //! The plan is a side table ([`Copies`]) keyed by tensor: each input keeps the format the user
 //! wrote, and every later stage asks [`Program::iterated_levels`] for the levels it iterates. The
 //! accesses of a copied input name the copy's level variables (they describe what is iterated).
+//! One copy per tensor serves every read of it, except where a tensor is read in index orders that
+//! no one copy can follow (`A(i,j) + A(j,i)`): the reads in one of those orders then get a tensor of
+//! their own, local to the kernel and copied from the input when it runs ([`Rule::Reread`]).
 
 use std::collections::BTreeMap;
 
 use super::convert::{concordant_copies, nested_copies, range_copies, slot_copies, sorted_copies};
-use super::{Expr, Program};
+use super::reread::reread_splits;
+use super::{Expr, IndexVar, Program};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{FormatType, LevelSpec};
 
@@ -29,6 +33,10 @@ pub enum Rule {
     /// A range level (DIA's rows) merged with another operand's sparse level is copied into
     /// dense rows over compressed levels.
     Range,
+    /// A tensor read in several index orders that no loop order (or no single copy) can visit in
+    /// storage order: the reads in one order get a copy of their own, which the later rules then
+    /// put in an order the loops follow.
+    Reread,
     /// No loop order is concordant with every operand's storage order: an operand is copied with
     /// its levels in an order concordant with the others.
     Concordant,
@@ -44,10 +52,13 @@ pub enum Rule {
 impl Rule {
     /// Every rule, in precedence order. Sorting comes before the range copies: an unordered level
     /// that meets DIA's rows is sorted even though DIA is then copied into dense rows, so a
-    /// schedule may still take its positions (`pos` over a hashed level is not supported).
-    pub const ALL: [Rule; 5] = [
+    /// schedule may still take its positions (`pos` over a hashed level is not supported). A
+    /// tensor read in two orders is split before the concordant copies, which would otherwise
+    /// report the conflict as unresolvable.
+    pub const ALL: [Rule; 6] = [
         Rule::Sorted,
         Rule::Range,
+        Rule::Reread,
         Rule::Concordant,
         Rule::Nested,
         Rule::Slot,
@@ -58,6 +69,7 @@ impl Rule {
         match self {
             Rule::Sorted => "sorted",
             Rule::Range => "range",
+            Rule::Reread => "reread",
             Rule::Concordant => "concordant",
             Rule::Nested => "nested",
             Rule::Slot => "slot",
@@ -69,27 +81,46 @@ impl Rule {
         match self {
             Rule::Sorted => "an unordered level meets another operand's sparse level",
             Rule::Range => "a range level meets another operand's sparse level",
+            Rule::Reread => "read in another index order too, and this read gets its own copy",
             Rule::Concordant => "no loop order follows every operand's storage order",
             Rule::Nested => "a producer's loops visit it against its storage order",
             Rule::Slot => "a sum inside its slot loop has a term not zero where it stores nothing",
         }
     }
 
-    /// The copies the rule proposes for `program` as planned so far: each an input and the
-    /// levels to iterate it in. A rule that cannot resolve what it looks for reports the error.
-    fn propose(self, program: &Program) -> Result<Vec<Proposal>, Errors> {
+    /// The changes the rule proposes for `program` as planned so far: copies of inputs, each in
+    /// the levels to iterate it in, or reads split off into a tensor of their own. A rule that
+    /// cannot resolve what it looks for reports the error.
+    fn propose(self, program: &Program) -> Result<Vec<Change>, Errors> {
+        let copies = |proposals: Vec<Proposal>| proposals.into_iter().map(Change::Copy).collect();
         match self {
-            Rule::Sorted => Ok(sorted_copies(program)),
-            Rule::Range => Ok(range_copies(program)),
-            Rule::Concordant => concordant_copies(program),
-            Rule::Nested => nested_copies(program),
-            Rule::Slot => Ok(slot_copies(program)),
+            Rule::Sorted => Ok(copies(sorted_copies(program))),
+            Rule::Range => Ok(copies(range_copies(program))),
+            Rule::Reread => Ok(reread_splits(program)),
+            Rule::Concordant => concordant_copies(program).map(copies),
+            Rule::Nested => nested_copies(program).map(copies),
+            Rule::Slot => Ok(copies(slot_copies(program))),
         }
     }
 }
 
 /// A copy a rule proposes: input `tensor` iterated in `levels`.
 pub(super) type Proposal = (usize, Vec<LevelSpec>);
+
+/// A change a rule proposes to the plan.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Change {
+    /// Iterate an input in other levels ([`Proposal`]).
+    Copy(Proposal),
+    /// Give the reads of input `tensor` at `indices` a tensor of their own, a copy of the input
+    /// local to the kernel.
+    Split {
+        /// The input.
+        tensor: usize,
+        /// The indices of the reads that move.
+        indices: Vec<IndexVar>,
+    },
+}
 
 /// One planned copy of an input.
 #[derive(Clone, Debug, PartialEq)]
@@ -141,16 +172,32 @@ pub fn plan_copies(program: &mut Program) -> Result<(), Errors> {
     fixpoint(program, &|rule, program| rule.propose(program))
 }
 
+/// Whether the rules other than [`Rule::Reread`] plan `program` as it stands: then no read needs
+/// a tensor of its own.
+pub(super) fn plans_without_splits(program: &Program) -> bool {
+    let others = |rule: Rule, program: &Program| match rule {
+        Rule::Reread => Ok(Vec::new()),
+        _ => rule.propose(program),
+    };
+    fixpoint(&mut program.clone(), &others).is_ok()
+}
+
 /// What a rule proposes for a program: [`Rule::propose`], or a stand-in in tests.
-type Propose<'a> = &'a dyn Fn(Rule, &Program) -> Result<Vec<Proposal>, Errors>;
+type Propose<'a> = &'a dyn Fn(Rule, &Program) -> Result<Vec<Change>, Errors>;
 
 fn fixpoint(program: &mut Program, propose: Propose<'_>) -> Result<(), Errors> {
-    for _ in 0..ROUNDS_PER_TENSOR * program.tensors.len() {
-        let Some((rule, proposals)) = first_proposal(program, propose)? else {
+    // Each split adds a tensor, and so more rounds.
+    let mut round = 0;
+    while round < ROUNDS_PER_TENSOR * program.tensors.len() {
+        round += 1;
+        let Some((rule, changes)) = first_proposal(program, propose)? else {
             return Ok(());
         };
-        for (t, levels) in proposals {
-            program.record_copy(t, levels, rule);
+        for change in changes {
+            match change {
+                Change::Copy((t, levels)) => program.record_copy(t, levels, rule),
+                Change::Split { tensor, indices } => program.split_reads(tensor, &indices),
+            }
         }
     }
     let what = "the copy planner's rules did not reach a fixpoint";
@@ -163,10 +210,15 @@ fn fixpoint(program: &mut Program, propose: Propose<'_>) -> Result<(), Errors> {
 fn first_proposal(
     program: &Program,
     propose: Propose<'_>,
-) -> Result<Option<(Rule, Vec<Proposal>)>, Errors> {
+) -> Result<Option<(Rule, Vec<Change>)>, Errors> {
     for rule in Rule::ALL {
-        let changes: Vec<Proposal> = (propose(rule, program)?.into_iter())
-            .filter(|(t, levels)| program.copies.get(*t).map(|c| &c.levels) != Some(levels))
+        let changes: Vec<Change> = (propose(rule, program)?.into_iter())
+            .filter(|change| match change {
+                Change::Copy((t, levels)) => {
+                    program.copies.get(*t).map(|c| &c.levels) != Some(levels)
+                }
+                Change::Split { .. } => true,
+            })
             .collect();
         if !changes.is_empty() {
             return Ok(Some((rule, changes)));
@@ -304,6 +356,59 @@ mod tests {
         assert_eq!(p.tensors[2].levels[1].kind, LevelKind::Hashed);
     }
 
+    /// The reads in one order move to a tensor of their own, a copy of the input local to the
+    /// kernel; the other reads keep the input as stored.
+    #[test]
+    fn a_tensor_read_in_two_orders_gives_one_order_its_own_copy() {
+        let p = planned(quote! {
+            fn k; C(i,j) = A(i,j) + A(j,i); formats<A: csr, C: csr>;
+        });
+        assert!(p.copies.get(1).is_none());
+        assert_eq!(p.tensors.len(), 3);
+        assert_eq!(
+            (p.tensors[2].name.as_str(), p.tensors[2].copy_of),
+            ("A_j_i", Some(1))
+        );
+        assert_eq!(p.signature, [0, 1]);
+        let copy = p.copies.get(2).expect("the local tensor is a copy");
+        assert_eq!(copy.rules, [Rule::Reread, Rule::Concordant]);
+        let coords: Vec<Coord> = copy.levels.iter().map(|l| l.coord).collect();
+        assert_eq!(coords, [Coord::Dim(1), Coord::Dim(0)]);
+        assert_eq!(level_vars(&p.rhs, 1), Some(vec![0, 1]));
+        assert_eq!(level_vars(&p.rhs, 2), Some(vec![0, 1]));
+    }
+
+    /// Of the orders that could move, the one that leaves the fewest copies does: `A(i,j)`, since
+    /// the loops follow `A(j,i)` and `D(j,i)`.
+    #[test]
+    fn the_read_that_moves_is_the_one_needing_fewest_copies() {
+        let p = planned(quote! {
+            fn k; C(i,j) = A(i,j) * A(j,i) * D(j,i); formats<A: csr, D: csr>;
+        });
+        assert_eq!(p.copies.iter().count(), 1);
+        let (t, copy) = p.copies.iter().next().expect("one copy");
+        assert_eq!(p.tensors[t].copy_of, Some(1));
+        assert_eq!(p.tensors[t].name, "A_i_j");
+        assert_eq!(copy.rules, [Rule::Reread, Rule::Concordant]);
+    }
+
+    /// No split without a conflict, and an error where one split is not enough.
+    #[test]
+    fn reads_split_only_where_that_resolves_a_conflict() {
+        let p = planned(quote! { fn k; C(i,j) = A(i,j) * A(i,j); formats<A: csr>; });
+        assert!(p.copies.is_empty() && p.tensors.len() == 2);
+        let p = planned(quote! { fn k; C(i,j) = A(i,j) + A(j,i); });
+        assert!(p.copies.is_empty() && p.tensors.len() == 2);
+        let mut three = program(quote! {
+            fn k; B(i,j,k) = A(i,j,k) + A(j,k,i) + A(k,i,j); formats<A: csf, B: csf>;
+        });
+        let errors = plan_copies(&mut three).expect_err("three orders");
+        assert!(matches!(
+            &errors[0].kind,
+            ErrorKind::NoConcordantOrder { .. }
+        ));
+    }
+
     #[test]
     fn rules_that_undo_each_other_stop_with_an_internal_error() {
         let mut p = program(quote! { fn k; y(i) = A(i,j) * x(j); formats<A: csr>; });
@@ -315,7 +420,7 @@ mod tests {
                 false => rows.clone(),
             };
             Ok(match rule {
-                Rule::Sorted => vec![(1, next)],
+                Rule::Sorted => vec![Change::Copy((1, next))],
                 _ => Vec::new(),
             })
         };

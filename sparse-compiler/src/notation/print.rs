@@ -48,15 +48,30 @@ pub fn print_plan(program: &Program) -> String {
         let rules: Vec<String> = (copy.rules.iter())
             .map(|r| format!("{} ({})", r.name(), r.why()))
             .collect();
+        // A tensor local to the kernel is named by the reads it serves.
+        let name = match tensor.copy_of {
+            Some(source) => format!("{} for {}", tensor.name, reads_of(program, source, t)),
+            None => tensor.name.clone(),
+        };
         out.push_str(&format!(
-            "copy {}: {} -> {} by {}\n",
-            tensor.name,
+            "copy {name}: {} -> {} by {}\n",
             format_type(&tensor.format),
             format_type(&copy.format()),
             rules.join(", then ")
         ));
     }
     out
+}
+
+/// `A(j,i)`: how the statement reads local tensor `t`, a copy of `source`.
+fn reads_of(program: &Program, source: usize, t: usize) -> String {
+    let mut reads = Vec::new();
+    super::convert::collect_accesses(&program.rhs, t, &mut reads);
+    let name = &program.tensors[source].name;
+    let indices: Vec<&str> = (reads.first().into_iter().flatten())
+        .map(|&v| program.vars[v].as_str())
+        .collect();
+    format!("{name}({})", indices.join(","))
 }
 
 fn access(program: &Program, a: &Access) -> String {

@@ -124,6 +124,14 @@ pub(super) fn gpu_launch(
         let t = program.tensors[program.output.tensor].name.clone();
         return fail(&first, GpuPrecondition::SparseOutput(t));
     }
+    // The launcher passes each input's device arrays as they are: nothing converts them.
+    if let Some((t, _)) = program.copies.iter().next() {
+        let t = program.tensors[t].copy_of.unwrap_or(t);
+        return fail(
+            &first,
+            GpuPrecondition::Copied(program.tensors[t].name.clone()),
+        );
+    }
     check_races(program, scheduled, cin, &gpu)?;
     // Outermost first, and the order of the units before anything else: an inverted nest is
     // better explained as such than by what its inner loop lacks.

@@ -1,11 +1,12 @@
-// A matrix read in both index orders: no loop order visits both reads in storage order, and no
-// single copy of it serves both (a second tensor, stored the other way, does).
+// A tensor read in three index orders: the reads of one order get a copy of their own, but the
+// two orders left still conflict, and no loop order visits every read in storage order (one copy
+// per order, passed as tensors of their own, does).
 use sparse::prelude::*;
 
 tensor_kernel! {
-    fn product;
-    A(i,j) = B(i,j) * B(j,i);
-    formats<B: csr>;
+    fn rotations;
+    B(i,j,k) = A(i,j,k) + A(j,k,i) + A(k,i,j);
+    formats<A: csf, B: csf>;
 }
 
 fn main() {}

@@ -72,6 +72,17 @@ impl Printer<'_> {
             params.join(", ")
         ));
         self.depth = 1;
+        for p in &self.kernel.params {
+            if let (Some(source), Some(format)) = (p.copy_of, &p.convert_to) {
+                let source = &self.kernel.params[source].name;
+                let line = format!(
+                    "local {}: copy of {source} as {};",
+                    p.name,
+                    format_type(format)
+                );
+                self.line(&line);
+            }
+        }
         for check in &self.kernel.shape_checks {
             let line = self.shape_check(check);
             self.line(&line);

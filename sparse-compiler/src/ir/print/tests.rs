@@ -26,6 +26,7 @@ fn kernel(body: Vec<Stmt>) -> Kernel {
         },
         convert_to: None,
         by_value: false,
+        copy_of: None,
     };
     Kernel {
         name: "spmv".into(),
