@@ -137,6 +137,20 @@ impl Emitter<'_> {
                 let tokens = quote! { #array.partition_point(|&#x| (#x as usize) <= #target) };
                 Operand::new(tokens, Prec::Postfix)
             }
+            Expr::BinarySearchAfter {
+                array,
+                lo,
+                hi,
+                target,
+            } => {
+                let root = self.root;
+                let array = self.put_array(array);
+                let (lo, hi) = (self.put_expr(lo).tokens, self.put_expr(hi).tokens);
+                let target = self.put_expr(target).tokens;
+                let tokens =
+                    quote! { #root::__private::binary_search_after(#array, #lo, #hi, #target) };
+                Operand::new(tokens, Prec::Postfix)
+            }
         }
     }
 
@@ -340,6 +354,7 @@ pub(super) fn is_constant(expr: &Expr) -> bool {
         | Expr::Len(_)
         | Expr::AppendedLen { .. }
         | Expr::CountUpTo { .. }
+        | Expr::BinarySearchAfter { .. }
         | Expr::Neg(_)
         | Expr::Not(_)
         | Expr::Signed(_)

@@ -423,6 +423,21 @@ impl Printer<'_> {
                 format!("count_up_to({}, {})", self.array(array), self.expr(target)),
                 Prec::Postfix,
             ),
+            Expr::BinarySearchAfter {
+                array,
+                lo,
+                hi,
+                target,
+            } => (
+                format!(
+                    "binary_search_after({}, {}, {}, {})",
+                    self.array(array),
+                    self.expr(lo),
+                    self.expr(hi),
+                    self.expr(target)
+                ),
+                Prec::Postfix,
+            ),
             Expr::Load(array, index) => (
                 format!("{}[{}]", self.array(array), self.expr(index)),
                 Prec::Postfix,
