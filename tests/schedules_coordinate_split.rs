@@ -487,9 +487,11 @@ fn mttkrp_over_csf_split_on_i_agrees_with_the_reference() {
     }
 }
 
-/// Inputs above the work threshold, so the parallel tiles run on rayon's pool: two vectors of
-/// 400,000 coordinates with about 40,000 entries each, clustered so that most tiles are empty or
-/// hold one operand only; a DCSR matrix and a CSF tensor with as many values.
+/// Inputs above the work threshold, so the parallel tiles run on rayon's pool (below it, the
+/// kernels run the unsplit loop, which the other tests check): two vectors of 400,000
+/// coordinates with about 40,000 entries each, clustered so that most tiles are empty or hold
+/// one operand only; a DCSR matrix, a CSF tensor, and two DCSR matrices into a CSR output, with
+/// as many values.
 #[test]
 fn tiles_on_threads_above_the_work_threshold() {
     let n = 400_000;
@@ -549,4 +551,34 @@ fn tiles_on_threads_above_the_work_threshold() {
         got.values(),
         &mttkrp_reference([p, q, r], rank, &bt, &cm, &dm),
     );
+    // A CSR output assembled by the tiles of rows in parallel (count, scan, fill), and a union
+    // with a dense operand.
+    let (rows, cols) = (5000, 300);
+    let entries = |rng: &mut Rng| -> Entries<2> {
+        (0..PARALLEL_MIN_WORK / 2 + 3000)
+            .map(|_| ([rng.below(rows / 3) * 3, rng.below(cols)], rng.value()))
+            .collect()
+    };
+    let (eb, ec) = (entries(&mut rng), entries(&mut rng));
+    let (tb, tc) = (
+        tensor::<Dcsr, 2>([rows, cols], &eb),
+        tensor([rows, cols], &ec),
+    );
+    let mut got = Tensor::<f64, Csr>::zeros([rows, cols]);
+    madd_threads(&mut got, &tb, &tc).unwrap();
+    let want = zip(
+        &dense([rows, cols], &eb),
+        &dense([rows, cols], &ec),
+        |x, y| x + y,
+    );
+    assert_close(&got.to_dense(), &want);
+    let d: Vec<f64> = (0..n).map(|i| (i % 5) as f64).collect();
+    let mut got = garbage([n]);
+    add_dense_threads(
+        &mut got,
+        &tensor([n], &b),
+        &Tensor::from_dense([n], &d).unwrap(),
+    )
+    .unwrap();
+    assert_close(got.values(), &zip(&db, &d, |x, y| x + y));
 }

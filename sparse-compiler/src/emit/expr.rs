@@ -103,6 +103,13 @@ impl Emitter<'_> {
                 let (asm, level) = (self.bindings.assembly(), lit(*level));
                 Operand::new(quote! { #asm.len(#level) }, Prec::Postfix)
             }
+            Expr::ParallelMinWork => {
+                let root = self.root;
+                Operand::new(
+                    quote! { #root::__private::PARALLEL_MIN_WORK },
+                    Prec::Postfix,
+                )
+            }
             Expr::Binary(op, a, b) => self.put_binary(*op, a, b),
             Expr::Neg(a) => {
                 let a = self.put_expr(a).at(Prec::Unary);
@@ -353,6 +360,7 @@ pub(super) fn is_constant(expr: &Expr) -> bool {
         | Expr::LevelSize { .. }
         | Expr::Len(_)
         | Expr::AppendedLen { .. }
+        | Expr::ParallelMinWork
         | Expr::CountUpTo { .. }
         | Expr::BinarySearchAfter { .. }
         | Expr::Neg(_)

@@ -215,6 +215,10 @@ pub enum Expr {
         /// The target.
         target: Box<Expr>,
     },
+    /// The runtime's work threshold: the stored values below which a CPU thread region runs on
+    /// the calling thread ([`Region::work`]). A kernel compares a region's work with it to run a
+    /// serial form of the region's loop instead (the loop over coordinate tiles, unsplit).
+    ParallelMinWork,
     /// The first position in `[lo, hi)` whose element of `array` is `>= target`, or `hi` when
     /// there is none: a binary search over a segment of a level's sorted coordinates (`crd`),
     /// Senanayake et al.'s `binarySearchAfter`, which finds where a coordinate tile starts in a

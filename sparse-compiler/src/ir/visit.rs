@@ -26,7 +26,8 @@ pub fn operands(expr: &Expr) -> Vec<&Expr> {
         | Expr::Dim { .. }
         | Expr::LevelSize { .. }
         | Expr::Len(_)
-        | Expr::AppendedLen { .. } => Vec::new(),
+        | Expr::AppendedLen { .. }
+        | Expr::ParallelMinWork => Vec::new(),
     }
 }
 

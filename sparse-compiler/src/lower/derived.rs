@@ -68,7 +68,9 @@ impl Lowerer<'_> {
         }
         self.scope = saved;
         result?;
-        self.push_loop(v, name, lo, hi, inner, out)?;
+        let mut looped = Vec::new();
+        self.push_loop(v, name, lo, hi, inner, &mut looped)?;
+        out.extend(self.unsplit_below_threshold(v, body, looped)?);
         out.extend(flush_after);
         out.extend(tiles_segment);
         Ok(())

@@ -16,7 +16,7 @@ use super::derived::ceil_div;
 use super::forall::writes_output;
 use crate::error::{Error, ErrorKind};
 use crate::format::{bin, level_fns, properties};
-use crate::ir::{BinOp, Expr, Stmt};
+use crate::ir::{BinOp, Expr, Region, Stmt, Unit as IrUnit};
 use crate::lattice::IterKind;
 use crate::notation::{Cin, IndexVar};
 use crate::schedule::{Direction, Relation};
@@ -36,18 +36,7 @@ impl Lowerer<'_> {
     /// For the loop over tiles `v` (the outer part of a split whose inner loop is a coordinate
     /// tile), the output segment the tiles fill together: closed once, after this loop.
     pub(super) fn segment_of_tiles(&self, v: IndexVar, body: &Cin) -> Option<Stmt> {
-        let scheduled = self.scheduled;
-        let parent = (scheduled.relations.iter()).find_map(|r| match *r {
-            Relation::Split {
-                parent,
-                outer,
-                inner,
-                ..
-            } if outer == v && scheduled.coordinate_tile(self.program, inner).is_some() => {
-                Some(parent)
-            }
-            _ => None,
-        })?;
+        let parent = self.tiled_parent(v)?;
         if !writes_output(body) {
             return None;
         }
@@ -175,6 +164,58 @@ impl Lowerer<'_> {
         let result = self.forall(parent, body, out);
         self.scope = saved;
         result
+    }
+
+    /// The variable whose coordinate tiles the loop over `v` runs over, if any.
+    fn tiled_parent(&self, v: IndexVar) -> Option<IndexVar> {
+        let scheduled = self.scheduled;
+        (scheduled.relations.iter()).find_map(|r| match *r {
+            Relation::Split {
+                parent,
+                outer,
+                inner,
+                ..
+            } if outer == v && scheduled.coordinate_tile(self.program, inner).is_some() => {
+                Some(parent)
+            }
+            _ => None,
+        })
+    }
+
+    /// For the thread region over coordinate tiles `v` (lowered into `looped`): the region, run
+    /// only when its work reaches the runtime's threshold, and otherwise the loop over the
+    /// tiles' parent unsplit. Below the threshold the region's tiles would run in order on the
+    /// calling thread, paying each tile's searches for nothing; the unsplit loop is the
+    /// unscheduled kernel's. Other loops are returned as they are.
+    pub(super) fn unsplit_below_threshold(
+        &mut self,
+        v: IndexVar,
+        body: &Cin,
+        looped: Vec<Stmt>,
+    ) -> Result<Vec<Stmt>, Error> {
+        let (Some(parent), Cin::Forall { var, body: tile }) = (self.tiled_parent(v), body) else {
+            return Ok(looped);
+        };
+        let work = match looped.as_slice() {
+            [
+                Stmt::Parallel(Region {
+                    unit: IrUnit::CpuThread,
+                    work: Some(work),
+                    ..
+                }),
+            ] if self.scheduled.coordinate_tile(self.program, *var).is_some() => work.clone(),
+            _ => return Ok(looped),
+        };
+        let saved = self.scope.clone();
+        let mut serial = Vec::new();
+        let result = self.forall(parent, tile, &mut serial);
+        self.scope = saved;
+        result?;
+        Ok(vec![Stmt::If {
+            cond: bin(BinOp::Lt, work, Expr::ParallelMinWork),
+            then: serial,
+            otherwise: looped,
+        }])
     }
 
     /// For a variable bound by recovery from a coordinate split over a sparse level: the error
