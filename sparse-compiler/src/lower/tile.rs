@@ -8,8 +8,9 @@
 //! one, and dense operands run over the tile's coordinates. Tiles partition the coordinates, so
 //! the tail tile stops at the extent and a tile with no stored coordinate runs no iteration.
 //!
-//! Taco computes these starts the same way (`LowererImpl`'s bound of a split's inner variable in
-//! coordinate space, searched in each iterated level); the digest is `seed-schedules.md`, A.6.
+//! This is the paper's derived bound of a split's inner variable in coordinate space (its §5.2:
+//! the parent's bounds given the outer variable), turned into positions by a search in each
+//! iterated level, as taco does.
 
 use super::Lowerer;
 use super::derived::ceil_div;
