@@ -24,7 +24,19 @@ tensor_kernel! {
         .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;
 }
 
-const SOURCES: [(&str, &str); 10] = [
+tensor_kernel! {
+    /// A warp per row, each of its 32 lanes a coordinate tile of the row's columns: every lane
+    /// finds where its tile starts by a binary search in the row (`binarySearchAfter`).
+    fn spmv_warp_tiles;
+    y(i) = A(i,j) * x(j);
+    formats<A: csr>;
+    schedule<split(i, block, warp, Down, 8).split(j, lane, tile, Up, 32)
+        .parallelize(block, GpuBlock, NoRaces).parallelize(warp, GpuWarp, NoRaces)
+        .parallelize(lane, GpuThread, ParallelReduction)>;
+}
+
+const SOURCES: [(&str, &str); 11] = [
+    ("spmv_warp_tiles", SPMV_WARP_TILES_CUDA),
     ("cg_p_gpu", CG_P_GPU_CUDA),
     ("spmv_thread", SPMV_THREAD_CUDA),
     ("spmv_warp", SPMV_WARP_CUDA),
@@ -198,6 +210,15 @@ fn spmv_schedules_match_a_dense_reference_on_the_device() {
             f64: spmv_warp::<f64>,
             f32: spmv_warp::<f32>,
             i64: spmv_warp::<i64>,
+        },
+    );
+    check_spmv(
+        &gpu,
+        &Spmvs {
+            name: "spmv_warp_tiles",
+            f64: spmv_warp_tiles::<f64>,
+            f32: spmv_warp_tiles::<f32>,
+            i64: spmv_warp_tiles::<i64>,
         },
     );
     check_spmv(

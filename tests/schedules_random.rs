@@ -90,21 +90,14 @@ type Spmspv = Kernel<Out1, Tensor<f64, Csc>, Tensor<f64, SparseVec>>;
 type Spmm = Kernel<Out2, Tensor<f64, Csr>, Out2>;
 type Sddmm = Kernel3<Tensor<f64, Csr>, Tensor<f64, Csr>, Out2, Out2>;
 type Ttv<F> = Kernel<Tensor<f64, Csr>, Tensor<f64, F>, Out1>;
-type Mttkrp = Kernel3<Out2, Tensor<f64, Dcc>, Out2, Out2>;
+type Mttkrp<F> = Kernel3<Out2, Tensor<f64, F>, Out2, Out2>;
 type CsrPair = Kernel<Tensor<f64, Csr>, Tensor<f64, Csr>, Tensor<f64, Csr>>;
 type SpmvPlus = Kernel3<Out1, Tensor<f64, Dcsr>, Out1, Out1>;
 type Scale = Kernel<Tensor<f64, Dcsr>, Tensor<f64, Csr>, Out2>;
 type DenseDifference = Kernel<Tensor<f64, Coo<2>>, Out2, Out2>;
-
-type Dcc = sparse::Custom<
-    {
-        sparse::encode_levels(&[
-            sparse::LevelSpec::dense(0),
-            sparse::LevelSpec::compressed(1),
-            sparse::LevelSpec::compressed(2),
-        ])
-    },
->;
+type DcsrAdd = Kernel<Out2, Tensor<f64, Dcsr>, Tensor<f64, Dcsr>>;
+type SparseVectorPair =
+    Kernel<Tensor<f64, SparseVec>, Tensor<f64, SparseVec>, Tensor<f64, SparseVec>>;
 
 /// `y = A x` for any format of `A`.
 fn check_spmv<F: Format>(base: Spmv<F>, kernels: &[Named<Spmv<F>>]) {
@@ -191,11 +184,11 @@ fn check_ttv<F: Format>(base: Ttv<F>, kernels: &[Named<Ttv<F>>]) {
     }
 }
 
-/// `A(i,j) = B(i,k,l) D(l,j) C(k,j)`, rank 3.
-fn check_mttkrp(base: Mttkrp, kernels: &[Named<Mttkrp>]) {
+/// `A(i,j) = B(i,k,l) D(l,j) C(k,j)`, rank 3, `B` in any format.
+fn check_mttkrp<F: Format>(base: Mttkrp<F>, kernels: &[Named<Mttkrp<F>>]) {
     for [p, q, r] in SHAPES3 {
         for entries in cases([p, q, r], 61) {
-            let b = tensor::<Dcc, 3>([p, q, r], &entries);
+            let b = tensor::<F, 3>([p, q, r], &entries);
             let (d, c) = (matrix([r, 3], 62), matrix([q, 3], 63));
             let mut want = garbage([p, 3]);
             base(&mut want, &b, &d, &c).unwrap();
@@ -283,6 +276,40 @@ fn check_spmv_plus(base: SpmvPlus, kernels: &[Named<SpmvPlus>]) {
                 agree((name, schedule), want.values(), garbage([m]), |y| {
                     kernel(y, &a, &x, &z)
                 });
+            }
+        }
+    }
+}
+
+/// `A = B + C` into a dense matrix, `B` and `C` in DCSR (a union at both levels).
+fn check_dcsr_add(base: DcsrAdd, kernels: &[Named<DcsrAdd>]) {
+    for [m, n] in SHAPES {
+        for entries in cases([m, n], 121) {
+            let b = tensor::<Dcsr, 2>([m, n], &entries);
+            let c = tensor::<Dcsr, 2>([m, n], &cases([m, n], 122).pop().unwrap_or_default());
+            let mut want = garbage([m, n]);
+            base(&mut want, &b, &c).unwrap();
+            for &(name, kernel, schedule) in kernels {
+                agree((name, schedule), want.values(), garbage([m, n]), |a| {
+                    kernel(a, &b, &c)
+                });
+            }
+        }
+    }
+}
+
+/// `a = b op c` for sparse vectors into a sparse vector, lengths no split factor divides.
+fn check_sparse_vector_pair(base: SparseVectorPair, kernels: &[Named<SparseVectorPair>]) {
+    for n in [0, 1, 7, 17, 65] {
+        for entries in cases([n], 131) {
+            let b = tensor::<SparseVec, 1>([n], &entries);
+            let c = tensor::<SparseVec, 1>([n], &cases([n], 132).pop().unwrap_or_default());
+            let mut want = Tensor::<f64, SparseVec>::zeros([n]);
+            base(&mut want, &b, &c).unwrap();
+            let want = want.to_dense();
+            for &(name, kernel, schedule) in kernels {
+                let full = Tensor::from_dense([n], &vec![-777.25; n]).unwrap();
+                agree((name, schedule), &want, full, |a| kernel(a, &b, &c));
             }
         }
     }

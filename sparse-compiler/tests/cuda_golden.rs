@@ -1,6 +1,6 @@
 //! Golden snapshots of the CUDA source that GPU schedules expand to (the warp-per-row SpMV and the
-//! position split of Senanayake et al.'s evaluation, their SpMM, and a CG update with a scalar
-//! input), so reviewers see changes to the CUDA printer, together with the launchers of two.
+//! position split of Senanayake et al.'s evaluation, their SpMM, a CG update with a scalar input,
+//! and a warp per row whose lanes split its columns by coordinate), so reviewers see changes to the CUDA printer, together with the launchers of two.
 //! `SPARSE_BLESS=1 cargo test -p sparse-compiler --test cuda_golden` rewrites them.
 
 use std::path::Path;
@@ -62,6 +62,19 @@ fn golden_cuda_spmm() {
          .split(k, dense_val, thread, Down, 32).reorder(block, warp, thread, dense_val, nnz) \
          .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces) \
          .parallelize(thread, GpuThread, Atomics)>;",
+    );
+}
+
+/// A coordinate split of a compressed level on the GPU: each lane of a row's warp searches where
+/// its tile of columns starts.
+#[test]
+fn golden_cuda_spmv_coordinate_tiles() {
+    cuda(
+        "cuda_spmv_tiles",
+        "fn spmv_warp_tiles; y(i) = A(i,j) * x(j); formats<A: csr>; \
+         schedule<split(i, block, warp, Down, 8).split(j, lane, tile, Up, 32) \
+         .parallelize(block, GpuBlock, NoRaces).parallelize(warp, GpuWarp, NoRaces) \
+         .parallelize(lane, GpuThread, ParallelReduction)>;",
     );
 }
 

@@ -80,6 +80,21 @@ fn spmv_warp_per_row_and_thread_per_row() {
     );
 }
 
+/// A coordinate split of the compressed columns: each lane of a row's warp is a tile of
+/// `ceil(n / 32)` columns (its start found by a binary search, so the lane loop's extent is the
+/// constant 32 while the tile's positions depend on the row).
+#[test]
+fn spmv_warp_per_row_with_coordinate_tiles_of_columns() {
+    let source = "fn k; y(i) = A(i,j) * x(j); formats<A: csr>;
+        schedule<split(i, block, warp, Down, 8).split(j, lane, tile, Up, 32)
+            .parallelize(block, GpuBlock, NoRaces).parallelize(warp, GpuWarp, NoRaces)
+            .parallelize(lane, GpuThread, ParallelReduction)>;";
+    assert_eq!(
+        launch(source),
+        ("block".into(), some("warp"), some("lane"), 256)
+    );
+}
+
 #[test]
 fn spmspv() {
     let source = "fn k; y(i) = A(i,j) * x(j); formats<A: dcsc, x: sparse>;

@@ -201,6 +201,37 @@ const KERNELS: &[Kernel] = &[
         tensors: &["A", "B", "C", "D"],
         exprs: &["C(i,j) * B(j,k)"],
     },
+    // Kernels whose loops iterate sparse levels that coordinate splits tile (each tile searches
+    // its start): unions of DCSR matrices into a dense result, an intersection of sparse vectors,
+    // SpMV over DCSR, MTTKRP over CSF.
+    Kernel {
+        head: "fn k; A(i,j) = B(i,j) + C(i,j); formats<B: dcsr, C: dcsr>;",
+        family: Some(("dcsr_add", "check_dcsr_add")),
+        vars: &["i", "j"],
+        tensors: &["A", "B", "C"],
+        exprs: &["B(i,j)", "C(i,j)"],
+    },
+    Kernel {
+        head: "fn k; a(i) = b(i) * c(i); formats<a: sparse, b: sparse, c: sparse>;",
+        family: Some(("vmul_sparse", "check_sparse_vector_pair")),
+        vars: &["i"],
+        tensors: &["a", "b", "c"],
+        exprs: &["b(i) * c(i)"],
+    },
+    Kernel {
+        head: "fn k; y(i) = A(i,j) * x(j); formats<A: dcsr>;",
+        family: Some(("dcsr_spmv", "check_spmv")),
+        vars: &["i", "j"],
+        tensors: &["y", "A", "x"],
+        exprs: &["A(i,j) * x(j)", "x(j)"],
+    },
+    Kernel {
+        head: "fn k; A(i,j) = B(i,k,l) * D(l,j) * C(k,j); formats<B: csf>;",
+        family: Some(("mttkrp_csf", "check_mttkrp")),
+        vars: &["i", "j", "k", "l"],
+        tensors: &["A", "B", "C", "D"],
+        exprs: &["B(i,k,l) * D(l,j)", "D(l,j) * C(k,j)"],
+    },
 ];
 
 /// A kernel with a chain of one to six commands.

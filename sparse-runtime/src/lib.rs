@@ -24,6 +24,7 @@ pub mod io;
 mod pack;
 mod prefetch;
 mod scalar;
+mod search;
 mod storage;
 mod tensor;
 mod threads;
@@ -45,7 +46,8 @@ pub use tensor::Tensor;
 
 /// What generated kernels use and users do not: output assembly, the atomic cells of the
 /// `Atomics` strategy, rayon for `CpuThread` loops and whether a loop is worth its threads,
-/// prefetch hints for loops over a level's positions, zeroing an output on rayon's threads. Not a
+/// prefetch hints for loops over a level's positions, the search that starts a coordinate tile,
+/// zeroing an output on rayon's threads. Not a
 /// stable interface.
 #[doc(hidden)]
 pub mod __private {
@@ -55,6 +57,7 @@ pub mod __private {
     };
     pub use crate::atomic::{AtomicCell, AtomicF32, AtomicF64, as_atomic};
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
+    pub use crate::search::binary_search_after;
     pub use crate::threads::{PARALLEL_MIN_WORK, min_len, pieces};
     pub use crate::zero::zero_in_parallel;
     pub use rayon;

@@ -434,7 +434,10 @@ impl Walk<'_> {
     fn expr(&mut self, expr: &Expr) -> Result<(), String> {
         match expr {
             Expr::Var(var) => self.local(var)?,
-            Expr::Load(array, _) | Expr::Len(array) | Expr::CountUpTo { array, .. } => {
+            Expr::Load(array, _)
+            | Expr::Len(array)
+            | Expr::CountUpTo { array, .. }
+            | Expr::BinarySearchAfter { array, .. } => {
                 self.array(array)?;
             }
             Expr::Dim { param, dim } => self.dim(*param, *dim)?,

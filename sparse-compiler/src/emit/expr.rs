@@ -103,6 +103,13 @@ impl Emitter<'_> {
                 let (asm, level) = (self.bindings.assembly(), lit(*level));
                 Operand::new(quote! { #asm.len(#level) }, Prec::Postfix)
             }
+            Expr::ParallelMinWork => {
+                let root = self.root;
+                Operand::new(
+                    quote! { #root::__private::PARALLEL_MIN_WORK },
+                    Prec::Postfix,
+                )
+            }
             Expr::Binary(op, a, b) => self.put_binary(*op, a, b),
             Expr::Neg(a) => {
                 let a = self.put_expr(a).at(Prec::Unary);
@@ -135,6 +142,20 @@ impl Emitter<'_> {
                 let target = self.put_expr(target).at(Prec::Compare);
                 let x = self.local("__x");
                 let tokens = quote! { #array.partition_point(|&#x| (#x as usize) <= #target) };
+                Operand::new(tokens, Prec::Postfix)
+            }
+            Expr::BinarySearchAfter {
+                array,
+                lo,
+                hi,
+                target,
+            } => {
+                let root = self.root;
+                let array = self.put_array(array);
+                let (lo, hi) = (self.put_expr(lo).tokens, self.put_expr(hi).tokens);
+                let target = self.put_expr(target).tokens;
+                let tokens =
+                    quote! { #root::__private::binary_search_after(#array, #lo, #hi, #target) };
                 Operand::new(tokens, Prec::Postfix)
             }
         }
@@ -339,7 +360,9 @@ pub(super) fn is_constant(expr: &Expr) -> bool {
         | Expr::LevelSize { .. }
         | Expr::Len(_)
         | Expr::AppendedLen { .. }
+        | Expr::ParallelMinWork
         | Expr::CountUpTo { .. }
+        | Expr::BinarySearchAfter { .. }
         | Expr::Neg(_)
         | Expr::Not(_)
         | Expr::Signed(_)

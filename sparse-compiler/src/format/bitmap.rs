@@ -60,6 +60,15 @@ impl Level for Bitmap {
         bin(BinOp::Sub, p.clone(), start)
     }
 
+    /// Positions are the parent's slots in coordinate order: the slot of coordinate `i`, kept
+    /// within `[lo, hi)`. No search, and no need of the presence bytes (a merge's cursor skips
+    /// the absent slots from there).
+    fn coord_search(&self, env: &LevelEnv, lo: &Expr, hi: &Expr, target: &Expr) -> Option<Expr> {
+        let slot = dense_position(env.at, env.parent.as_ref()?, target);
+        let slot = bin(BinOp::Min, slot, hi.clone());
+        Some(bin(BinOp::Max, lo.clone(), slot))
+    }
+
     fn found(&self, env: &LevelEnv, p: &Expr) -> Option<Expr> {
         let present = Array::Level {
             param: env.at.param,

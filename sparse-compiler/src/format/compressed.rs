@@ -1,7 +1,7 @@
 //! Compressed levels: the children of parent `p` are `crd[pos[p] .. pos[p + 1]]`
 //! (Chou et al. 2018); assembled by append (§1.5).
 
-use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load};
+use super::level::{Assembly, Iteration, Level, LevelEnv, bin, load, search_crd};
 use crate::ir::{BinOp, Expr};
 
 /// A compressed level.
@@ -31,5 +31,9 @@ impl Level for Compressed {
 
     fn pos_access(&self, env: &LevelEnv, p: &Expr) -> Expr {
         load(env.at.crd(), p.clone())
+    }
+
+    fn coord_search(&self, env: &LevelEnv, lo: &Expr, hi: &Expr, target: &Expr) -> Option<Expr> {
+        Some(search_crd(env, lo, hi, target))
     }
 }

@@ -143,6 +143,19 @@ pub trait Level {
     fn found(&self, _env: &LevelEnv, _p: &Expr) -> Option<Expr> {
         None
     }
+    /// `coord_search(lo, hi, i) -> p`: the first position in `[lo, hi)`, part of one parent's
+    /// positions, whose coordinate is at least `i`, or `hi` when there is none: where a coordinate
+    /// tile starts (Senanayake et al. 2020, `binarySearchAfter`). Only asked of ordered levels;
+    /// `None` where the coordinates cannot be searched.
+    fn coord_search(
+        &self,
+        _env: &LevelEnv,
+        _lo: &Expr,
+        _hi: &Expr,
+        _target: &Expr,
+    ) -> Option<Expr> {
+        None
+    }
     /// `coord_bounds(ancestors) -> [begin, end)` for value iteration; `None` without it.
     fn coord_bounds(&self, _env: &LevelEnv) -> Option<(Expr, Expr)> {
         None
@@ -171,6 +184,16 @@ pub fn dense_position(at: LevelRef, parent: &Expr, coord: &Expr) -> Expr {
 
 /// `a op b` as an IR expression (the level functions build many).
 pub use crate::ir::bin;
+
+/// The binary search of `coord_search` over a level's sorted `crd` array.
+pub fn search_crd(env: &LevelEnv, lo: &Expr, hi: &Expr, target: &Expr) -> Expr {
+    Expr::BinarySearchAfter {
+        array: env.at.crd(),
+        lo: Box::new(lo.clone()),
+        hi: Box::new(hi.clone()),
+        target: Box::new(target.clone()),
+    }
+}
 
 /// `array[index]`.
 pub fn load(array: Array, index: Expr) -> Expr {

@@ -104,6 +104,43 @@ mod tests {
         }
     }
 
+    /// Where a coordinate tile starts: a binary search over sorted `crd` (compressed, singleton),
+    /// the slot of the coordinate kept within the range (bitmap), none for unordered levels.
+    #[test]
+    fn coord_search_of_each_level_that_has_one() {
+        let var = |name: &str| Expr::Var(Var(name.to_string()));
+        let at = LevelRef { param: 1, level: 1 };
+        let env = LevelEnv {
+            at,
+            ancestors: vec![var("i")],
+            next_dim: None,
+            parent: Some(var("q")),
+        };
+        let (lo, hi, t) = (var("lo"), var("hi"), var("t"));
+        let search = Expr::BinarySearchAfter {
+            array: at.crd(),
+            lo: Box::new(lo.clone()),
+            hi: Box::new(hi.clone()),
+            target: Box::new(t.clone()),
+        };
+        for kind in [LevelKind::Compressed, LevelKind::Singleton] {
+            let found = level_fns(kind).coord_search(&env, &lo, &hi, &t);
+            assert_eq!(found.as_ref(), Some(&search), "{kind:?}");
+        }
+        let slot = bin(BinOp::Add, bin(BinOp::Mul, var("q"), at.size()), t.clone());
+        let kept = bin(BinOp::Max, lo.clone(), bin(BinOp::Min, slot, hi.clone()));
+        let bitmap = level_fns(LevelKind::Bitmap);
+        assert_eq!(bitmap.coord_search(&env, &lo, &hi, &t), Some(kept));
+        assert_eq!(
+            level_fns(LevelKind::Hashed).coord_search(&env, &lo, &hi, &t),
+            None
+        );
+        assert_eq!(
+            level_fns(LevelKind::Dense).coord_search(&env, &lo, &hi, &t),
+            None
+        );
+    }
+
     /// A bitmap level's coordinate is its position's offset under the parent: from the parent's
     /// position where known, else by division; its slots are skipped through the presence bytes.
     #[test]

@@ -39,6 +39,16 @@ impl Level for Offset {
         ))
     }
 
+    /// The one child is before the tile when its coordinate is: the tile then starts past it.
+    fn coord_search(&self, env: &LevelEnv, lo: &Expr, hi: &Expr, target: &Expr) -> Option<Expr> {
+        let before = bin(BinOp::Lt, self.pos_access(env, lo), target.clone());
+        Some(Expr::Select(
+            Box::new(before),
+            Box::new(hi.clone()),
+            Box::new(lo.clone()),
+        ))
+    }
+
     fn pos_access(&self, env: &LevelEnv, _: &Expr) -> Expr {
         let n = env.ancestors.len();
         let (Some(diagonal), Some(row)) = (

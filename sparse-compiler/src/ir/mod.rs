@@ -215,6 +215,24 @@ pub enum Expr {
         /// The target.
         target: Box<Expr>,
     },
+    /// The runtime's work threshold: the stored values below which a CPU thread region runs on
+    /// the calling thread ([`Region::work`]). A kernel compares a region's work with it to run a
+    /// serial form of the region's loop instead (the loop over coordinate tiles, unsplit).
+    ParallelMinWork,
+    /// The first position in `[lo, hi)` whose element of `array` is `>= target`, or `hi` when
+    /// there is none: a binary search over a segment of a level's sorted coordinates (`crd`),
+    /// Senanayake et al.'s `binarySearchAfter`, which finds where a coordinate tile starts in a
+    /// compressed level. `array[lo..hi]` is sorted (non-decreasing) and `lo <= hi <= len`.
+    BinarySearchAfter {
+        /// The sorted array (a `crd` array).
+        array: Array,
+        /// The segment's first position.
+        lo: Box<Expr>,
+        /// One past the segment's last position.
+        hi: Box<Expr>,
+        /// The coordinate searched for.
+        target: Box<Expr>,
+    },
 }
 
 /// A literal value.
@@ -281,7 +299,9 @@ pub enum OutputAccess {
     /// The region writes no output value.
     Untouched,
     /// Iteration `v` (the region starts at 0) owns the output positions `[v * chunk, (v + 1) *
-    /// chunk)` and writes only those (`NoRaces` over dense rows): its updates are plain.
+    /// chunk)` and writes only those (`NoRaces` over dense rows): its updates are plain. An
+    /// iteration whose block starts past the output's end (the last tiles of an `Up` split)
+    /// writes nothing, and a back end may skip it.
     Blocks {
         /// The number of value positions per iteration.
         chunk: Expr,

@@ -14,6 +14,7 @@ pub fn operands(expr: &Expr) -> Vec<&Expr> {
     match expr {
         Expr::Load(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Cast(_, a) => vec![a],
         Expr::CountUpTo { target, .. } => vec![target],
+        Expr::BinarySearchAfter { lo, hi, target, .. } => vec![lo, hi, target],
         Expr::Binary(_, a, b) => vec![a, b],
         Expr::Select(a, b, c) => vec![a, b, c],
         Expr::Call(_, args) => args.iter().collect(),
@@ -25,7 +26,8 @@ pub fn operands(expr: &Expr) -> Vec<&Expr> {
         | Expr::Dim { .. }
         | Expr::LevelSize { .. }
         | Expr::Len(_)
-        | Expr::AppendedLen { .. } => Vec::new(),
+        | Expr::AppendedLen { .. }
+        | Expr::ParallelMinWork => Vec::new(),
     }
 }
 
@@ -42,6 +44,17 @@ pub fn map_operands(expr: &Expr, f: &mut impl FnMut(&Expr) -> Expr) -> Expr {
         Expr::Call(f, args) => Expr::Call(*f, args.iter().map(|a| *g(a)).collect()),
         Expr::CountUpTo { array, target } => Expr::CountUpTo {
             array: array.clone(),
+            target: g(target),
+        },
+        Expr::BinarySearchAfter {
+            array,
+            lo,
+            hi,
+            target,
+        } => Expr::BinarySearchAfter {
+            array: array.clone(),
+            lo: g(lo),
+            hi: g(hi),
             target: g(target),
         },
         leaf => leaf.clone(),

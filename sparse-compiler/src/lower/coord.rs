@@ -79,7 +79,7 @@ impl Lowerer<'_> {
     }
 
     /// `let __hint = init;` under a fresh name, which is returned.
-    fn let_fresh(&mut self, hint: &str, init: Expr, out: &mut Vec<Stmt>) -> Expr {
+    pub(super) fn let_fresh(&mut self, hint: &str, init: Expr, out: &mut Vec<Stmt>) -> Expr {
         let var = self.names.fresh(hint);
         out.push(Stmt::Let {
             var: var.clone(),

@@ -25,6 +25,7 @@ impl Lowerer<'_> {
     ) -> Result<(), Error> {
         let (lo, hi) = self.derived_bounds(v)?;
         let name = self.names.fresh(&self.program.vars[v].clone());
+        let tiles_segment = self.segment_of_tiles(v, body);
         let saved = self.scope.clone();
         let tracker_outside = self
             .tracked_pos(v)
@@ -67,8 +68,11 @@ impl Lowerer<'_> {
         }
         self.scope = saved;
         result?;
-        self.push_loop(v, name, lo, hi, inner, out)?;
+        let mut looped = Vec::new();
+        self.push_loop(v, name, lo, hi, inner, &mut looped)?;
+        out.extend(self.unsplit_below_threshold(v, body, looped)?);
         out.extend(flush_after);
+        out.extend(tiles_segment);
         Ok(())
     }
 
@@ -256,8 +260,9 @@ impl Lowerer<'_> {
     }
 
     /// For a loop whose variable `v` counts rows of a dense output from 0 (the output's first
-    /// coordinate, or the outer part of a `Down` split of it), the number of value positions each
-    /// iteration owns: its rows times the size of a row.
+    /// coordinate, or the outer part of a split of it), the number of value positions each
+    /// iteration owns: its rows times the size of a row. The tiles of an `Up` split own
+    /// `ceil(rows / n)` rows each; those past the last row own nothing and write nothing.
     fn row_chunk(&self, v: IndexVar, lo: &Expr) -> Option<Expr> {
         let levels = self.levels(0);
         let dense = levels.iter().all(|l| level_of(l).full());
@@ -275,6 +280,15 @@ impl Lowerer<'_> {
                 ..
             }) if parent == row && outer == v && self.scheduled.deriving(row).is_none() => {
                 Expr::Index(factor)
+            }
+            Some(Relation::Split {
+                parent,
+                outer,
+                direction: Direction::Up,
+                factor,
+                ..
+            }) if parent == row && outer == v && self.scheduled.deriving(row).is_none() => {
+                ceil_div(self.extent(row), factor)
             }
             _ => return None,
         };
@@ -384,7 +398,7 @@ impl Lowerer<'_> {
         if let Some(cond) = self.recover(out) {
             let mut inner = Vec::new();
             self.locate_ready(&mut inner)?;
-            self.check_resolved()?;
+            self.check_resolved(body)?;
             self.stmt(body, &mut inner)?;
             out.push(Stmt::If {
                 cond,
@@ -394,7 +408,7 @@ impl Lowerer<'_> {
             return Ok(());
         }
         self.locate_ready(out)?;
-        self.check_resolved()?;
+        self.check_resolved(body)?;
         self.stmt(body, out)
     }
 
@@ -673,11 +687,11 @@ impl Lowerer<'_> {
             .any(|r| matches!(r, Relation::Pos { parent, .. } if *parent == v))
     }
 
-    /// Every access's levels whose variable is bound must be resolved by now; a level that needs
-    /// iterating (sparse) under a variable bound by recovery is co-iteration this schedule cannot
-    /// express.
-    fn check_resolved(&self) -> Result<(), Error> {
-        for a in 0..self.accesses.len() {
+    /// Every level of the accesses `body` reads whose variable is bound must be resolved by now;
+    /// a level that needs iterating (sparse) under a variable bound by recovery is co-iteration
+    /// this schedule cannot express. An access the lattice case dropped is not read.
+    fn check_resolved(&self, body: &Cin) -> Result<(), Error> {
+        for a in (0..self.accesses.len()).filter(|&a| body.reads_access(a)) {
             let k = self.next_level(a);
             let Some(spec) = self.levels(a).get(k) else {
                 continue;
@@ -687,6 +701,9 @@ impl Lowerer<'_> {
                 .is_some_and(|v| self.scope.coords.contains_key(&v));
             let iterable_later = level_of(spec).full();
             if bound && !iterable_later && a != 0 && self.parent_pos(a, k).is_some() {
+                if let Some(error) = self.tile_not_plain(self.level_var(a, k).unwrap_or(0)) {
+                    return Err(error);
+                }
                 let what = format!(
                     "a schedule that binds `{}` without iterating the sparse level of `{}` it indexes; use `pos` on that tensor",
                     self.program.vars[self.level_var(a, k).unwrap_or(0)],
@@ -704,14 +721,7 @@ impl Lowerer<'_> {
 
 /// Whether relation `r` derives a variable from `v`.
 pub(super) fn derives_from(r: &Relation, v: IndexVar) -> bool {
-    match *r {
-        Relation::Split { parent, .. }
-        | Relation::Bound { parent, .. }
-        | Relation::Pos { parent, .. }
-        | Relation::Precompute { parent, .. }
-        | Relation::Coord { pos: parent, .. } => parent == v,
-        Relation::Collapse { outer, inner, .. } => outer == v || inner == v,
-    }
+    r.derives_from(v)
 }
 
 pub(super) fn ceil_div(len: Expr, factor: usize) -> Expr {

@@ -51,9 +51,9 @@ struct Here {
 
 /// The iterators of one loop: the lattice's view (by access) and the value-iterated levels whose
 /// bounds restrict a dense loop (range levels).
-struct LoopIterators {
-    by_access: BTreeMap<usize, (Iterator, IterKind)>,
-    bounded: Vec<Iterator>,
+pub(super) struct LoopIterators {
+    pub(super) by_access: BTreeMap<usize, (Iterator, IterKind)>,
+    pub(super) bounded: Vec<Iterator>,
 }
 
 impl Lowerer<'_> {
@@ -66,13 +66,16 @@ impl Lowerer<'_> {
         if let Some(Relation::Coord { pos, .. }) = self.scheduled.deriving(v) {
             return self.coord_loop(pos, body, out);
         }
+        if let Some(tile) = self.coordinate_tile(v, body)? {
+            return self.tile_loop(tile, body, out);
+        }
         if self.scheduled.deriving(v).is_some() {
             return self.derived_loop(v, body, out);
         }
         let expr = self.effective(body);
         let iterators = self.iterators_at(v)?;
         let lattice = Lattice::build(&expr, &|id| iterators.by_access.get(&id).copied());
-        let segment = if writes_output(body) {
+        let segment = if writes_output(body) && self.scope.tiled != Some(v) {
             self.output_segment(v)
         } else {
             None
@@ -108,7 +111,7 @@ impl Lowerer<'_> {
     }
 
     /// The iterators the loop over `v` drives: for every input access whose next level stores `v`.
-    fn iterators_at(&self, v: IndexVar) -> Result<LoopIterators, Error> {
+    pub(super) fn iterators_at(&self, v: IndexVar) -> Result<LoopIterators, Error> {
         let mut by_access = BTreeMap::new();
         let mut bounded = Vec::new();
         for a in 1..self.accesses.len() {
@@ -178,8 +181,17 @@ impl Lowerer<'_> {
             [it] => {
                 let env = self.level_env(it.access, it.level);
                 let fns = level_fns(self.levels(it.access)[it.level].kind);
-                fns.coord_bounds(&env)
-                    .ok_or_else(|| self.internal("a range level without bounds"))?
+                let (lo, hi) = (fns.coord_bounds(&env))
+                    .ok_or_else(|| self.internal("a range level without bounds"))?;
+                match self.scope.coord_ranges.get(&v) {
+                    // Within a tile: the part of the range inside it (empty when they miss).
+                    Some((from, to)) => {
+                        let lo = bin(BinOp::Max, lo, from.clone());
+                        let hi = bin(BinOp::Max, lo.clone(), bin(BinOp::Min, hi, to.clone()));
+                        (lo, hi)
+                    }
+                    None => (lo, hi),
+                }
             }
             _ => return Err(self.unsupported("two range levels iterated by one loop")),
         };
@@ -443,7 +455,7 @@ impl Lowerer<'_> {
     }
 
     /// `pos_bounds` of an iterator's level under its parent, or the tile a split gave it.
-    fn pos_bounds(&self, it: Iterator) -> Result<(Expr, Expr), Error> {
+    pub(super) fn pos_bounds(&self, it: Iterator) -> Result<(Expr, Expr), Error> {
         match self.scope.tiles.get(&(it.access, it.level)) {
             Some(tile) => Ok(tile.clone()),
             None => self.segment_bounds(it.access, it.level),
@@ -699,7 +711,7 @@ impl Lowerer<'_> {
 }
 
 /// Whether a statement assigns the output (a workspace producer does not).
-fn writes_output(cin: &Cin) -> bool {
+pub(super) fn writes_output(cin: &Cin) -> bool {
     match cin {
         Cin::Forall { body, .. } => writes_output(body),
         Cin::Where { consumer, producer } => writes_output(consumer) || writes_output(producer),

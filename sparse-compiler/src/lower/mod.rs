@@ -17,6 +17,7 @@ mod names;
 mod ops;
 mod output;
 mod precompute;
+mod tile;
 mod tracking;
 mod written;
 
@@ -144,6 +145,9 @@ struct Scope {
     tiles: BTreeMap<(usize, usize), (Expr, Expr)>,
     /// The coordinates a `coord` tile covers, by variable, in place of its extent.
     coord_ranges: BTreeMap<IndexVar, (Expr, Expr)>,
+    /// The variable whose loop runs over one coordinate tile (`tile.rs`): the output segment it
+    /// fills is closed after the loop over all the tiles, not after each.
+    tiled: Option<IndexVar>,
     /// Inner loops of splits bounded so that the recovered parent stays in its range (no guard).
     tight: std::collections::BTreeSet<IndexVar>,
     /// Position relations over a collapsed variable whose upper coordinate nothing here reads:

@@ -122,7 +122,7 @@ impl Lowerer<'_> {
     /// variable and append a coordinate once per visit of it, so such loops are not assembled
     /// directly.
     fn derived_loops_break_appends(&self) -> bool {
-        let order = (self.scheduled.cin.as_ref()).map_or_else(Vec::new, Cin::loops);
+        let order = self.loop_order();
         let levels = self.levels(0);
         let vars = &self.accesses[0].level_vars;
         let Some(last_appended) = levels.iter().rposition(|l| !level_of(l).full()) else {
@@ -140,6 +140,18 @@ impl Lowerer<'_> {
                 && (order.iter()).any(|&l| self.scheduled.underived(l).contains(&v));
             derived_only || (k <= last_appended && repeats(v))
         })
+    }
+
+    /// The variables of the loops, outermost first, with each coordinate tile's loop standing
+    /// for the loop over its parent, which is what lowering runs in its place (`tile.rs`).
+    fn loop_order(&self) -> Vec<IndexVar> {
+        let order = (self.scheduled.cin.as_ref()).map_or_else(Vec::new, Cin::loops);
+        (order.into_iter())
+            .map(|v| match self.scheduled.coordinate_tile(self.program, v) {
+                Some(crate::schedule::Relation::Split { parent, .. }) => parent,
+                _ => v,
+            })
+            .collect()
     }
 
     pub(super) fn end_output(&mut self, out: &mut Vec<Stmt>) {

@@ -142,6 +142,18 @@ impl Cin {
         }
     }
 
+    /// Whether the statement reads access number `id` (an operand a lattice case dropped is no
+    /// longer read).
+    pub fn reads_access(&self, id: usize) -> bool {
+        match self {
+            Cin::Forall { body, .. } => body.reads_access(id),
+            Cin::Where { consumer, producer } => {
+                consumer.reads_access(id) || producer.reads_access(id)
+            }
+            Cin::Assign { rhs, .. } => rhs.find_access(id).is_some(),
+        }
+    }
+
     /// The largest temporary number the statement uses, plus one.
     pub fn next_temp(&self) -> usize {
         match self {

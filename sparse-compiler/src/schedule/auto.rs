@@ -4,7 +4,7 @@
 use proc_macro2::Span;
 use syn::Ident;
 
-use crate::format::level_of;
+use crate::format::{level_of, properties};
 use crate::notation::{Cin, IndexVar};
 use crate::syntax::ast::{Command, CommandKind, Direction, Race, Unit};
 
@@ -18,7 +18,16 @@ use super::nest::{access_tensor, accesses_of, split_nest};
 /// 2. vectorize the innermost loop when it runs over the last, dense level of the output and of
 ///    every tensor it indexes, with nothing summed below it;
 /// 3. parallelize the outermost loop, in chunks of rows, when it iterates output coordinates
-///    (never a collapsed or position variable, never over an appended output).
+///    (never a collapsed or position variable, never over an appended output): a `Down` split
+///    into tasks of [`AUTO_ROWS_PER_TASK`] rows where every level it iterates is dense; where it
+///    iterates a sparse level (a DCSR or CSF operand's rows, a sparse vector), an `Up` split into
+///    [`AUTO_SPARSE_TILES`] coordinate tiles, each of which finds its first position in every
+///    sparse operand by a binary search (`lower/tile.rs`). The tiles are race-free for the same
+///    reason the row chunks are: each owns the output rows of its coordinates. A fixed number of
+///    tiles, rather than tiles of a fixed size, keeps the searches' cost independent of the
+///    extent (a sparse vector of ten million coordinates would otherwise search 156,250 tiles);
+///    below `PARALLEL_MIN_WORK` stored values the tiles run in order on the calling thread,
+///    where they cost the searches and nothing else.
 pub(super) fn auto_schedule(state: &mut State<'_>, span: Span) -> Vec<String> {
     let mut chosen = Vec::new();
     let outputs = state.program.loop_vars_of(&state.program.output.indices);
@@ -42,21 +51,25 @@ pub(super) fn auto_schedule(state: &mut State<'_>, span: Span) -> Vec<String> {
     if let Some(&first) = nest.first()
         && outputs.contains(&first)
         && !state.program.assembles_output()
-        && only_dense_levels(state, first)
+        && ordered_levels(state, first)
     {
         let v = state.program.vars[first].clone();
+        let (direction, factor, part) = match only_dense_levels(state, first) {
+            true => (Direction::Down, AUTO_ROWS_PER_TASK, "row"),
+            false => (Direction::Up, AUTO_SPARSE_TILES, "tile"),
+        };
         let (outer, inner) = (
             fresh_name(state, &format!("{v}_task")),
-            fresh_name(state, &format!("{v}_row")),
+            fresh_name(state, &format!("{v}_{part}")),
         );
         let split = CommandKind::Split {
             var: name(first, state),
             outer: Ident::new(&outer, span),
             inner: Ident::new(&inner, span),
-            direction: Direction::Down,
-            factor: (AUTO_ROWS_PER_TASK, span),
+            direction,
+            factor: (factor, span),
         };
-        let text = format!("split({v}, {outer}, {inner}, Down, {AUTO_ROWS_PER_TASK})");
+        let text = format!("split({v}, {outer}, {inner}, {direction:?}, {factor})");
         if try_apply(state, split, text, span, &mut chosen) {
             let command = CommandKind::Parallelize {
                 var: Ident::new(&outer, span),
@@ -91,6 +104,12 @@ pub(super) fn auto_schedule(state: &mut State<'_>, span: Span) -> Vec<String> {
 /// Rows per rayon task in `auto` schedules: enough work per task to amortize scheduling on
 /// short rows, small enough to balance load over many tasks.
 const AUTO_ROWS_PER_TASK: usize = 64;
+
+/// Coordinate tiles of a first loop that iterates a sparse level in `auto` schedules: enough for
+/// rayon to balance them over the threads of a small machine, few enough that their binary
+/// searches (two per sparse operand and tile) stay a small part of the work at the threshold
+/// above which threads run.
+const AUTO_SPARSE_TILES: usize = 64;
 
 /// The loops of the perfect nest at the top of the statement, outermost first.
 fn top_nest(cin: &Cin) -> Vec<IndexVar> {
@@ -130,6 +149,19 @@ fn only_dense_levels(state: &State<'_>, v: IndexVar) -> bool {
                 .program
                 .iterated_levels(access_tensor(&state.program.rhs, id));
             (level_vars.iter().zip(levels)).all(|(&x, level)| x != v || level_of(level).full())
+        })
+}
+
+/// Whether every input level that stores `v` keeps its coordinates sorted, so that a coordinate
+/// tile can search where it starts (a hashed level cannot be searched).
+fn ordered_levels(state: &State<'_>, v: IndexVar) -> bool {
+    accesses_of(&state.program.rhs, usize::MAX)
+        .into_iter()
+        .all(|(id, level_vars)| {
+            let levels = state
+                .program
+                .iterated_levels(access_tensor(&state.program.rhs, id));
+            (level_vars.iter().zip(levels)).all(|(&x, level)| x != v || properties(level).ordered)
         })
 }
 

@@ -6,7 +6,9 @@
 
 use crate::notation::{IndexVar, Program};
 
-use super::nest::{access_level_vars, access_tensor};
+use crate::format::level_of;
+
+use super::nest::{access_level_vars, access_tensor, accesses_of, loops_below};
 use super::{BoundKind, Direction, Scheduled};
 
 /// A relation of the provenance graph: how derived index variables relate to the ones they were
@@ -73,6 +75,20 @@ pub enum Relation {
     },
 }
 
+impl Relation {
+    /// Whether this relation derives a variable from `v`.
+    pub fn derives_from(&self, v: IndexVar) -> bool {
+        match *self {
+            Relation::Split { parent, .. }
+            | Relation::Bound { parent, .. }
+            | Relation::Pos { parent, .. }
+            | Relation::Precompute { parent, .. }
+            | Relation::Coord { pos: parent, .. } => parent == v,
+            Relation::Collapse { outer, inner, .. } => outer == v || inner == v,
+        }
+    }
+}
+
 /// Queries of the provenance graph.
 impl Scheduled {
     /// Whether the loop over `v` visits each coordinate of the variables it came from at most
@@ -104,6 +120,37 @@ impl Scheduled {
             Relation::Bound { child, .. } | Relation::Precompute { child, .. } => child == v,
             Relation::Coord { coord, .. } => coord == v,
         })
+    }
+
+    /// The split whose inner loop `v` is a coordinate tile over a sparse level (Senanayake et
+    /// al. 2020): `v` is the inner part of a split of a variable the statement defines that
+    /// indexes a sparse level of some input, the loop over the outer part encloses it, and the
+    /// loop over `v` is plain (not parallel, unrolled, or split again). Lowering runs such a loop
+    /// as the parent's own loop over the tile's coordinates (`lower/tile.rs`), so it visits the
+    /// parent's coordinates once each, in order, as the unscheduled loop does.
+    pub fn coordinate_tile(&self, program: &Program, v: IndexVar) -> Option<Relation> {
+        let split = self.deriving(v)?;
+        let Relation::Split {
+            parent,
+            outer,
+            inner,
+            ..
+        } = split
+        else {
+            return None;
+        };
+        let plain = !self.parallel.contains_key(&v)
+            && self.unroll.get(&v).is_none_or(|&n| n <= 1)
+            && !(self.relations.iter()).any(|r| r.derives_from(v));
+        let encloses = (self.cin.as_ref()).is_some_and(|cin| loops_below(cin, outer).contains(&v));
+        let sparse = accesses_of(&program.rhs, usize::MAX)
+            .into_iter()
+            .any(|(id, level_vars)| {
+                let levels = program.iterated_levels(access_tensor(&program.rhs, id));
+                (level_vars.iter().zip(levels)).any(|(&x, l)| x == parent && !level_of(l).full())
+            });
+        let tile = inner == v && plain && encloses && sparse && self.deriving(parent).is_none();
+        tile.then_some(split)
     }
 
     /// Whether `coord` turned tile loop `v` (a split's inner part) into a coordinate loop.

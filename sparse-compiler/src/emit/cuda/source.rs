@@ -53,6 +53,14 @@ __device__ __forceinline__ idx_t sparse_count_up_to(const unsigned int* a, idx_t
 }
 "#;
 
+/// The binary search that starts a coordinate tile (`Expr::BinarySearchAfter`), added to kernels
+/// that call it.
+const SEARCH_PRELUDE: &str = r#"__device__ __forceinline__ idx_t sparse_binary_search_after(const unsigned int* a, idx_t lo, idx_t hi, idx_t target) {
+    while (lo < hi) { idx_t mid = lo + (hi - lo) / 2; if ((idx_t)a[mid] < target) lo = mid + 1; else hi = mid; }
+    return lo;
+}
+"#;
+
 /// A kernel parameter: an array, or a size the host passes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Arg {
@@ -89,6 +97,7 @@ pub fn print(kernel: &Kernel, region: &Region) -> Result<Source, String> {
         depth: 1,
         level: Level::Block,
         calls_math: false,
+        calls_search: false,
     };
     let threads = threads_per_block(region)?;
     printer.region(region)?;
@@ -98,6 +107,9 @@ pub fn print(kernel: &Kernel, region: &Region) -> Result<Source, String> {
     let mut text = String::from(PRELUDE);
     if printer.calls_math {
         text.push_str(super::math::MATH_PRELUDE);
+    }
+    if printer.calls_search {
+        text.push_str(SEARCH_PRELUDE);
     }
     let _ = writeln!(
         text,
@@ -164,6 +176,8 @@ struct Printer<'k> {
     level: Level,
     /// Whether the kernel calls an intrinsic (it then needs `math.rs`'s helpers).
     calls_math: bool,
+    /// Whether the kernel starts a coordinate tile (it then needs the search's helper).
+    calls_search: bool,
 }
 
 impl Printer<'_> {
@@ -447,6 +461,17 @@ impl Printer<'_> {
                 let name = self.array(array)?;
                 let len = self.arg(Arg::Len(array.clone()));
                 format!("sparse_count_up_to({name}, {len}, {})", self.expr(target)?)
+            }
+            Expr::BinarySearchAfter {
+                array,
+                lo,
+                hi,
+                target,
+            } => {
+                let name = self.array(array)?;
+                let (lo, hi, target) = (self.expr(lo)?, self.expr(hi)?, self.expr(target)?);
+                self.calls_search = true;
+                format!("sparse_binary_search_after({name}, {lo}, {hi}, {target})")
             }
             other => return Err(format!("the expression {other:?} in a GPU kernel")),
         })

@@ -423,6 +423,21 @@ impl Printer<'_> {
                 format!("count_up_to({}, {})", self.array(array), self.expr(target)),
                 Prec::Postfix,
             ),
+            Expr::BinarySearchAfter {
+                array,
+                lo,
+                hi,
+                target,
+            } => (
+                format!(
+                    "binary_search_after({}, {}, {}, {})",
+                    self.array(array),
+                    self.expr(lo),
+                    self.expr(hi),
+                    self.expr(target)
+                ),
+                Prec::Postfix,
+            ),
             Expr::Load(array, index) => (
                 format!("{}[{}]", self.array(array), self.expr(index)),
                 Prec::Postfix,
@@ -444,6 +459,7 @@ impl Printer<'_> {
             Expr::Neg(a) => (format!("-{}", self.at(a, Prec::Unary)), Prec::Unary),
             Expr::Not(a) => (format!("!{}", self.at(a, Prec::Unary)), Prec::Unary),
             Expr::Signed(n) => (format!("{n}i"), Prec::Postfix),
+            Expr::ParallelMinWork => ("parallel_min_work".to_string(), Prec::Postfix),
             Expr::Cast(ty, a) => (
                 format!("{} as {}", self.at(a, Prec::Cast), type_name(*ty)),
                 Prec::Cast,

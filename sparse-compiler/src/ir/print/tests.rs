@@ -285,6 +285,27 @@ fn scheduled_loops_and_searches_are_marked() {
 }
 
 #[test]
+fn a_coordinate_tile_prints_its_search_and_its_threshold() {
+    let search = Expr::BinarySearchAfter {
+        array: Array::Crd { param: 1, level: 0 },
+        lo: Box::new(var("__lo")),
+        hi: Box::new(var("__hi")),
+        target: Box::new(var("__i_tile_lo")),
+    };
+    let printer = Printer {
+        kernel: &kernel(vec![]),
+        out: String::new(),
+        depth: 0,
+    };
+    assert_eq!(
+        printer.expr(&search),
+        "binary_search_after(A.l0.crd, __lo, __hi, __i_tile_lo)"
+    );
+    let below = bin(BinOp::Lt, var("__work"), Expr::ParallelMinWork);
+    assert_eq!(printer.expr(&below), "__work < parallel_min_work");
+}
+
+#[test]
 fn converted_inputs_show_both_formats() {
     let mut k = kernel(vec![]);
     k.params[1].convert_to = Some(FormatType::Named {
