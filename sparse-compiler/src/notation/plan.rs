@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 
 use super::convert::{concordant_copies, nested_copies, range_copies, slot_copies, sorted_copies};
 use super::reread::reread_splits;
+use super::rowwise::row_wise_changes;
 use super::{Expr, IndexVar, Program};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{FormatType, LevelSpec};
@@ -43,6 +44,11 @@ pub enum Rule {
     /// A `where` producer's loops, nested in the consumer's, visit an operand against its
     /// storage order: it is copied with its levels in the order of those loops.
     Nested,
+    /// A product into a sparse matrix whose default loops run a sum outside the output's loops
+    /// (AᵀA) or inside a dense loop over its compressed level (A Aᵀ): the operands against
+    /// Gustavson's row-wise order are copied (transposed) so the sums run between the output's
+    /// loops, into a workspace.
+    RowWise,
     /// A sum inside an operand's slot loop (ELL, DIA, BCSR) has a term that does not read the
     /// operand and would be added once per slot: it is copied into dense rows over compressed
     /// levels.
@@ -55,12 +61,13 @@ impl Rule {
     /// schedule may still take its positions (`pos` over a hashed level is not supported). A
     /// tensor read in two orders is split before the concordant copies, which would otherwise
     /// report the conflict as unresolvable.
-    pub const ALL: [Rule; 6] = [
+    pub const ALL: [Rule; 7] = [
         Rule::Sorted,
         Rule::Range,
         Rule::Reread,
         Rule::Concordant,
         Rule::Nested,
+        Rule::RowWise,
         Rule::Slot,
     ];
 
@@ -72,6 +79,7 @@ impl Rule {
             Rule::Reread => "reread",
             Rule::Concordant => "concordant",
             Rule::Nested => "nested",
+            Rule::RowWise => "row-wise",
             Rule::Slot => "slot",
         }
     }
@@ -84,6 +92,10 @@ impl Rule {
             Rule::Reread => "read in another index order too, and this read gets its own copy",
             Rule::Concordant => "no loop order follows every operand's storage order",
             Rule::Nested => "a producer's loops visit it against its storage order",
+            Rule::RowWise => {
+                "transposed for Gustavson's row-wise product, so the sums run inside the \
+                 sparse output's loops"
+            }
             Rule::Slot => "a sum inside its slot loop has a term not zero where it stores nothing",
         }
     }
@@ -99,6 +111,7 @@ impl Rule {
             Rule::Reread => Ok(reread_splits(program)),
             Rule::Concordant => concordant_copies(program).map(copies),
             Rule::Nested => nested_copies(program).map(copies),
+            Rule::RowWise => Ok(row_wise_changes(program)),
             Rule::Slot => Ok(copies(slot_copies(program))),
         }
     }
