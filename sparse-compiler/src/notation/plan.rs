@@ -422,6 +422,38 @@ mod tests {
         ));
     }
 
+    /// AᵀA and A Aᵀ into CSR: one read of A moves to a local copy, transposed for the row-wise
+    /// product. Where the loops already run a sum between the output's loops (SpGEMM), where a
+    /// sparse level drives the output's inner loop, or where the output is dense, nothing moves.
+    #[test]
+    fn products_into_a_sparse_matrix_are_planned_row_wise() {
+        for kernel in [
+            quote! { fn k; G(i,j) = A(k,i) * A(k,j); formats<A: csr, G: csr>; },
+            quote! { fn k; G(i,j) = A(i,k) * A(j,k); formats<A: csr, G: csr>; },
+        ] {
+            let p = planned(kernel);
+            assert_eq!(p.tensors.len(), 3);
+            let copy = p.copies.get(2).expect("the local copy");
+            assert_eq!(copy.rules, [Rule::Reread, Rule::RowWise]);
+            let coords: Vec<Coord> = copy.levels.iter().map(|l| l.coord).collect();
+            assert_eq!(coords, [Coord::Dim(1), Coord::Dim(0)]);
+        }
+        let csc = planned(quote! {
+            fn k; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csc, C: csr>;
+        });
+        assert_eq!(
+            csc.copies.get(1).map(|c| &c.rules[..]),
+            Some(&[Rule::RowWise][..])
+        );
+        for unchanged in [
+            quote! { fn k; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>; },
+            quote! { fn k; G(i,j) = A(i,k) * B(j,k); formats<A: csr, B: dcsr, G: csr>; },
+            quote! { fn k; G(i,j) = A(k,i) * A(k,j); formats<A: csr>; },
+        ] {
+            assert!(planned(unchanged).copies.is_empty());
+        }
+    }
+
     #[test]
     fn rules_that_undo_each_other_stop_with_an_internal_error() {
         let mut p = program(quote! { fn k; y(i) = A(i,j) * x(j); formats<A: csr>; });
