@@ -1,8 +1,9 @@
 //! Sparse outputs whose default loops would not follow them: AᵀA and products with a CSC operand
 //! (the copy planner transposes an operand into Gustavson's row-wise order), a chain of three
 //! matrices, contractions of 3-tensors whose contracted index is outermost (scatter assembly:
-//! coordinate/value triples sorted and summed), and `+=` into sparse outputs (the stored entries
-//! merged with the new ones). Every kernel runs twice into the same output on different inputs
+//! coordinate/value triples sorted and summed), `+=` into sparse outputs (the stored entries
+//! merged with the new ones), and the masked product of triangle counting (one sparse dot product
+//! per stored coordinate of the mask). Every kernel runs twice into the same output on different inputs
 //! (stale structure must not survive) and is checked against a dense result computed by loops
 //! written here, its stored entries against that result's nonzeros (positive values, so no sum
 //! cancels).
@@ -29,6 +30,13 @@ tensor_kernel! { fn chain; X(i,j) = A(k,i) * D(k,l) * A(l,j); formats<A: csr, D:
 tensor_kernel! { fn contract_csf; Z(j,k,l,m) = X(i,j,k) * Y(i,l,m); formats<X: csf, Y: csf, Z: csf>; }
 tensor_kernel! { fn contract_coo; Z(j,k,l,m) = X(i,j,k) * Y(i,l,m); formats<X: csf, Y: csf, Z: coo>; }
 tensor_kernel! { fn ttv_dcsr; A(j,k) = B(i,j,k) * c(i); formats<B: csf, A: dcsr>; }
+tensor_kernel! { fn masked; C(i,j) = A(i,j) * A(i,k) * A(k,j); formats<A: csr, C: csr>; }
+tensor_kernel! {
+    fn masked_rows;
+    C(i,j) = A(i,j) * A(i,k) * A(k,j);
+    formats<A: csr, C: csr>;
+    schedule<split(i, i0, i1, Down, 4).parallelize(i0, CpuThread, NoRaces)>;
+}
 tensor_kernel! { fn ata_add; G(i,j) += A(k,i) * A(k,j); formats<A: csr, G: csr>; }
 tensor_kernel! { fn sum_add; C(i,j) += A(i,j) + B(i,j); formats<A: csr, B: csr, C: dcsr>; }
 tensor_kernel! { fn spmv_add; y(i) += A(i,j) * x(j); formats<A: csr, y: sparse>; }
@@ -304,4 +312,36 @@ fn a_transposed_times_a_of_a_larger_matrix_with_cancellations() {
     assert_eq!(rows.level(1).pos(), g.level(1).pos());
     assert_eq!(rows.level(1).crd(), g.level(1).crd());
     assert_close(rows.values(), g.values());
+}
+
+/// `C = A .* (A A)` (triangle counting's masked product), serial and row-parallel: C takes A's
+/// structure (a stored zero where a coordinate of A closes no triangle), its values are each
+/// stored coordinate's dot product, computed here by a merge of row `i` and column `j`.
+#[test]
+fn masked_products_take_the_structure_of_the_mask() {
+    for (n, _) in SHAPES {
+        for a in inputs([n, n], 51 + n as u64) {
+            let da = dense([n, n], &a);
+            let at = tensor::<Csr, 2>([n, n], &a);
+            let mut want = vec![0.0; n * n];
+            at.for_each_entry(|c, v| {
+                let (i, j) = (c[0], c[1]);
+                let (cols, vals) = at.row(i).unwrap_or_default();
+                let dot: f64 = (cols.iter().zip(vals))
+                    .map(|(&k, &x)| x * da[k as usize * n + j])
+                    .sum();
+                want[i * n + j] = v * dot;
+            });
+            let stale = tensor::<Csr, 2>([n, n], &inputs([n, n], 3).pop().unwrap_or_default());
+            for kernel in [masked, masked_rows] {
+                let mut c = Tensor::<f64, Csr>::zeros([n, n]);
+                kernel(&mut c, &stale).unwrap();
+                kernel(&mut c, &at).unwrap();
+                assert_close(&c.to_dense(), &want);
+                assert_eq!(c.level(1).pos(), at.level(1).pos());
+                assert_eq!(c.level(1).crd(), at.level(1).crd());
+                assert_eq!(c.nnz(), at.nnz());
+            }
+        }
+    }
 }

@@ -47,7 +47,8 @@ pub enum Rule {
     /// A product into a sparse matrix whose default loops run a sum outside the output's loops
     /// (AᵀA) or inside a dense loop over its compressed level (A Aᵀ): the operands against
     /// Gustavson's row-wise order are copied (transposed) so the sums run between the output's
-    /// loops, into a workspace.
+    /// loops, into a workspace. Into a masked output (one that takes a factor's structure, as
+    /// triangle counting's does) the sums run innermost instead, one dot product per entry.
     RowWise,
     /// A sum inside an operand's slot loop (ELL, DIA, BCSR) has a term that does not read the
     /// operand and would be added once per slot: it is copied into dense rows over compressed
@@ -93,8 +94,8 @@ impl Rule {
             Rule::Concordant => "no loop order follows every operand's storage order",
             Rule::Nested => "a producer's loops visit it against its storage order",
             Rule::RowWise => {
-                "transposed for Gustavson's row-wise product, so the sums run inside the \
-                 sparse output's loops"
+                "transposed so the sums run inside the sparse output's loops (Gustavson's \
+                 row-wise product, or a masked output's dot product per stored coordinate)"
             }
             Rule::Slot => "a sum inside its slot loop has a term not zero where it stores nothing",
         }
@@ -423,7 +424,7 @@ mod tests {
     }
 
     /// AᵀA and A Aᵀ into CSR: one read of A moves to a local copy, transposed for the row-wise
-    /// product. Where the loops already run a sum between the output's loops (SpGEMM), where a
+    /// product; in triangle counting's masked product, the column reads move. Where the loops already run a sum between the output's loops (SpGEMM), where a
     /// sparse level drives the output's inner loop, or where the output is dense, nothing moves.
     #[test]
     fn products_into_a_sparse_matrix_are_planned_row_wise() {
@@ -438,6 +439,14 @@ mod tests {
             let coords: Vec<Coord> = copy.levels.iter().map(|l| l.coord).collect();
             assert_eq!(coords, [Coord::Dim(1), Coord::Dim(0)]);
         }
+        let masked = planned(quote! {
+            fn k; C(i,j) = A(i,j) * A(i,k) * A(k,j); formats<A: csr, C: csr>;
+        });
+        let copy = masked.copies.get(2).expect("the column reads' copy");
+        assert_eq!(
+            (masked.tensors[2].name.as_str(), &copy.rules[..]),
+            ("A_k_j", &[Rule::Reread, Rule::RowWise][..])
+        );
         let csc = planned(quote! {
             fn k; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csc, C: csr>;
         });

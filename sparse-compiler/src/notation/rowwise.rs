@@ -8,7 +8,10 @@
 //! for every pair of coordinates, stored or not. For a product of sparse operands into a matrix
 //! with a compressed level, the order that runs every sum between the output's two loops (i, k, j)
 //! is Gustavson's: each row of the result is gathered in a dense workspace over its columns and
-//! appended in order. The operands whose storage order goes against that order are copied,
+//! appended in order. A masked product (the output takes a factor's structure, as triangle
+//! counting's `C(i,j) = A(i,j) * A(i,k) * A(k,j)` does) runs the sums innermost instead, one
+//! sparse dot product per stored coordinate. The operands whose storage order goes against that
+//! order are copied,
 //! transposed, when the kernel runs (a tensor read in two orders first gives the discordant reads
 //! a tensor of their own). A transposed copy costs a counting sort of one operand, linear in its
 //! entries; the scattered triples it replaces are as many as the products, sorted: on AᵀA the
@@ -65,7 +68,11 @@ pub(super) fn row_wise_changes(program: &Program) -> Vec<Change> {
 /// dense loop over its second.
 fn row_wise_order(program: &Program) -> Option<Vec<IndexVar>> {
     let out = &program.output;
-    if !program.assembles_output() || out.level_vars.len() != 2 || !is_product(&program.rhs) {
+    let masked = program.pattern_source().is_some();
+    if !(program.assembles_output() || masked)
+        || out.level_vars.len() != 2
+        || !is_product(&program.rhs)
+    {
         return None;
     }
     let (first, second) = (out.level_vars[0], out.level_vars[1]);
@@ -75,6 +82,9 @@ fn row_wise_order(program: &Program) -> Option<Vec<IndexVar>> {
         .collect();
     let order = default_order(program, &program.rhs, &vars).ok()?;
     let at = |v: IndexVar| order.iter().position(|&x| x == v);
+    if masked {
+        return masked_order(&sums, first, second, &order);
+    }
     let scattered = sums.iter().any(|&s| at(s) < at(first));
     let pairwise = sums.iter().all(|&s| at(s) > at(second)) && !iterates_sparse(program, second);
     if sums.is_empty() || !(scattered || pairwise) {
@@ -83,6 +93,25 @@ fn row_wise_order(program: &Program) -> Option<Vec<IndexVar>> {
     let mut target = vec![first];
     target.extend(order.iter().copied().filter(|v| sums.contains(v)));
     target.push(second);
+    Some(target)
+}
+
+/// The order of a masked product (the output takes a factor's structure, as in triangle
+/// counting's `C(i,j) = A(i,j) * A(i,k) * A(k,j)`): the output's loops over the mask's stored
+/// coordinates, then the sums innermost, one sparse dot product per stored coordinate, when the
+/// default order puts a sum outside the output's second loop (which the mask cannot take).
+fn masked_order(
+    sums: &[IndexVar],
+    first: IndexVar,
+    second: IndexVar,
+    order: &[IndexVar],
+) -> Option<Vec<IndexVar>> {
+    let at = |v: IndexVar| order.iter().position(|&x| x == v);
+    if sums.is_empty() || sums.iter().all(|&s| at(s) > at(second)) {
+        return None;
+    }
+    let mut target = vec![first, second];
+    target.extend(order.iter().copied().filter(|v| sums.contains(v)));
     Some(target)
 }
 
