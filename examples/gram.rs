@@ -3,7 +3,9 @@
 //! transpose`, then the CSR SpGEMM kernel), against sprs (a transposed copy, then its SpGEMM) and,
 //! for AᵀA, against scatter assembly (the coordinate/value triples the rows of A produce, sorted
 //! and summed by the runtime, which is what the kernel would run without the planner's transposed
-//! copy). All run serially; the sides alternate, and each prints its best and worst of the runs.
+//! copy). Then triangle counting's masked product `C = A .* (A A)` against a merge written by
+//! hand, and the same statement with its rows on rayon's threads. All but that last run serially;
+//! the sides alternate, and each prints its best and worst of the runs.
 //!
 //! ```sh
 //! cargo run --release --example gram                       # 200000 x 200000, 8 nonzeros a row
@@ -38,6 +40,21 @@ tensor_kernel! {
 }
 
 tensor_kernel! {
+    /// C = A .* (A A), triangle counting's masked product: one dot product per entry of A.
+    pub fn masked;
+    C(i,j) = A(i,j) * A(i,k) * A(k,j);
+    formats< C: csr, A: csr >;
+}
+
+tensor_kernel! {
+    /// The same, rows split across rayon's threads.
+    pub fn masked_rows;
+    C(i,j) = A(i,j) * A(i,k) * A(k,j);
+    formats< C: csr, A: csr >;
+    schedule< split(i, i0, i1, Down, 256).parallelize(i0, CpuThread, NoRaces) >;
+}
+
+tensor_kernel! {
     /// C = B D, both CSR.
     pub fn spgemm;
     C(i,j) = B(i,k) * D(k,j);
@@ -66,9 +83,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         .into_iter()
         .chain(["AᵀA sprs", "AᵀA triples", "A Aᵀ statement"])
         .chain(["A Aᵀ transpose+SpGEMM", "A Aᵀ sprs"])
+        .chain([
+            "A.*(AA) statement",
+            "A.*(AA) by hand",
+            "A.*(AA) rows, threads",
+        ])
         .map(|name| (name, Vec::new()))
         .collect();
-    let (mut sprs_nnz, mut ata_nnz) = ((0, 0), 0);
+    let (mut sprs_nnz, mut ata_nnz, mut aat_nnz) = ((0, 0), 0, 0);
     for _ in 0..runs {
         times[0].1.push(timed(|| ata(&mut ours, &a))?);
         times[1].1.push(timed(|| {
@@ -90,11 +112,19 @@ fn main() -> Result<(), Box<dyn Error>> {
             spgemm(&mut reference, &a, &at)
         })?);
         check(&ours, &reference, "A Aᵀ")?;
+        aat_nnz = reference.nnz();
         times[6].1.push(timed(|| {
             let g = &theirs * &theirs.transpose_view().to_csr();
             sprs_nnz.1 = g.nnz();
             Ok(())
         })?);
+        times[7].1.push(timed(|| masked(&mut ours, &a))?);
+        times[8]
+            .1
+            .push(timed(|| masked_by_hand(&a, &mut reference))?);
+        check(&ours, &reference, "A.*(AA)")?;
+        times[9].1.push(timed(|| masked_rows(&mut ours, &a))?);
+        check(&ours, &reference, "A.*(AA) on threads")?;
     }
     println!("\n{:<24} {:>12} {:>12}", "kernel", "best ms", "worst ms");
     for (name, t) in &times {
@@ -104,10 +134,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     println!(
         "\nG nonzeros: AᵀA {} (sprs {}), A Aᵀ {} (sprs {})",
-        ata_nnz,
-        sprs_nnz.0,
-        ours.nnz(),
-        sprs_nnz.1
+        ata_nnz, sprs_nnz.0, aat_nnz, sprs_nnz.1
     );
     Ok(())
 }
@@ -131,6 +158,36 @@ fn triples(a: &Matrix, g: &mut Matrix) -> Result<(), KernelError> {
         }
     }
     end_entries(g, list)?;
+    Ok(())
+}
+
+/// `A .* (A A)` by hand: A transposed once, then for each entry (i, j) of A a merge of row i of A
+/// with row j of the transpose (column j of A).
+fn masked_by_hand(a: &Matrix, c: &mut Matrix) -> Result<(), KernelError> {
+    let at: Matrix = a.transpose()?;
+    let (pos, crd, vals) = (a.level(1).pos(), a.level(1).crd(), a.values());
+    let (t_pos, t_crd, t_vals) = (at.level(1).pos(), at.level(1).crd(), at.values());
+    let mut out = Vec::with_capacity(vals.len());
+    for i in 0..a.shape()[0] {
+        let (start, end) = (pos[i] as usize, pos[i + 1] as usize);
+        for e in start..end {
+            let j = crd[e] as usize;
+            let (mut p, mut q, q_end) = (start, t_pos[j] as usize, t_pos[j + 1] as usize);
+            let mut dot = 0.0;
+            while p < end && q < q_end {
+                match crd[p].cmp(&t_crd[q]) {
+                    std::cmp::Ordering::Less => p += 1,
+                    std::cmp::Ordering::Greater => q += 1,
+                    std::cmp::Ordering::Equal => {
+                        dot += vals[p] * t_vals[q];
+                        (p, q) = (p + 1, q + 1);
+                    }
+                }
+            }
+            out.push(vals[e] * dot);
+        }
+    }
+    *c = Tensor::from_parts(a.shape().to_vec(), a.levels().to_vec(), out)?;
     Ok(())
 }
 
