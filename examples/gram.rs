@@ -4,7 +4,8 @@
 //! for AᵀA, against scatter assembly (the coordinate/value triples the rows of A produce, sorted
 //! and summed by the runtime, which is what the kernel would run without the planner's transposed
 //! copy). Then triangle counting's masked product `C = A .* (A A)` against a merge written by
-//! hand, and the same statement with its rows on rayon's threads. All but that last run serially;
+//! hand, and the same statement with its rows on rayon's threads, and the transpose alone (ours and
+//! sprs's). All but the threaded statement run serially;
 //! the sides alternate, and each prints its best and worst of the runs.
 //!
 //! ```sh
@@ -18,6 +19,7 @@
 mod common;
 
 use std::error::Error;
+use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use common::{Rng, arg, ms};
@@ -88,6 +90,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             "A.*(AA) by hand",
             "A.*(AA) rows, threads",
         ])
+        .chain(["Aᵀ Tensor::transpose", "Aᵀ sprs to_csr"])
         .map(|name| (name, Vec::new()))
         .collect();
     let (mut sprs_nnz, mut ata_nnz, mut aat_nnz) = ((0, 0), 0, 0);
@@ -125,6 +128,15 @@ fn main() -> Result<(), Box<dyn Error>> {
         check(&ours, &reference, "A.*(AA)")?;
         times[9].1.push(timed(|| masked_rows(&mut ours, &a))?);
         check(&ours, &reference, "A.*(AA) on threads")?;
+        times[10].1.push(timed(|| {
+            let at: Matrix = a.transpose()?;
+            drop(black_box(at));
+            Ok(())
+        })?);
+        times[11].1.push(timed(|| {
+            drop(black_box(theirs.transpose_view().to_csr()));
+            Ok(())
+        })?);
     }
     println!("\n{:<24} {:>12} {:>12}", "kernel", "best ms", "worst ms");
     for (name, t) in &times {

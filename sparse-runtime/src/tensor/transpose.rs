@@ -10,8 +10,8 @@ use std::marker::PhantomData;
 use sparse_format::{Coord, Format, LevelKind, LevelSpec};
 
 use super::Tensor;
+use crate::Scalar;
 use crate::storage::{Idx, Level};
-use crate::{FormatError, Scalar};
 
 impl<T: Scalar, F: Format> Tensor<T, F> {
     /// `self` with dimension `d` of the result taken from dimension `perm[d]` of `self`, in
