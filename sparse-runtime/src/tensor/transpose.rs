@@ -121,7 +121,8 @@ mod tests {
     /// empty matrix and a full row.
     #[test]
     fn the_fast_path_matches_the_general_one() {
-        let cases: Vec<(usize, usize, Vec<([usize; 2], f64)>)> = vec![
+        type Case = (usize, usize, Vec<([usize; 2], f64)>);
+        let cases: Vec<Case> = vec![
             (0, 0, vec![]),
             (3, 4, vec![]),
             (1, 1, vec![([0, 0], 2.0)]),
