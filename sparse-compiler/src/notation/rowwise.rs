@@ -11,12 +11,11 @@
 //! appended in order. A masked product (the output takes a factor's structure, as triangle
 //! counting's `C(i,j) = A(i,j) * A(i,k) * A(k,j)` does) runs the sums innermost instead, one
 //! sparse dot product per stored coordinate. The operands whose storage order goes against that
-//! order are copied,
-//! transposed, when the kernel runs (a tensor read in two orders first gives the discordant reads
-//! a tensor of their own). A transposed copy costs a counting sort of one operand, linear in its
-//! entries; the scattered triples it replaces are as many as the products, sorted: on AᵀA the
-//! copy and the row-wise product are several times faster (BENCHMARKS.md, "Sparse outputs from
-//! any loop order"), so the rule applies whenever it can.
+//! order are copied, transposed, when the kernel runs (a tensor read in two orders first gives
+//! the discordant reads a tensor of their own). A transposed copy costs a counting sort of one
+//! operand, linear in its entries; the scattered triples it replaces are as many as the
+//! products, sorted: on AᵀA the copy and the row-wise product are about three times faster
+//! (BENCHMARKS.md, "Sparse outputs from any loop order"), so the rule applies whenever it can.
 
 use super::convert::{collect_accesses, levels_in_order, loop_vars};
 use super::order::default_order;
@@ -65,7 +64,7 @@ pub(super) fn row_wise_changes(program: &Program) -> Vec<Change> {
 /// The row-wise loop order (the output's first variable, the sums, the output's second
 /// variable) when `program` would not run it by default: a product of sparse operands into an
 /// assembled matrix whose default order puts a sum outside the output's first loop, or inside a
-/// dense loop over its second.
+/// dense loop over its second. For a masked output, [`masked_order`].
 fn row_wise_order(program: &Program) -> Option<Vec<IndexVar>> {
     let out = &program.output;
     let masked = program.pattern_source().is_some();
