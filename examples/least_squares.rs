@@ -1,5 +1,5 @@
 //! Least squares through the normal equations: the Gram matrix `G = AᵀA` of a sparse tall matrix
-//! by a generated SpGEMM, `Aᵀb` by a generated transposed product, then conjugate gradients on
+//! written as one statement, `Aᵀb` by a generated transposed product, then conjugate gradients on
 //! `G x = Aᵀb`.
 //!
 //! ```sh
@@ -10,9 +10,9 @@
 //! `b = A x*` for a known `x*`, so the solution is `x*`. The Gram matrix is checked entry by entry
 //! against pairs of each row's entries summed by hand; the solve against `x*`.
 //!
-//! `G(i,j) = A(k,i) * A(k,j)` with A in CSR is not compiled yet (the loops would visit G's rows
-//! out of order; see the README's capability table), so `Aᵀ` is made once with
-//! `Tensor::transpose` and the product is the row-by-row `G = Aᵀ A` of two CSR operands.
+//! `G(i,j) = A(k,i) * A(k,j)` with A in CSR: the loops that follow A would visit G's rows out of
+//! order, so the kernel copies A transposed when it runs and computes G row by row (Gustavson's
+//! algorithm), as fast as `Tensor::transpose` followed by a CSR SpGEMM (BENCHMARKS.md).
 
 mod common;
 
@@ -24,10 +24,10 @@ use common::{Rng, arg, ms};
 use sparse::prelude::*;
 
 tensor_kernel! {
-    /// G = At A, both CSR (Gustavson's algorithm: each row of G from rows of A).
+    /// G = AᵀA, A and G in CSR (a transposed copy of A, then each row of G from rows of A).
     pub fn gram;
-    G(i,j) = At(i,k) * A(k,j);
-    formats< G: csr, At: csr, A: csr >;
+    G(i,j) = A(k,i) * A(k,j);
+    formats< G: csr, A: csr >;
 }
 
 tensor_kernel! {
@@ -87,18 +87,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         .collect();
     println!("A: {m} x {n}, {} nonzeros; b = A x*", a.nnz());
 
-    let start = Instant::now();
-    let at: Tensor<f64, Csr> = a.transpose()?;
-    let transposed = start.elapsed();
     let mut g = Tensor::<f64, Csr>::zeros([n, n]);
     let start = Instant::now();
-    gram(&mut g, &at, &a)?;
+    gram(&mut g, &a)?;
     let multiplied = start.elapsed();
     check_gram(&g, &gram_by_hand(&rows))?;
     println!(
-        "G = AᵀA: {} nonzeros; transpose {:.2} ms + SpGEMM {:.2} ms; every entry as summed by hand",
+        "G = AᵀA: {} nonzeros in {:.2} ms; every entry as summed by hand",
         g.nnz(),
-        ms(transposed),
         ms(multiplied)
     );
 

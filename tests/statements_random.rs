@@ -3,7 +3,8 @@
 //! differs.
 //!
 //! The statements in `statements_random/statements.rs` and `statements_random/operators.rs` (the
-//! latter with intrinsics, comparisons, casts and boolean connectives) are drawn, and kept when
+//! latter with intrinsics, comparisons, casts and boolean connectives) and
+//! `statements_random/scatter.rs` (sparse outputs whose loops do not follow them) are drawn, and kept when
 //! they compile, by `SPARSE_BLESS=1 cargo test -p sparse-compiler --test statement_fuzz`. Statements like these
 //! found partial sums summed the wrong number of times, producers that lost their loops or read
 //! operands no loop iterated, and schedules applied to the wrong producer.
@@ -63,6 +64,14 @@ mod operators {
     use super::*;
 
     include!("statements_random/operators.rs");
+}
+
+/// Statements into sparse outputs whose loops do not follow them: a sum outside the output's
+/// loops, loops against its level order, an operand transposed for the row-wise product, `+=`.
+mod scatter {
+    use super::*;
+
+    include!("statements_random/scatter.rs");
 }
 
 /// Extents of `i`, `j` and `k`: empty, single, and sizes where every index differs.

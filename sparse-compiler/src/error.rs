@@ -488,8 +488,9 @@ impl Error {
                  over it); here iterations of `{v}` write different output entries"
             ),
             ErrorKind::ParallelSparseOutput(t) => format!(
-                "output `{t}` is assembled in order by append and cannot be written from these \
-                 parallel iterations; parallelize over the rows of a CSR-like output (dense rows \
+                "output `{t}` is assembled serially (appended in order, or scattered as triples \
+                 that are sorted and packed) and cannot be written from these parallel \
+                 iterations; parallelize over the rows of a CSR-like output (dense rows \
                  over one compressed level), or use a dense output"
             ),
             ErrorKind::PrecomputeNotFound => {

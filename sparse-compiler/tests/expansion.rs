@@ -305,13 +305,16 @@ fn the_ir_shows_the_signature_and_reads_of_the_output() {
     assert!(!weighted.contains("y.vals[__i] +="), "{weighted}");
 }
 
-/// The count phase of a row-parallel `A Aᵀ` counts exactly the entries its fill phase writes:
-/// both are guarded by the same write flag. Kernels whose sums are written in every run (a dense
-/// product into a sparse output) or whose output is dense get no flag.
+/// The count phase of a row-parallel `A Bᵀ` (B in DCSR, so the inner products stay: the loop
+/// over `j` visits B's stored rows) counts exactly the entries its fill phase writes: both are
+/// guarded by the same write flag. Kernels whose sums are written in every run (a dense product
+/// into a sparse output) or whose output is dense get no flag.
 #[test]
 fn write_flags_guard_count_and_fill_alike() {
-    let rows = ir("fn k; G(i,j) = A(i,k) * A(j,k); formats<A: csr, G: csr>; \
-                   schedule<split(i, i0, i1, Down, 16).parallelize(i0, CpuThread, NoRaces)>;");
+    let rows = ir(
+        "fn k; G(i,j) = A(i,k) * B(j,k); formats<A: csr, B: dcsr, G: csr>; \
+                   schedule<split(i, i0, i1, Down, 16).parallelize(i0, CpuThread, NoRaces)>;",
+    );
     let count = "if __t_written {\n                    count_entry;";
     let fill = "if __t_written {\n                    fill_coord(__j);\n                    fill_value(__t);";
     assert!(rows.contains(count) && rows.contains(fill), "{rows}");

@@ -15,12 +15,17 @@ mod chains;
 use std::path::{Path, PathBuf};
 
 use chains::{Kernel, chain_of, compile, transforms};
+use sparse_compiler::notation::Rule;
 
 /// Statements kept in `tests/statements_random/statements.rs`.
 const STATEMENTS: usize = 60;
 
 /// Statements kept in `tests/statements_random/operators.rs`.
 const OPERATOR_STATEMENTS: usize = 30;
+
+/// Statements kept in `tests/statements_random/scatter.rs`: sparse outputs whose loops do not
+/// follow them (a sum outside their loops, a transposed operand, `+=`).
+const SCATTER_STATEMENTS: usize = 20;
 
 /// Functions of one argument the operator statements call: defined everywhere, so the dense
 /// evaluation never meets a NaN.
@@ -284,9 +289,41 @@ fn statements_file(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../tests/statements_random/{name}"))
 }
 
+/// Which statements a list keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum List {
+    /// `+ - *`, implicit sums and literals.
+    Plain,
+    /// Intrinsics, comparisons, casts and boolean connectives too.
+    Operators,
+    /// Only statements into sparse outputs that the kernel assembles from scattered triples or
+    /// through an operand transposed for the row-wise product (`+ - *` only).
+    Scatter,
+}
+
+/// Whether `source` assembles its sparse output from scattered triples (a sum outside the
+/// output's loops, loops against its level order, `+=`) or transposes an operand so the sums
+/// run inside them.
+fn scatters(source: &str) -> bool {
+    let Ok(tokens) = source.parse() else {
+        return false;
+    };
+    sparse_compiler::lower_to_ir(tokens).is_ok_and(|kernel| {
+        let text = sparse_compiler::ir::print_kernel(&kernel);
+        let row_wise =
+            sparse_compiler::planned_copies(source.parse().expect("tokens")).is_ok_and(|p| {
+                p.copies
+                    .iter()
+                    .any(|(_, c)| c.rules.contains(&Rule::RowWise))
+            });
+        text.contains("begin_entries") || row_wise
+    })
+}
+
 /// A statements file: `count` distinct kernels that compile, most of them scheduled, drawn from
-/// `seed`, with operators beyond `+ - *` where `operators` says so.
-fn draw_statements(seed: u64, count: usize, operators: bool) -> String {
+/// `seed`, of the kind `list` keeps.
+fn draw_statements(seed: u64, count: usize, list: List) -> String {
+    let operators = list == List::Operators;
     let mut d = Draw(seed);
     let mut text = String::from(
         "// Written by `SPARSE_BLESS=1 cargo test -p sparse-compiler --test statement_fuzz`.\n\n",
@@ -299,6 +336,11 @@ fn draw_statements(seed: u64, count: usize, operators: bool) -> String {
         let Some(s) = draw_statement(&mut d, operators) else {
             continue;
         };
+        // Hashed outputs always collected their entries; the list is for the other formats.
+        let hashed = s.formats.contains("A: hash");
+        if list == List::Scatter && (hashed || !scatters(s.kernel.head)) {
+            continue;
+        }
         let commands = d.below(5);
         let draws: Vec<(u8, [u8; 5])> = (0..commands)
             .map(|_| (d.byte(), std::array::from_fn(|_| d.byte())))
@@ -335,14 +377,21 @@ fn draw_statements(seed: u64, count: usize, operators: bool) -> String {
 
 #[test]
 fn random_statements_of_the_root_tests_compile() {
-    let statements = || draw_statements(0x9E37_79B9_7F4A_7C15, STATEMENTS, false);
+    let statements = || draw_statements(0x9E37_79B9_7F4A_7C15, STATEMENTS, List::Plain);
     listed_statements_compile("statements.rs", STATEMENTS, statements);
 }
 
 #[test]
 fn random_operator_statements_of_the_root_tests_compile() {
-    let statements = || draw_statements(0xD1B5_4A32_D192_ED03, OPERATOR_STATEMENTS, true);
+    let statements =
+        || draw_statements(0xD1B5_4A32_D192_ED03, OPERATOR_STATEMENTS, List::Operators);
     listed_statements_compile("operators.rs", OPERATOR_STATEMENTS, statements);
+}
+
+#[test]
+fn random_scatter_statements_of_the_root_tests_compile() {
+    let statements = || draw_statements(0x5851_F42D_4C95_7F2D, SCATTER_STATEMENTS, List::Scatter);
+    listed_statements_compile("scatter.rs", SCATTER_STATEMENTS, statements);
 }
 
 /// Every statement of the list `name` compiles (drawn again first with `SPARSE_BLESS`).

@@ -229,14 +229,23 @@ pub fn end_assembly<T: Scalar, F: Format>(
     Ok(())
 }
 
-/// Starts collecting `tensor`'s new entries (generated kernels call it for outputs whose levels
-/// cannot be appended to in order, such as hashed ones).
+/// Starts collecting `tensor`'s new entries as coordinate/value triples (scatter assembly:
+/// generated kernels call it for outputs whose levels cannot be appended to in order, such as
+/// hashed ones, or whose loops visit a coordinate more than once, such as AᵀA with the rows of
+/// A outermost). The triples may come in any order and repeat a coordinate.
 pub fn begin_entries<T: Scalar, F: Format>(tensor: &Tensor<T, F>) -> Entries<T> {
     Entries::new(tensor.shape().to_vec())
 }
 
-/// Packs the collected entries into `tensor`'s format (explicit zeros kept, as an assembled output
-/// keeps them) and installs the result.
+/// [`begin_entries`] for `+=`: the list starts with `tensor`'s stored entries, so the new
+/// triples are summed into them when [`end_entries`] packs the list.
+pub fn begin_entries_merged<T: Scalar, F: Format>(tensor: &Tensor<T, F>) -> Entries<T> {
+    tensor.entries()
+}
+
+/// Packs the collected entries into `tensor`'s format and installs the result: the triples are
+/// sorted by their level coordinates, repeated coordinates summed, and only the coordinates some
+/// triple names are stored (a sum that cancels to zero is kept, as an assembled output keeps it).
 pub fn end_entries<T: Scalar, F: Format>(
     tensor: &mut Tensor<T, F>,
     entries: Entries<T>,
@@ -578,6 +587,62 @@ mod tests {
         asm.append(7, 1);
         let err = end_assembly(&mut y, asm).unwrap_err();
         assert!(matches!(err, FormatError::Unrepresentable { level: 0, .. }));
+    }
+
+    /// Triples in any order with repeated coordinates, as AᵀA pushes them row by row of A: each
+    /// coordinate is stored once with the sum, and no coordinate that no triple names.
+    #[test]
+    fn entries_are_sorted_and_repeated_coordinates_summed() {
+        let mut y = Tensor::<f64, Csr>::from_entries([3, 3], [([0, 0], 9.0)]).unwrap();
+        let mut list = begin_entries(&y);
+        for (i, j, v) in [
+            (2, 1, 1.0),
+            (0, 2, 2.0),
+            (2, 1, 3.0),
+            (0, 1, 4.0),
+            (0, 2, -1.0),
+        ] {
+            list.push(&[i, j], v).unwrap();
+        }
+        end_entries(&mut y, list).unwrap();
+        assert_eq!(y.level(1).pos(), &[0, 2, 2, 3]);
+        assert_eq!(y.level(1).crd(), &[1, 2, 1]);
+        assert_eq!(y.nnz(), 3);
+        let expected = vec![0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0];
+        assert_eq!(y.to_dense(), expected);
+    }
+
+    /// `+=`: the stored entries come first, the new triples add to them or beside them.
+    #[test]
+    fn merged_entries_add_to_the_stored_ones() {
+        let mut y = Tensor::<i64, Dcsr>::from_entries([4, 3], [([1, 1], 5), ([3, 0], 2)]).unwrap();
+        let mut list = begin_entries_merged(&y);
+        list.push(&[1, 1], 1).unwrap();
+        list.push(&[0, 2], 7).unwrap();
+        end_entries(&mut y, list).unwrap();
+        assert_eq!(y.nnz(), 3);
+        assert_eq!(y.to_dense(), vec![0, 0, 7, 0, 6, 0, 0, 0, 0, 2, 0, 0]);
+        // An empty list empties the output; an empty merged list leaves it as it was.
+        let list = begin_entries_merged(&y);
+        end_entries(&mut y, list).unwrap();
+        assert_eq!(y.nnz(), 3);
+        let list = begin_entries(&y);
+        end_entries(&mut y, list).unwrap();
+        assert_eq!((y.nnz(), y.to_dense()), (0, vec![0; 12]));
+    }
+
+    /// A cancellation is a stored zero; a coordinate nothing wrote is not stored.
+    #[test]
+    fn a_sum_that_cancels_is_kept_and_coo_outputs_pack_too() {
+        let mut y = Tensor::<f32, Coo<2>>::zeros([2, 2]);
+        let mut list = begin_entries(&y);
+        list.push(&[1, 0], 2.5).unwrap();
+        list.push(&[1, 0], -2.5).unwrap();
+        list.push(&[0, 1], 1.0).unwrap();
+        end_entries(&mut y, list).unwrap();
+        assert_eq!(y.nnz(), 2);
+        assert_eq!(y.to_dense(), vec![0.0, 1.0, 0.0, 0.0]);
+        assert!(begin_entries(&y).push(&[2, 0], 1.0).is_err());
     }
 
     #[test]

@@ -52,8 +52,8 @@ pub use tensor::Tensor;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::assembly::{
-        Assembly, RowsPart, begin_assembly, begin_entries, copy_structure, end_assembly,
-        end_entries, levels_and_values_mut,
+        Assembly, RowsPart, begin_assembly, begin_entries, begin_entries_merged, copy_structure,
+        end_assembly, end_entries, levels_and_values_mut,
     };
     pub use crate::atomic::{AtomicCell, AtomicF32, AtomicF64, as_atomic};
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather};

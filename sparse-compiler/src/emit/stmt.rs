@@ -294,8 +294,11 @@ impl Emitter<'_> {
             HostStep::EndAssembly => {
                 quote! { #root::__private::end_assembly(&mut *#output, #asm)?; }
             }
-            HostStep::BeginEntries => {
+            HostStep::BeginEntries { merge: false } => {
                 quote! { let mut #asm = #root::__private::begin_entries(&*#output); }
+            }
+            HostStep::BeginEntries { merge: true } => {
+                quote! { let mut #asm = #root::__private::begin_entries_merged(&*#output); }
             }
             HostStep::EndEntries => quote! { #root::__private::end_entries(&mut *#output, #asm)?; },
         }

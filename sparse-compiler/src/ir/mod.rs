@@ -471,11 +471,16 @@ pub enum HostStep {
     },
     /// Ends the assembly: the rebuilt levels are validated and installed in the output.
     EndAssembly,
-    /// Starts collecting the output's entries, for an output whose levels cannot be appended to
-    /// in order (hashed levels): the entries are packed into its format at
-    /// [`HostStep::EndEntries`].
-    BeginEntries,
-    /// Packs the collected entries into the output's format and installs them.
+    /// Starts collecting the output's entries as coordinate/value triples (scatter assembly),
+    /// for an output whose levels cannot be appended to in order (hashed levels, loops against
+    /// its level order, a sum outside its loops, `+=`): at [`HostStep::EndEntries`] they are
+    /// sorted, repeated coordinates summed and the result packed into its format.
+    BeginEntries {
+        /// `+=`: the output's stored entries are collected first, so the new ones add to them.
+        merge: bool,
+    },
+    /// Sorts the collected entries, sums repeated coordinates, packs them into the output's
+    /// format and installs them.
     EndEntries,
 }
 

@@ -51,18 +51,20 @@ impl Lowerer<'_> {
         let coordinate_list = level_of(&sparse[0]).segments()
             && !sparse[0].unique
             && sparse[1..].iter().all(appends_one);
-        if self.program.op == AssignOp::AddAssign {
-            return Err(vec![self.unsupported("`+=` into a sparse output")]);
-        }
-        if (!nested && !coordinate_list)
+        let merge = self.program.op == AssignOp::AddAssign;
+        if merge
+            || (!nested && !coordinate_list)
             || !self.output_in_loop_order()
             || self.derived_loops_break_appends()
+            || self.sums_outside_output()
         {
-            // Hashed or unordered levels, loops that visit the output against its mode order (a
-            // CSC result of row-major loops), or an appended level whose coordinate only derived
-            // loops visit: collect entries, pack them at the end.
+            // Scatter assembly. Hashed or unordered levels, loops that visit the output against
+            // its mode order (a CSC result of row-major loops), an appended level whose
+            // coordinate only derived loops visit, a sum outside the output's loops (AᵀA with
+            // the rows of A outermost) or `+=`: collect coordinate/value triples, then sort
+            // them, sum duplicates (and, for `+=`, the stored entries) and pack them at the end.
             self.collects_entries = true;
-            out.push(Stmt::Host(HostStep::BeginEntries));
+            out.push(Stmt::Host(HostStep::BeginEntries { merge }));
             return Ok(());
         }
         out.push(Stmt::Host(HostStep::BeginAssembly));
@@ -113,6 +115,22 @@ impl Lowerer<'_> {
             })
         });
         at.windows(2).all(|w| w[0] <= w[1]) && !unordered_input
+    }
+
+    /// Whether the output is written with `+=` inside the loops: a sum runs outside (or between)
+    /// the output's loops and no workspace collects it, so each coordinate may be written once
+    /// per iteration of the sum, in any order.
+    fn sums_outside_output(&self) -> bool {
+        fn accumulates(cin: &Cin) -> bool {
+            match cin {
+                Cin::Forall { body, .. } => accumulates(body),
+                Cin::Where { consumer, producer } => accumulates(consumer) || accumulates(producer),
+                Cin::Assign {
+                    lhs, accumulate, ..
+                } => *lhs == Lhs::Output && *accumulate,
+            }
+        }
+        self.scheduled.cin.as_ref().is_some_and(accumulates)
     }
 
     /// Whether a compressed or singleton output level's variable has no loop of its own, only
@@ -259,9 +277,7 @@ impl Lowerer<'_> {
                 Ok(())
             }
             Lhs::Output if self.collects_entries => {
-                if accumulate {
-                    return Err(self.unsupported("accumulating into a sparse output"));
-                }
+                // Repeated coordinates are summed when the entries are packed.
                 let coords = self.output_coords()?;
                 let entry = vec![Stmt::AppendEntry { coords, value }];
                 out.extend(guarded(self.produced(rhs), entry));

@@ -116,7 +116,11 @@ fn producer_rhs(cin: &Cin) -> Option<&Expr> {
 /// Tensor `t`'s level formats with their dimensions in the order `order` visits their variables.
 /// Slot, block and range levels cannot be permuted: such a tensor is copied into dense rows over
 /// compressed levels in that order.
-fn levels_in_order(program: &Program, t: usize, order: &[IndexVar]) -> Option<Vec<LevelSpec>> {
+pub(super) fn levels_in_order(
+    program: &Program,
+    t: usize,
+    order: &[IndexVar],
+) -> Option<Vec<LevelSpec>> {
     let tensor = &program.tensors[t];
     let current = program.iterated_levels(t);
     let levels = match current.iter().all(|l| matches!(l.coord, Coord::Dim(_))) {
@@ -313,7 +317,7 @@ fn collect_all(e: &Expr, out: &mut Vec<super::Access>) {
     }
 }
 
-fn loop_vars(program: &Program) -> Vec<IndexVar> {
+pub(super) fn loop_vars(program: &Program) -> Vec<IndexVar> {
     let mut used = program.output.indices.clone();
     program.rhs.collect_loop_vars(&mut used);
     program.loop_vars_of(&used)

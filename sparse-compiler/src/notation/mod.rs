@@ -17,6 +17,7 @@ mod params;
 mod plan;
 mod print;
 mod reread;
+mod rowwise;
 
 pub use concrete::{Cin, Lhs, concretize};
 pub use order::order_edges;

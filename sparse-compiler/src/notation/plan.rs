@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 
 use super::convert::{concordant_copies, nested_copies, range_copies, slot_copies, sorted_copies};
 use super::reread::reread_splits;
+use super::rowwise::row_wise_changes;
 use super::{Expr, IndexVar, Program};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{FormatType, LevelSpec};
@@ -43,6 +44,12 @@ pub enum Rule {
     /// A `where` producer's loops, nested in the consumer's, visit an operand against its
     /// storage order: it is copied with its levels in the order of those loops.
     Nested,
+    /// A product into a sparse matrix whose default loops run a sum outside the output's loops
+    /// (AᵀA) or inside a dense loop over its compressed level (A Aᵀ): the operands against
+    /// Gustavson's row-wise order are copied (transposed) so the sums run between the output's
+    /// loops, into a workspace. Into a masked output (one that takes a factor's structure, as
+    /// triangle counting's does) the sums run innermost instead, one dot product per entry.
+    RowWise,
     /// A sum inside an operand's slot loop (ELL, DIA, BCSR) has a term that does not read the
     /// operand and would be added once per slot: it is copied into dense rows over compressed
     /// levels.
@@ -55,12 +62,13 @@ impl Rule {
     /// schedule may still take its positions (`pos` over a hashed level is not supported). A
     /// tensor read in two orders is split before the concordant copies, which would otherwise
     /// report the conflict as unresolvable.
-    pub const ALL: [Rule; 6] = [
+    pub const ALL: [Rule; 7] = [
         Rule::Sorted,
         Rule::Range,
         Rule::Reread,
         Rule::Concordant,
         Rule::Nested,
+        Rule::RowWise,
         Rule::Slot,
     ];
 
@@ -72,6 +80,7 @@ impl Rule {
             Rule::Reread => "reread",
             Rule::Concordant => "concordant",
             Rule::Nested => "nested",
+            Rule::RowWise => "row-wise",
             Rule::Slot => "slot",
         }
     }
@@ -84,6 +93,10 @@ impl Rule {
             Rule::Reread => "read in another index order too, and this read gets its own copy",
             Rule::Concordant => "no loop order follows every operand's storage order",
             Rule::Nested => "a producer's loops visit it against its storage order",
+            Rule::RowWise => {
+                "transposed so the sums run inside the sparse output's loops (Gustavson's \
+                 row-wise product, or a masked output's dot product per stored coordinate)"
+            }
             Rule::Slot => "a sum inside its slot loop has a term not zero where it stores nothing",
         }
     }
@@ -99,6 +112,7 @@ impl Rule {
             Rule::Reread => Ok(reread_splits(program)),
             Rule::Concordant => concordant_copies(program).map(copies),
             Rule::Nested => nested_copies(program).map(copies),
+            Rule::RowWise => Ok(row_wise_changes(program)),
             Rule::Slot => Ok(copies(slot_copies(program))),
         }
     }
@@ -407,6 +421,46 @@ mod tests {
             &errors[0].kind,
             ErrorKind::NoConcordantOrder { .. }
         ));
+    }
+
+    /// AᵀA and A Aᵀ into CSR: one read of A moves to a local copy, transposed for the row-wise
+    /// product; in triangle counting's masked product, the column reads move. Where the loops already run a sum between the output's loops (SpGEMM), where a
+    /// sparse level drives the output's inner loop, or where the output is dense, nothing moves.
+    #[test]
+    fn products_into_a_sparse_matrix_are_planned_row_wise() {
+        for kernel in [
+            quote! { fn k; G(i,j) = A(k,i) * A(k,j); formats<A: csr, G: csr>; },
+            quote! { fn k; G(i,j) = A(i,k) * A(j,k); formats<A: csr, G: csr>; },
+        ] {
+            let p = planned(kernel);
+            assert_eq!(p.tensors.len(), 3);
+            let copy = p.copies.get(2).expect("the local copy");
+            assert_eq!(copy.rules, [Rule::Reread, Rule::RowWise]);
+            let coords: Vec<Coord> = copy.levels.iter().map(|l| l.coord).collect();
+            assert_eq!(coords, [Coord::Dim(1), Coord::Dim(0)]);
+        }
+        let masked = planned(quote! {
+            fn k; C(i,j) = A(i,j) * A(i,k) * A(k,j); formats<A: csr, C: csr>;
+        });
+        let copy = masked.copies.get(2).expect("the column reads' copy");
+        assert_eq!(
+            (masked.tensors[2].name.as_str(), &copy.rules[..]),
+            ("A_k_j", &[Rule::Reread, Rule::RowWise][..])
+        );
+        let csc = planned(quote! {
+            fn k; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csc, C: csr>;
+        });
+        assert_eq!(
+            csc.copies.get(1).map(|c| &c.rules[..]),
+            Some(&[Rule::RowWise][..])
+        );
+        for unchanged in [
+            quote! { fn k; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>; },
+            quote! { fn k; G(i,j) = A(i,k) * B(j,k); formats<A: csr, B: dcsr, G: csr>; },
+            quote! { fn k; G(i,j) = A(k,i) * A(k,j); formats<A: csr>; },
+        ] {
+            assert!(planned(unchanged).copies.is_empty());
+        }
     }
 
     #[test]

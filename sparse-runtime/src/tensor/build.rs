@@ -55,6 +55,9 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
     pub fn permute<G: Format>(&self, perm: &[usize]) -> Result<Tensor<T, G>, FormatError> {
         let () = <G as Checked>::VALID;
         check_permutation(perm, self.shape.len())?;
+        if let Some(fast) = self.permuted_rows(perm) {
+            return Ok(fast);
+        }
         let shape: Vec<usize> = perm.iter().map(|&d| self.shape[d]).collect();
         let mut list = Entries::with_capacity(shape, self.nnz);
         let mut moved = vec![0; perm.len()];

@@ -4,6 +4,7 @@
 mod access;
 mod build;
 mod traits;
+mod transpose;
 
 use std::marker::PhantomData;
 
@@ -282,6 +283,10 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
 
     /// The same tensor in format `G`; explicit zeros are kept.
     pub fn convert<G: Format>(&self) -> Result<Tensor<T, G>, FormatError> {
+        let () = <G as Checked>::VALID;
+        if let Some(fast) = self.permuted_rows(&[0, 1]) {
+            return Ok(fast);
+        }
         Tensor::from_entry_list(&self.entries(), ExplicitZeros::Keep)
     }
 }

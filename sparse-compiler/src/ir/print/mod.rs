@@ -360,7 +360,13 @@ impl Printer<'_> {
             HostStep::BeginAssembly => format!("begin_assembly({out});"),
             HostStep::LayoutRows { level } => format!("layout_rows({out}.l{level});"),
             HostStep::EndAssembly => format!("end_assembly({out});"),
-            HostStep::BeginEntries => format!("begin_entries({out});"),
+            HostStep::BeginEntries { merge: false } => {
+                format!("begin_entries({out}); // scatter assembly: triples, sorted and summed")
+            }
+            HostStep::BeginEntries { merge: true } => format!(
+                "begin_entries_merged({out}); // scatter assembly: the stored entries, then \
+                 the new triples, sorted and summed"
+            ),
             HostStep::EndEntries => format!("end_entries({out});"),
         }
     }

@@ -1,0 +1,22 @@
+// Written by `SPARSE_BLESS=1 cargo test -p sparse-compiler --test statement_fuzz`.
+
+random_statement!(s0, [A(i) += (B(i)) * (C(i))], [formats<B: hash, C: sparse, A: sparse>;], [], A[i], [B[i], C[i]]);
+random_statement!(s1, [A(i,k,j) = -((-(B(j,k,i))) - (C(j,i)))], [formats<B: dense, C: dense, A: (compressed, dense, compressed)>;], [], A[i, k, j], [B[j, k, i], C[j, i]]);
+random_statement!(s2, [A(j,k) = (B(j,i,k)) * (C(i))], [formats<B: (dense, compressed, compressed), C: dense, A: csc>;], [], A[j, k], [B[j, i, k], C[i]]);
+random_statement!(s3, [A(i,j) = (-((B(i)) * (C(k,i,j)))) * (2)], [formats<B: dense, C: (compressed, dense, compressed), A: csc>;], [], A[i, j], [B[i], C[k, i, j]]);
+random_statement!(s4, [A(i,j) = (B(i,j)) + (C)], [formats<B: csc, A: csr>;], [], A[i, j], [B[i, j], C[]]);
+random_statement!(s5, [A(j,i) += (((B(j,i)) * (C(j,i))) - (D(i))) * (2)], [formats<B: dcsc, C: dcsr, D: hash, A: csc>;], [], A[j, i], [B[j, i], C[j, i], D[i]]);
+random_statement!(s6, [A(j,i,k) = (B(k,i,j)) * (C(i))], [formats<B: (dense, dense, compressed), C: dense, A: (compressed, dense, compressed)>;], [], A[j, i, k], [B[k, i, j], C[i]]);
+random_statement!(s7, [A(i) += (-(B(i))) * (((C) * (D(i))) - (E))], [formats<B: dense, D: dense, A: sparse>;], [], A[i], [B[i], C[], D[i], E[]]);
+random_statement!(s8, [A(i) += (B(i)) * (C(i))], [formats<B: hash, C: dense, A: sparse>;], [], A[i], [B[i], C[i]]);
+random_statement!(s9, [A(j,i) = (((B(i,j)) + (C(j))) * ((D(i)) - (E(i,j)))) - (2)], [formats<B: ell, C: dense, D: sparse, E: dense, A: csr>;], [], A[j, i], [B[i, j], C[j], D[i], E[i, j]]);
+random_statement!(s10, [A(i) = (B(i)) * (C(j))], [formats<B: hash, C: dense, A: sparse>;], [], A[i], [B[i], C[j]]);
+random_statement!(s11, [A(j,i) = (B(j)) * (C(j,i))], [formats<B: dense, C: csr, A: csc>;], [], A[j, i], [B[j], C[j, i]]);
+random_statement!(s12, [A(i) += (-(B(i))) + ((C) * (D(i)))], [formats<B: sparse, D: dense, A: sparse>;], [], A[i], [B[i], C[], D[i]]);
+random_statement!(s13, [A(i,j) = (((B(j)) * (C(j,i))) * (2)) * (2)], [formats<B: hash, C: csc, A: csc>;], [], A[i, j], [B[j], C[j, i]]);
+random_statement!(s14, [A(i,j) = (((B(j,i)) * (C)) + (D(i))) - (2)], [formats<B: csr, D: sparse, A: coo>;], [], A[i, j], [B[j, i], C[], D[i]]);
+random_statement!(s15, [A(k,j) += (B(k,j)) * (C(j,k))], [formats<B: csr, C: dia, A: coo>;], [schedule<reorder(k, j)>;], A[k, j], [B[k, j], C[j, k]]);
+random_statement!(s16, [A(i) += (B(i)) * (C)], [formats<B: dense, A: sparse>;], [schedule<precompute(C, i, v1, W)>;], A[i], [B[i], C[]]);
+random_statement!(s17, [A(j,i,k) = ((-(B(k))) + ((C) * (D(k,i,j)))) * (E)], [formats<B: hash, D: coo, A: coo>;], [schedule<reorder(k, j)>;], A[j, i, k], [B[k], C[], D[k, i, j], E[]]);
+random_statement!(s18, [A(j,k) = (B(j)) * (C(i,k,j))], [formats<B: dense, C: (dense, compressed, compressed), A: csr>;], [schedule<pos(i, v1, C)>;], A[j, k], [B[j], C[i, k, j]]);
+random_statement!(s19, [A(k,i,j) = -((-(B(i,j))) * (-(C(j,k))))], [formats<B: dcsr, C: dia, A: (dense, compressed, compressed)>;], [schedule<parallelize(i, CpuVector, NoRaces)>;], A[k, i, j], [B[i, j], C[j, k]]);
