@@ -56,6 +56,6 @@ pub mod __private {
     pub use crate::atomic::{AtomicCell, AtomicF32, AtomicF64, as_atomic};
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
     pub use crate::threads::{PARALLEL_MIN_WORK, min_len, pieces};
-    pub use crate::zero::zero_in_parallel;
+    pub use crate::zero::{fill_in_parallel, zero_in_parallel};
     pub use rayon;
 }
