@@ -400,6 +400,23 @@ impl std::error::Error for KernelError {
     }
 }
 
+/// A kernel's check that `tensor` (named `name`) has the fill value it declares for it.
+pub fn check_fill<T: crate::Scalar, F: sparse_format::Format>(
+    tensor: &crate::Tensor<T, F>,
+    name: &'static str,
+    declared: T,
+) -> Result<(), KernelError> {
+    let found = tensor.fill();
+    if found == declared {
+        return Ok(());
+    }
+    Err(KernelError::FillMismatch {
+        tensor: name,
+        expected: declared.to_string(),
+        found: found.to_string(),
+    })
+}
+
 impl From<FormatError> for KernelError {
     fn from(e: FormatError) -> Self {
         KernelError::Format(e)

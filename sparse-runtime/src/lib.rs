@@ -54,6 +54,7 @@ pub mod __private {
         end_entries, levels_and_values_mut,
     };
     pub use crate::atomic::{AtomicCell, AtomicF32, AtomicF64, as_atomic};
+    pub use crate::error::check_fill;
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
     pub use crate::threads::{PARALLEL_MIN_WORK, min_len, pieces};
     pub use crate::zero::{fill_in_parallel, zero_in_parallel};

@@ -1,10 +1,10 @@
 //! Value expressions, and the removal of operands that are absent in a lattice case.
 
 use super::{Lowerer, Temp};
-use crate::algebra::{Iteration, Op};
+use crate::algebra::{Op, same};
 use crate::error::Error;
 use crate::ir::{self, Array, Expr};
-use crate::notation::{Cin, Expr as NExpr};
+use crate::notation::{Cin, Expr as NExpr, Lhs};
 use crate::syntax::ast::LiteralValue;
 
 impl Lowerer<'_> {
@@ -58,72 +58,106 @@ impl Lowerer<'_> {
 }
 
 /// What a lattice case leaves out: accesses whose iterator is exhausted, and temporaries whose
-/// producer has nothing left to add.
+/// producer has nothing left to add (each with the value it then holds).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Absent {
     pub accesses: Vec<usize>,
-    pub temps: Vec<usize>,
+    pub temps: Vec<(usize, f64)>,
 }
 
-/// `e` with the absent operands replaced by zero and simplified; `None` when the whole expression
-/// is zero. An operator is zero where an operand whose zero annihilates it is absent, or where all
-/// its operands are and it is zero at the fill (`algebra`); an absent operand that is the
-/// operator's identity is dropped (`a + 0` is `a`, `0 - b` is `-b`).
-pub(super) fn zero(e: &NExpr, absent: &Absent) -> Option<NExpr> {
+/// An expression with its absent operands folded in: a value the algebra knows, or what is left
+/// to compute.
+enum Folded {
+    Value(f64),
+    Expr(NExpr),
+}
+
+/// `e` with every absent operand at its fill (a temporary at the value it holds), folded: an
+/// operator whose absent operand decides it (`algebra::Op::absorbs`: a zero factor, an infinite
+/// term) or whose operands are all known is its value, and an absent operand that is the
+/// operator's identity is dropped (`a + 0` is `a`, `0 - b` is `-b`, `a * 1` is `a`).
+fn fold(e: &NExpr, absent: &Absent) -> Folded {
     match e {
-        NExpr::Access { id, .. } if absent.accesses.contains(id) => None,
-        NExpr::Temp(t) if absent.temps.contains(t) => None,
-        NExpr::Access { .. } | NExpr::Temp(_) | NExpr::Literal(_) => Some(e.clone()),
+        NExpr::Access { id, access } if absent.accesses.contains(id) => {
+            Folded::Value(access.fill.0)
+        }
+        NExpr::Temp(t) => match absent.temps.iter().find(|(u, _)| u == t) {
+            Some(&(_, v)) => Folded::Value(v),
+            None => Folded::Expr(e.clone()),
+        },
+        NExpr::Access { .. } | NExpr::Literal(_) => Folded::Expr(e.clone()),
         NExpr::Op(op, args) => {
-            let left: Vec<Option<NExpr>> = args.iter().map(|a| zero(a, absent)).collect();
-            if left.iter().all(Option::is_some) {
-                return Some(NExpr::Op(*op, left.into_iter().flatten().collect()));
+            let folded: Vec<Folded> = args.iter().map(|a| fold(a, absent)).collect();
+            let value = |f: &Folded| match f {
+                Folded::Value(v) => Some(*v),
+                Folded::Expr(_) => None,
+            };
+            if let Some(v) = (folded.iter().enumerate())
+                .find_map(|(k, f)| value(f).and_then(|v| op.absorbs(k, v)))
+            {
+                return Folded::Value(v);
             }
-            let all_absent =
-                (args.iter().zip(&left)).all(|(a, z)| a.constant().is_some() || z.is_none());
-            match e.iteration() {
-                Some(Iteration::Sparse { required }) => {
-                    let annihilated = (required.iter().zip(&left)).any(|(r, z)| *r && z.is_none());
-                    if annihilated || all_absent {
-                        return None;
-                    }
+            if let Some(values) = folded.iter().map(value).collect::<Option<Vec<f64>>>() {
+                return Folded::Value(op.eval(&values));
+            }
+            match (op, &folded[..]) {
+                (Op::Sub, [Folded::Value(z), Folded::Expr(b)]) if *z == 0.0 => {
+                    return Folded::Expr(NExpr::Op(Op::Neg, vec![b.clone()]));
                 }
-                Some(Iteration::Dense) | None => {}
+                (_, [Folded::Expr(a), Folded::Value(v)]) if op.is_identity_at(1, *v) => {
+                    return Folded::Expr(a.clone());
+                }
+                (_, [Folded::Value(v), Folded::Expr(b)]) if op.is_identity_at(0, *v) => {
+                    return Folded::Expr(b.clone());
+                }
+                _ => {}
             }
-            Some(without_absent(*op, left))
+            let args = folded
+                .into_iter()
+                .map(|f| match f {
+                    Folded::Value(v) => NExpr::Literal(literal_of(v)),
+                    Folded::Expr(e) => e,
+                })
+                .collect();
+            Folded::Expr(NExpr::Op(*op, args))
         }
     }
 }
 
-/// An operator with some operands absent: a zero identity operand dropped, others zero.
-fn without_absent(op: Op, operands: Vec<Option<NExpr>>) -> NExpr {
-    match (op, &operands[..]) {
-        (Op::Sub, [None, Some(b)]) => NExpr::Op(Op::Neg, vec![b.clone()]),
-        (_, [Some(a), None]) if op.zero_is_identity_at(1) => a.clone(),
-        (_, [None, Some(b)]) if op.zero_is_identity_at(0) => b.clone(),
-        _ => {
-            let zero = || NExpr::Literal(LiteralValue::Int(0));
-            NExpr::Op(
-                op,
-                operands
-                    .into_iter()
-                    .map(|a| a.unwrap_or_else(zero))
-                    .collect(),
-            )
-        }
+/// A literal of index notation as the IR's.
+pub(super) fn ir_literal(l: LiteralValue) -> ir::Literal {
+    match l {
+        LiteralValue::Int(n) => ir::Literal::Int(n),
+        LiteralValue::Float(f) => ir::Literal::Float(f),
     }
 }
 
-/// `cin` with the absent operands removed; `None` when nothing is left to compute.
-pub(super) fn zero_stmt(cin: &Cin, absent: &Absent) -> Option<Cin> {
+/// A value as a literal: an integer where it is one that `f64` holds exactly (so integer
+/// kernels keep it exact), a float otherwise.
+pub(super) fn literal_of(v: f64) -> LiteralValue {
+    if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+        LiteralValue::Int(v as i64)
+    } else {
+        LiteralValue::Float(v)
+    }
+}
+
+/// `cin` with the absent operands folded in; `None` when nothing is left to compute: every
+/// assignment would write the value its place already holds where it is skipped
+/// (`skip(lhs, accumulate, op)`: the identity of its reduction, or the place's initial value).
+pub(super) fn absent_stmt(
+    cin: &Cin,
+    absent: &Absent,
+    skip: &dyn Fn(&Lhs, bool, Op) -> f64,
+) -> Option<Cin> {
     match cin {
-        Cin::Forall { var, body } => zero_stmt(body, absent).map(|body| Cin::Forall {
+        Cin::Forall { var, body } => absent_stmt(body, absent, skip).map(|body| Cin::Forall {
             var: *var,
             body: Box::new(body),
         }),
-        Cin::Where { consumer, producer } => match zero_stmt(producer, absent) {
+        Cin::Where { consumer, producer } => match absent_stmt(producer, absent, skip) {
             Some(producer) => {
-                let consumer = zero_stmt(consumer, absent)?;
+                let consumer = absent_stmt(consumer, absent, skip)?;
                 // A consumer left without the temporary needs no producer: computing it anyway
                 // would read operands that this case does not iterate.
                 let read =
@@ -138,20 +172,29 @@ pub(super) fn zero_stmt(cin: &Cin, absent: &Absent) -> Option<Cin> {
             }
             None => {
                 let mut absent = absent.clone();
-                absent
-                    .temps
-                    .extend(super::produced_temp(producer).map(|(t, _)| t));
-                zero_stmt(consumer, &absent)
+                if let Some((t, lhs, accumulate, op)) = super::produced_assign(producer) {
+                    absent.temps.push((t, skip(&lhs, accumulate, op)));
+                }
+                absent_stmt(consumer, &absent, skip)
             }
         },
         Cin::Assign {
             lhs,
             accumulate,
+            op,
             rhs,
-        } => zero(rhs, absent).map(|rhs| Cin::Assign {
-            lhs: lhs.clone(),
-            accumulate: *accumulate,
-            rhs,
-        }),
+        } => {
+            let rhs = match fold(rhs, absent) {
+                Folded::Value(v) if same(v, skip(lhs, *accumulate, *op)) => return None,
+                Folded::Value(v) => NExpr::Literal(literal_of(v)),
+                Folded::Expr(e) => e,
+            };
+            Some(Cin::Assign {
+                lhs: lhs.clone(),
+                accumulate: *accumulate,
+                op: *op,
+                rhs,
+            })
+        }
     }
 }

@@ -36,6 +36,8 @@ fn aat<T: ::sparse::Scalar>(
             found: __A_shape0,
         });
     }
+    ::sparse::__private::check_fill(&*G, "G", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
     let __A_l1_pos: &[::sparse::Idx] = A.level(1).pos();
     let __A_l1_crd: &[::sparse::Idx] = A.level(1).crd();
     let __A_vals: &[T] = A.values();
@@ -113,6 +115,8 @@ fn aat_compute<T: ::sparse::Scalar>(
             found: __A_shape0,
         });
     }
+    ::sparse::__private::check_fill(&*G, "G", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
     let __A_l1_pos: &[::sparse::Idx] = A.level(1).pos();
     let __A_l1_crd: &[::sparse::Idx] = A.level(1).crd();
     let __A_vals: &[T] = A.values();

@@ -150,7 +150,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         for (c, v) in entries {
             list.push(&c, v)?;
         }
-        Self::from_entry_list_with_fill(&list, ExplicitZeros::Drop, fill)
+        Self::pack_list(&list, ExplicitZeros::Drop, fill)
     }
 
     /// Packs an [`Entries`] list (what the file readers return).
@@ -159,7 +159,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         zeros: ExplicitZeros,
     ) -> Result<Self, FormatError> {
         let () = <F as Checked>::VALID;
-        Self::from_entry_list_with_fill(entries, zeros, T::ZERO)
+        Self::pack_list(entries, zeros, T::ZERO)
     }
 
     /// Packs an [`Entries`] list into a tensor whose unstored elements are `fill`; with
@@ -170,6 +170,11 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         fill: T,
     ) -> Result<Self, FormatError> {
         let () = <F as Checked>::VALID;
+        Self::pack_list(entries, zeros, fill)
+    }
+
+    /// [`Tensor::from_entry_list_with_fill`] without naming [`Checked`] (its callers do).
+    fn pack_list(entries: &Entries<T>, zeros: ExplicitZeros, fill: T) -> Result<Self, FormatError> {
         check_order::<F>(entries.shape())?;
         let packed = pack(F::NAME, F::LEVELS, entries, zeros, fill)?;
         Ok(Tensor {
@@ -251,7 +256,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
     /// made.
     pub fn try_filled(shape: impl AsRef<[usize]>, fill: T) -> Result<Self, FormatError> {
         let () = <F as Checked>::VALID;
-        Self::from_entry_list_with_fill(&Entries::new(shape.as_ref()), ExplicitZeros::Drop, fill)
+        Self::pack_list(&Entries::new(shape.as_ref()), ExplicitZeros::Drop, fill)
     }
 
     /// The fill value: what every element that is not stored holds (zero unless the tensor was
