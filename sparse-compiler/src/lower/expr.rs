@@ -3,8 +3,9 @@
 use super::{Lowerer, Temp};
 use crate::algebra::{Op, same};
 use crate::error::Error;
+use crate::ir::Stmt;
 use crate::ir::{self, Array, Expr};
-use crate::notation::{Cin, Expr as NExpr, Lhs};
+use crate::notation::{Cin, Expr as NExpr, IndexVar, Lhs};
 use crate::syntax::ast::LiteralValue;
 
 impl Lowerer<'_> {
@@ -54,6 +55,178 @@ impl Lowerer<'_> {
                     .ok_or_else(|| self.internal("an operator with the wrong number of operands"))?
             }
         })
+    }
+}
+
+impl Lowerer<'_> {
+    /// The producer of a scalar temporary: `t op= e` under its loops. Where an operand of `e`
+    /// that none of those loops changes can decide `e` to be the reduction's identity (the mask
+    /// `!v(i)` of a masked or-and step), it is computed once before them, and the loops run only
+    /// where it does not: `let g = !v(i); if g != 0 { for j .. }`.
+    ///
+    /// A `||` or `&&` reduction stops its innermost loop once the temporary holds the value that
+    /// no later term changes (true for `||`, false for `&&`), as a hand-written `any` does.
+    pub(super) fn producer(&mut self, producer: &Cin, out: &mut Vec<Stmt>) -> Result<(), Error> {
+        let guard = self.producer_guard(producer);
+        // A run the guard skips leaves the temporary unwritten: its writes are not certain.
+        let uncovered = self.scope.uncovered;
+        self.scope.uncovered |= guard.is_some();
+        let mut body = Vec::new();
+        let lowered = self.stmt(producer, &mut body);
+        self.scope.uncovered = uncovered;
+        lowered?;
+        if let Some((t, Lhs::Scalar(_), true, op @ (Op::Or | Op::And))) =
+            super::produced_assign(producer)
+            && let Some(Temp::Scalar(var)) = self.temps.get(&t).cloned()
+        {
+            let stop = if op == Op::Or { 1 } else { 0 };
+            self.exit_early(&mut body, &var, stop);
+        }
+        let Some((guard, skip)) = guard else {
+            out.extend(body);
+            return Ok(());
+        };
+        let value = self.value(&guard)?;
+        let var = self.names.fresh("guard");
+        out.push(Stmt::Let {
+            var: var.clone(),
+            ty: ir::Type::Value,
+            init: value,
+            mutable: false,
+        });
+        let skipped = Expr::Value(ir_literal(literal_of(skip)));
+        out.push(Stmt::If {
+            cond: crate::format::bin(ir::BinOp::Ne, Expr::Var(var), skipped),
+            then: body,
+            otherwise: Vec::new(),
+        });
+        Ok(())
+    }
+
+    /// Turns the innermost plain loops of `stmts` that update `t` into `while` loops that also
+    /// stop once `t` holds `stop`.
+    fn exit_early(&mut self, stmts: &mut Vec<Stmt>, t: &ir::Var, stop: i64) {
+        let mut k = 0;
+        while k < stmts.len() {
+            let s = &mut stmts[k];
+            k += 1;
+            let innermost = match s {
+                Stmt::For { body, .. } => {
+                    !ir::any_stmt(body, &|s| {
+                        matches!(s, Stmt::For { .. } | Stmt::While { .. } | Stmt::Parallel(_))
+                    }) && ir::any_stmt(
+                        body,
+                        &|s| matches!(s, Stmt::Update { place: ir::Place::Var(v), .. } if v == t),
+                    )
+                }
+                _ => false,
+            };
+            if !innermost {
+                for body in s.bodies_mut() {
+                    self.exit_early(body, t, stop);
+                }
+                continue;
+            }
+            let Stmt::For { var, lo, hi, body } = s else {
+                continue;
+            };
+            let end = self
+                .names
+                .fresh(&format!("{}_end", var.0.trim_start_matches("__")));
+            let mut body = std::mem::take(body);
+            body.push(Stmt::assign(var.clone(), Expr::Index(1), true));
+            let running = crate::format::bin(
+                ir::BinOp::Ne,
+                Expr::Var(t.clone()),
+                Expr::Value(ir::Literal::Int(stop)),
+            );
+            let in_range = crate::format::bin(
+                ir::BinOp::Lt,
+                Expr::Var(var.clone()),
+                Expr::Var(end.clone()),
+            );
+            let replaced = vec![
+                Stmt::Let {
+                    var: end,
+                    ty: ir::Type::Index,
+                    init: hi.clone(),
+                    mutable: false,
+                },
+                Stmt::Let {
+                    var: var.clone(),
+                    ty: ir::Type::Index,
+                    init: lo.clone(),
+                    mutable: true,
+                },
+                Stmt::While {
+                    cond: crate::format::bin(ir::BinOp::And, in_range, running),
+                    body,
+                },
+            ];
+            stmts.splice(k - 1..k, replaced);
+            k += 2;
+        }
+    }
+
+    /// An operand `g` of a producer's value that its loops do not change, and a value `z` for
+    /// which `g == z` makes the value the identity of the producer's reduction whatever the other
+    /// operands hold (through operators that `z`, or what it makes of them, absorbs).
+    fn producer_guard(&self, producer: &Cin) -> Option<(NExpr, f64)> {
+        let (Cin::Forall { .. }, Some((_, Lhs::Scalar(_), true, op))) =
+            (producer, super::produced_assign(producer))
+        else {
+            return None;
+        };
+        let loops = producer.loops();
+        let rhs = assigned_value(producer)?;
+        let (guard, skip) = find_guard(rhs, op.reduction_identity()?, &loops)?;
+        // Every access of the guard must be located here, outside the loops.
+        let located = accesses_of(&guard).iter().all(|&(id, tensor)| {
+            let levels = self.program.iterated_levels(tensor).len();
+            levels == 0 || self.scope.positions.contains_key(&(id, levels - 1))
+        });
+        located.then_some((guard, skip))
+    }
+}
+
+/// The value of the one assignment under a producer's loops (`None` where a `where` is inside).
+fn assigned_value(cin: &Cin) -> Option<&NExpr> {
+    match cin {
+        Cin::Forall { body, .. } => assigned_value(body),
+        Cin::Assign { rhs, .. } => Some(rhs),
+        Cin::Where { .. } => None,
+    }
+}
+
+/// A subexpression of `e` that uses none of `loops` (and reads no temporary), and a value of it
+/// that makes `e` equal to `want`.
+fn find_guard(e: &NExpr, want: f64, loops: &[IndexVar]) -> Option<(NExpr, f64)> {
+    let invariant = loops.iter().all(|&v| !e.uses(v)) && e.next_temp_free();
+    if invariant && e.constant().is_none() {
+        return Some((e.clone(), want));
+    }
+    let NExpr::Op(op, args) = e else {
+        return None;
+    };
+    const CANDIDATES: [f64; 4] = [0.0, f64::INFINITY, f64::NEG_INFINITY, 1.0];
+    for (k, arg) in args.iter().enumerate() {
+        for z in CANDIDATES {
+            if op.absorbs(k, z).is_some_and(|r| same(r, want))
+                && let Some(found) = find_guard(arg, z, loops)
+            {
+                return Some(found);
+            }
+        }
+    }
+    None
+}
+
+/// The accesses of `e`: (access number, tensor).
+fn accesses_of(e: &NExpr) -> Vec<(usize, usize)> {
+    match e {
+        NExpr::Access { id, access } => vec![(*id, access.tensor)],
+        NExpr::Op(_, args) => args.iter().flat_map(accesses_of).collect(),
+        NExpr::Temp(_) | NExpr::Literal(_) => Vec::new(),
     }
 }
 

@@ -185,6 +185,11 @@ impl Expr {
         }
     }
 
+    /// Whether the expression reads no temporary.
+    pub fn next_temp_free(&self) -> bool {
+        self.next_temp() == 0
+    }
+
     fn next_temp(&self) -> usize {
         match self {
             Expr::Temp(t) => t + 1,
