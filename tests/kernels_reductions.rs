@@ -803,3 +803,128 @@ mod accumulating {
         }
     }
 }
+
+/// A named reduction around an implicit sum, slot formats (ELL, DIA) and a 3-tensor reduced over
+/// two indices with one operator.
+mod shapes {
+    use super::*;
+
+    tensor_kernel! {
+        /// y(i) = min_j A(i,j) + Σk B(j,k) x(k): the sum is a partial one inside the minimum.
+        pub fn min_of_sums; y(i) = A(i,j) + B(j,k) * x(k); formats<A: csr, B: csr>;
+        fills<A: inf, y: inf>; reduce<j: min>;
+    }
+    tensor_kernel! {
+        /// y(i) = max_j Σk A(i,j) B(j,k): the implicit sum over k covers the whole product, inside
+        /// the named maximum.
+        pub fn max_of_products; y(i) = A(i,j) * B(j,k); formats<A: csr, B: csr>; reduce<j: max>;
+    }
+    tensor_kernel! { pub fn min_plus_ell; y(i) = A(i,j) + x(j); formats<A: ell>; fills<A: inf, x: inf, y: inf>; reduce<j: min>; }
+    tensor_kernel! { pub fn min_plus_dia; y(i) = A(i,j) + x(j); formats<A: dia>; fills<A: inf, x: inf, y: inf>; reduce<j: min>; }
+    tensor_kernel! { pub fn min_plus_dcsr; y(i) = A(i,j) + x(j); formats<A: dcsr>; fills<A: inf, x: inf, y: inf>; reduce<j: min>; }
+    tensor_kernel! { pub fn min_over_two; y(i) = T(i,j,k); formats<T: csf>; fills<T: inf, y: inf>; reduce<j: min, k: min>; }
+
+    fn matrix(m: usize, n: usize, seed: u64, fill: f64) -> (Vec<([usize; 2], f64)>, Vec<Elem>) {
+        let mut rng = Rng::new(seed);
+        let mut e = Vec::new();
+        for i in 0..m {
+            for j in 0..n {
+                if rng.below(10) < 3 && i % 5 != 2 {
+                    e.push(([i, j], (1 + rng.below(9)) as f64));
+                }
+            }
+        }
+        let p = presence([m, n], &e, fill);
+        (e, p)
+    }
+
+    #[test]
+    fn a_partial_sum_inside_a_named_reduction() {
+        for (m, n, l) in [(0, 0, 0), (1, 1, 1), (7, 6, 5), (12, 9, 14)] {
+            let (ae, ap) = matrix(m, n, 1, INF);
+            let (be, bp) = matrix(n, l, 2, 0.0);
+            let xv: Vec<f64> = (0..l).map(|k| (k % 4) as f64).collect();
+            let sums: Vec<f64> = (0..n)
+                .map(|j| (0..l).map(|k| bp[j * l + k].unwrap_or(0.0) * xv[k]).sum())
+                .collect();
+            let want: Vec<f64> = (0..m)
+                .map(|i| {
+                    (0..n).fold(INF, |acc, j| match ap[i * n + j] {
+                        Some(a) => fold::min(acc, a + sums[j]),
+                        None => acc,
+                    })
+                })
+                .collect();
+            let a: Tensor<f64, Csr> = with_fill([m, n], &ae, INF);
+            let b: Tensor<f64, Csr> = with_fill([n, l], &be, 0.0);
+            let x = Tensor::from_dense([l], &xv).unwrap();
+            let mut y = garbage_out(m, INF);
+            min_of_sums(&mut y, &a, &b, &x).unwrap();
+            assert_same(&y.to_dense(), &want, "min of sums");
+
+            let (ae, ap) = matrix(m, n, 3, 0.0);
+            let want: Vec<f64> = (0..m)
+                .map(|i| {
+                    (0..n).fold(-INF, |acc, j| {
+                        let s: f64 = (0..l)
+                            .map(|k| ap[i * n + j].unwrap_or(0.0) * bp[j * l + k].unwrap_or(0.0))
+                            .sum();
+                        fold::max(acc, s)
+                    })
+                })
+                .collect();
+            let a: Tensor<f64, Csr> = with_fill([m, n], &ae, 0.0);
+            let mut y = garbage_out(m, 0.0);
+            max_of_products(&mut y, &a, &b).unwrap();
+            assert_same(&y.to_dense(), &want, "max of products");
+        }
+    }
+
+    #[test]
+    fn slot_and_doubly_compressed_formats() {
+        let s = Semiring {
+            a_fill: INF,
+            x_fill: INF,
+            y_fill: INF,
+            term: |a, x| match (a, x) {
+                (Some(a), Some(x)) => a + x,
+                _ => INF,
+            },
+            reduce: fold::min,
+            identity: INF,
+            value: plain,
+        };
+        check::<Ell, DenseVec>(&s, min_plus_ell, "ell", false);
+        check::<Dia, DenseVec>(&s, min_plus_dia, "dia", false);
+        check::<Dcsr, DenseVec>(&s, min_plus_dcsr, "dcsr", false);
+    }
+
+    #[test]
+    fn a_tensor_reduced_over_two_indices() {
+        for (m, n, l) in [(0, 0, 0), (1, 1, 1), (4, 5, 6), (9, 3, 7)] {
+            let mut rng = Rng::new((m + n + l) as u64);
+            let mut e = Vec::new();
+            for i in 0..m {
+                for j in 0..n {
+                    for k in 0..l {
+                        if rng.below(10) < 2 && i != 1 {
+                            e.push(([i, j, k], rng.value()));
+                        }
+                    }
+                }
+            }
+            let p = presence([m, n, l], &e, INF);
+            let want: Vec<f64> = (0..m)
+                .map(|i| {
+                    (0..n * l).fold(INF, |acc, jk| {
+                        fold::min(acc, p[i * n * l + jk].unwrap_or(INF))
+                    })
+                })
+                .collect();
+            let t: Tensor<f64, Csf<3>> = with_fill([m, n, l], &e, INF);
+            let mut y = garbage_out(m, INF);
+            min_over_two(&mut y, &t).unwrap();
+            assert_same(&y.to_dense(), &want, "min over j and k");
+        }
+    }
+}
