@@ -280,10 +280,16 @@ pub(super) fn sorted_copies(program: &Program) -> Vec<Proposal> {
         if !levels.iter().all(|l| matches!(l.coord, Coord::Dim(_))) {
             continue;
         }
+        // A fill other than zero that does not decide the statement where the tensor stores
+        // nothing makes the loops visit coordinates it does not store, merging its level with
+        // the whole dimension.
+        let fill = program.tensors[t].fill_value();
+        let filled = fill != 0.0
+            && !(program.rhs).vanishes_without(&|a| a.tensor == t, program.skip_value());
         let merged = accesses.iter().filter(|a| a.tensor == t).any(|a| {
             levels.iter().zip(&a.level_vars).any(|(level, &v)| {
                 let unordered = !properties(level).ordered;
-                unordered && sparse_elsewhere(program, &accesses, t, v)
+                unordered && (filled || sparse_elsewhere(program, &accesses, t, v))
             })
         });
         if merged {
