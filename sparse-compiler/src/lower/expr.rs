@@ -103,71 +103,84 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// Turns the innermost plain loops of `stmts` that update `t` into `while` loops that also
-    /// stop once `t` holds `stop`.
-    fn exit_early(&mut self, stmts: &mut Vec<Stmt>, t: &ir::Var, stop: i64) {
+    /// Turns the innermost plain loops of `stmts` whose last update is `t = t op value` (`op`
+    /// `||` or `&&`) into loops that stop at the first decisive term (true for `||`, false for
+    /// `&&`, `stop`): `if t != stop { while p < end { ..; if value is decisive { t = stop; p =
+    /// end } else { p += 1 } } }`. Inside, `t` holds the identity until the decisive term, so the
+    /// update is a plain store; the loop's condition reads only its position (a condition on `t`
+    /// would chain every iteration to the one before).
+    fn exit_early(&mut self, stmts: &mut [Stmt], t: &ir::Var, stop: i64) {
         let mut k = 0;
         while k < stmts.len() {
-            let s = &mut stmts[k];
             k += 1;
-            let innermost = match s {
-                Stmt::For { body, .. } => {
-                    !ir::any_stmt(body, &|s| {
-                        matches!(s, Stmt::For { .. } | Stmt::While { .. } | Stmt::Parallel(_))
-                    }) && ir::any_stmt(
-                        body,
-                        &|s| matches!(s, Stmt::Update { place: ir::Place::Var(v), .. } if v == t),
-                    )
-                }
-                _ => false,
-            };
-            if !innermost {
-                for body in s.bodies_mut() {
+            let Some((var, lo, hi, body)) = early_exit_loop(&stmts[k - 1], t) else {
+                for body in stmts[k - 1].bodies_mut() {
                     self.exit_early(body, t, stop);
                 }
-                continue;
-            }
-            let Stmt::For { var, lo, hi, body } = s else {
                 continue;
             };
             let end = self
                 .names
                 .fresh(&format!("{}_end", var.0.trim_start_matches("__")));
-            let mut body = std::mem::take(body);
-            body.push(Stmt::assign(var.clone(), Expr::Index(1), true));
-            let running = crate::format::bin(
-                ir::BinOp::Ne,
-                Expr::Var(t.clone()),
-                Expr::Value(ir::Literal::Int(stop)),
-            );
+            // The end clamped to the arrays every iteration reads at the loop's variable, as a
+            // `for` loop's is when it is printed, so that their bounds checks go.
+            let (mut body, value) = body;
+            let mut bound = hi;
+            let mut read = loads_at(&var, &body);
+            read.extend(loads_at(
+                &var,
+                &[Stmt::assign(var.clone(), value.clone(), false)],
+            ));
+            read.dedup();
+            for array in read {
+                bound = crate::format::bin(ir::BinOp::Min, bound, Expr::Len(array));
+            }
+            let stopped = Expr::Value(ir::Literal::Int(stop));
+            let decisive = match stop {
+                0 => crate::format::bin(ir::BinOp::Eq, value, Expr::Value(ir::Literal::Int(0))),
+                _ => crate::format::bin(ir::BinOp::Ne, value, Expr::Value(ir::Literal::Int(0))),
+            };
+            body.push(Stmt::If {
+                cond: decisive,
+                then: vec![
+                    Stmt::assign(t.clone(), stopped.clone(), false),
+                    Stmt::assign(var.clone(), Expr::Var(end.clone()), false),
+                ],
+                otherwise: vec![Stmt::assign(var.clone(), Expr::Index(1), true)],
+            });
             let in_range = crate::format::bin(
                 ir::BinOp::Lt,
                 Expr::Var(var.clone()),
                 Expr::Var(end.clone()),
             );
-            let replaced = vec![
+            let running = vec![
                 Stmt::Let {
                     var: end,
                     ty: ir::Type::Index,
-                    init: hi.clone(),
+                    init: bound,
                     mutable: false,
                 },
                 Stmt::Let {
-                    var: var.clone(),
+                    var,
                     ty: ir::Type::Index,
-                    init: lo.clone(),
+                    init: lo,
                     mutable: true,
                 },
                 Stmt::While {
-                    cond: crate::format::bin(ir::BinOp::And, in_range, running),
+                    cond: in_range,
                     body,
                 },
             ];
-            stmts.splice(k - 1..k, replaced);
-            k += 2;
+            stmts[k - 1] = Stmt::If {
+                cond: crate::format::bin(ir::BinOp::Ne, Expr::Var(t.clone()), stopped),
+                then: running,
+                otherwise: Vec::new(),
+            };
         }
     }
+}
 
+impl Lowerer<'_> {
     /// An operand `g` of a producer's value that its loops do not change, and a value `z` for
     /// which `g == z` makes the value the identity of the producer's reduction whatever the other
     /// operands hold (through operators that `z`, or what it makes of them, absorbs).
@@ -187,6 +200,81 @@ impl Lowerer<'_> {
         });
         located.then_some((guard, skip))
     }
+}
+
+/// For an innermost `for` loop whose body ends with `t op= value` (then perhaps sets of write
+/// flags, which do not read `t`) and updates `t` nowhere else: its variable, bounds, and its body
+/// without the update (the flags' sets moved before where it stood) with the update's value.
+#[allow(clippy::type_complexity)]
+fn early_exit_loop(stmt: &Stmt, t: &ir::Var) -> Option<(ir::Var, Expr, Expr, (Vec<Stmt>, Expr))> {
+    let Stmt::For { var, lo, hi, body } = stmt else {
+        return None;
+    };
+    let nested = |s: &Stmt| matches!(s, Stmt::For { .. } | Stmt::While { .. } | Stmt::Parallel(_));
+    let updates_t = |s: &Stmt| matches!(s, Stmt::Update { place: ir::Place::Var(v), .. } if v == t);
+    if ir::any_stmt(body, &nested) {
+        return None;
+    }
+    let at = body.iter().position(updates_t)?;
+    let Stmt::Update {
+        op: ir::UpdateOp::Reduce(_),
+        value,
+        ..
+    } = &body[at]
+    else {
+        return None;
+    };
+    let (before, after) = (&body[..at], &body[at + 1..]);
+    let reads_t = |s: &Stmt| {
+        ir::any_stmt(std::slice::from_ref(s), &|s| {
+            updates_t(s)
+                || ir::visit::stmt_exprs(s)
+                    .into_iter()
+                    .any(|e| ir::mentions(t, e))
+        })
+    };
+    if before.iter().any(reads_t) || after.iter().any(reads_t) || ir::mentions(t, value) {
+        return None;
+    }
+    let rest: Vec<Stmt> = before.iter().chain(after).cloned().collect();
+    Some((var.clone(), lo.clone(), hi.clone(), (rest, value.clone())))
+}
+
+/// The arrays that the statements of `body` read at index `var` on every run (not under a
+/// condition or an inner loop).
+fn loads_at(var: &ir::Var, body: &[Stmt]) -> Vec<Array> {
+    fn visit(var: &ir::Var, e: &Expr, out: &mut Vec<Array>) {
+        if let Expr::Load(array, index) = e
+            && matches!(&**index, Expr::Var(v) if v == var)
+            && !out.contains(array)
+        {
+            out.push(array.clone());
+        }
+        match e {
+            Expr::Load(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Cast(_, a) => visit(var, a, out),
+            Expr::Binary(_, a, b) => {
+                visit(var, a, out);
+                visit(var, b, out);
+            }
+            Expr::Select(c, a, b) => {
+                visit(var, c, out);
+                visit(var, a, out);
+                visit(var, b, out);
+            }
+            Expr::Call(_, args) => args.iter().for_each(|a| visit(var, a, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for stmt in body {
+        match stmt {
+            Stmt::Let { init, .. } => visit(var, init, &mut out),
+            Stmt::Update { value, .. } => visit(var, value, &mut out),
+            Stmt::If { cond, .. } | Stmt::While { cond, .. } => visit(var, cond, &mut out),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The value of the one assignment under a producer's loops (`None` where a `where` is inside).

@@ -161,6 +161,24 @@ impl<T: Scalar, const N: usize> Tensor<T, Dense<N>> {
     pub fn into_vec(self) -> Vec<T> {
         self.vals
     }
+
+    /// The same values with fill value `fill`. A dense tensor stores every element, so its
+    /// values do not change: the fill only says which of them a kernel may treat as absent (a
+    /// vector of distances, `+inf` where a vertex is not reached, handed to a kernel that
+    /// declares `fills< x: inf >`).
+    ///
+    /// ```
+    /// use sparse_runtime::{DenseVec, Tensor};
+    ///
+    /// let inf = f64::INFINITY;
+    /// let d = Tensor::<f64, DenseVec>::from_vec([3], vec![0.0, inf, 2.0])?.with_fill(inf);
+    /// assert_eq!((d.fill(), d.to_dense()), (inf, vec![0.0, inf, 2.0]));
+    /// # Ok::<(), sparse_runtime::FormatError>(())
+    /// ```
+    pub fn with_fill(mut self, fill: T) -> Self {
+        self.fill = fill;
+        self
+    }
 }
 
 fn check_permutation(perm: &[usize], order: usize) -> Result<(), FormatError> {
