@@ -90,6 +90,7 @@ fn kernel(f: Intrinsic) -> Kernel {
         convert_to: None,
         by_value: false,
         copy_of: None,
+        fill: Literal::Int(0),
     };
     Kernel {
         name: format!("apply_{}", f.name()),

@@ -62,6 +62,20 @@ mod sprs_matrices {
     }
 
     #[test]
+    fn a_tensor_whose_fill_is_not_zero_is_refused() {
+        let entries = [([0, 1], 2.0)];
+        let a = Tensor::<f64, Csr>::from_entries_with_fill([2, 2], entries, f64::INFINITY).unwrap();
+        let err = CsMat::<f64>::try_from(a.clone()).unwrap_err();
+        assert!(
+            matches!(err, FormatError::FillNotZero { target: "sprs", .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("fill value is inf"), "{err}");
+        let csc: Tensor<f64, Csc> = a.convert().unwrap();
+        assert!(CsMatI::<f64, u32>::try_from(csc).is_err());
+    }
+
+    #[test]
     fn an_index_past_u32_is_an_error() {
         let wide = CsMat::new((1, 1usize << 33), vec![0, 1], vec![1usize << 32], vec![1.0]);
         let err = Tensor::<f64, Csr>::try_from(wide).unwrap_err();
@@ -120,6 +134,22 @@ mod nalgebra_matrices {
     }
 
     #[test]
+    fn a_tensor_whose_fill_is_not_zero_is_refused() {
+        let entries = [([0, 1], 2.0)];
+        let a = Tensor::<f64, Csr>::from_entries_with_fill([2, 2], entries, -1.0).unwrap();
+        let err = CsrMatrix::try_from(a.clone()).unwrap_err();
+        assert!(matches!(
+            err,
+            FormatError::FillNotZero {
+                target: "nalgebra-sparse",
+                ..
+            }
+        ));
+        assert!(CscMatrix::try_from(a.convert::<Csc>().unwrap()).is_err());
+        assert!(CooMatrix::try_from(a.convert::<Coo<2>>().unwrap()).is_err());
+    }
+
+    #[test]
     fn empty_matrices() {
         let m = CsrMatrix::<f64>::zeros(2, 0);
         let t = Tensor::<f64, Csr>::try_from(m).unwrap();
@@ -147,6 +177,14 @@ mod ndarray_arrays {
         assert_eq!(back.as_ptr(), address);
         assert_eq!(back[[1, 1]], 3.0);
         assert_eq!(back.as_slice().unwrap(), &[1.0, 0.0, 2.0, 0.0, 3.0, 0.0]);
+    }
+
+    #[test]
+    fn a_dense_tensor_with_a_fill_gives_its_values_fill_included() {
+        let inf = f64::INFINITY;
+        let t = Tensor::<f64, DenseVec>::from_entries_with_fill([3], [([1], 2.0)], inf).unwrap();
+        let a = Array1::try_from(t).unwrap();
+        assert_eq!(a.as_slice().unwrap(), &[inf, 2.0, inf]);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Random statements with random formats and schedules, each checked against a dense evaluation
 //! of its own text on the edge-case inputs of `common::cases` and extents where every index
-//! differs.
+//! differs; and each again, under the default loops, with every input's fill value 1.5 instead
+//! of zero (so products unite, sums visit every coordinate, and the fill is what an input reads
+//! where it stores nothing).
 //!
 //! The statements in `statements_random/statements.rs` and `statements_random/operators.rs` (the
 //! latter with intrinsics, comparisons, casts and boolean connectives) and
@@ -28,6 +30,8 @@ macro_rules! random_statement {
 
             tensor_kernel! { pub fn kernel; $($statement)*; $($formats)* $($schedule)* }
             tensor_kernel! { pub fn auto; $($statement)*; $($formats)* schedule<auto>; }
+            // Every input holding FILL where it stores nothing, under the default loops.
+            tensor_kernel! { pub fn filled; $($statement)*; $($formats)* fills< $($t: 1.5),* >; }
 
             #[test]
             fn agrees_with_the_dense_evaluation() {
@@ -48,6 +52,15 @@ macro_rules! random_statement {
                         let mut $out = Tensor::from_dense(shape, &vec![INITIAL; len]).unwrap();
                         if let Err(e) = auto(&mut $out, $(&$t),*) {
                             panic!("schedule<auto>, {extents:?}, case {case}: {e}");
+                        }
+                        assert_close(&$out.to_dense(), &want);
+
+                        let mut dense = Operands::new();
+                        $( let $t = dense.filled(stringify!($t), [$(ext(stringify!($ix))),*], case); )*
+                        let want = statement.evaluate(&|v| ext(v), &dense);
+                        let mut $out = Tensor::from_dense(shape, &vec![INITIAL; len]).unwrap();
+                        if let Err(e) = filled(&mut $out, $(&$t),*) {
+                            panic!("inputs of fill {FILL}, {extents:?}, case {case}: {e}");
                         }
                         assert_close(&$out.to_dense(), &want);
                     }
@@ -83,6 +96,9 @@ const CASES: usize = 4;
 /// What the output holds before the kernel runs: `=` overwrites it, `+=` adds to it.
 const INITIAL: f64 = 7.5;
 
+/// The fill of every input of each statement's `filled` twin (the `fills<...>` it writes).
+const FILL: f64 = 1.5;
+
 fn extent(extents: &[usize; 3], var: &str) -> usize {
     match var {
         "i" => extents[0],
@@ -113,6 +129,28 @@ impl Operands {
         let entries = all.swap_remove((case + self.0.len()) % all.len());
         (self.0).insert(name.to_string(), (shape.to_vec(), dense(shape, &entries)));
         tensor(shape, &entries)
+    }
+
+    /// Like [`Operands::input`], the tensor holding [`FILL`] where it stores nothing: the dense
+    /// array holds the summed entries where they are not the fill, the fill elsewhere.
+    fn filled<F: Format, const N: usize>(
+        &mut self,
+        name: &str,
+        shape: [usize; N],
+        case: usize,
+    ) -> Tensor<f64, F> {
+        let seed = 17 + self.0.len() as u64;
+        let mut all = cases(shape, seed);
+        let entries = all.swap_remove((case + self.0.len()) % all.len());
+        let mut values = vec![FILL; shape.iter().product()];
+        let mut stored = vec![false; values.len()];
+        for (c, v) in &entries {
+            let at = (0..N).fold(0, |o, k| o * shape[k] + c[k]);
+            values[at] = if stored[at] { values[at] + v } else { *v };
+            stored[at] = true;
+        }
+        (self.0).insert(name.to_string(), (shape.to_vec(), values));
+        Tensor::from_entries_with_fill(shape, entries.iter().copied(), FILL).expect("valid input")
     }
 }
 

@@ -3,13 +3,21 @@
 //! lattices (which operands a loop must iterate), lowering (what an operator gives where an operand
 //! stores nothing) and the schedule's preconditions (which accesses annihilate an expression).
 //!
-//! Every operand's fill value is zero. An operator's iteration space follows from its value at the
-//! fill (Kjolstad 2020, merge lattices; the operator-driven lattices of Henry et al., "Compilation
-//! of Sparse Array Programming Models"): where an operand's zero makes the result zero whatever the
-//! other operands hold, the loop needs that operand present and intersects its iteration space;
-//! where no single zero operand does, but all of them zero give zero, the loop visits the union;
-//! and where the result is nonzero with every operand zero, the loop visits every coordinate.
-//! Literal operands are folded in: `max(x, -1)` is zero where `x` is, `max(x, 1)` nowhere.
+//! Every operand has a fill value, the value it holds where it stores nothing (zero unless
+//! `fills<...>` says otherwise), and so does every expression: its value with every operand at
+//! its fill. An operator's iteration space follows from its value at the fills (Kjolstad 2020,
+//! merge lattices; the operator-driven lattices of Henry et al., "Compilation of Sparse Array
+//! Programming Models"): where an operand's fill alone decides the result whatever the other
+//! operands hold (zero for `*`, infinity for `+` and `min`), the loop needs that operand present
+//! and intersects its iteration space ([`Op::absorbs`]); otherwise it visits the union of the
+//! operands. Where the expression's fill is not the value a loop may skip (the identity of the
+//! reduction it feeds, or the output's fill), the loop visits every coordinate. Literal operands
+//! are folded in: `max(x, -1)` is zero where `x` is, `max(x, 1)` nowhere.
+//!
+//! Infinities absorb `+` and `-` the way zero absorbs `*`: `inf + x` is `inf` for every `x` the
+//! algebra reasons about, as `0 * x` is `0`, although IEEE gives NaN for `inf + -inf` and `0 *
+//! inf`. A kernel skips such terms where the absorbing operand is absent, as a sparse product
+//! skips the terms of an absent factor.
 //!
 //! Values follow the kernel's value type `T` (f32, f64, i32 or i64). A boolean result is `T`'s one
 //! or zero, and a boolean operand is true where nonzero. The table evaluates operators in `f64`,
@@ -169,6 +177,48 @@ pub const FUNCTIONS: [(&str, Op); 25] = [
     ("heaviside", Op::Heaviside),
 ];
 
+/// An operand as the iteration rule sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Operand {
+    /// A literal (or an expression of literals only).
+    Constant(f64),
+    /// An operand that reads tensors, with its fill: its value where they store nothing
+    /// (`None` where that is not known).
+    Varying {
+        /// The value where its tensors store nothing.
+        fill: Option<f64>,
+    },
+}
+
+impl Operand {
+    fn varies(&self) -> bool {
+        matches!(self, Operand::Varying { .. })
+    }
+
+    /// The value it takes where its tensors store nothing.
+    pub fn value(&self) -> Option<f64> {
+        match self {
+            Operand::Constant(v) => Some(*v),
+            Operand::Varying { fill } => *fill,
+        }
+    }
+}
+
+/// Whether two values are the same value (NaN is itself; `0.0` and `-0.0` are the same).
+pub fn same(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
+}
+
+/// The reduction operators `reduce< j: op >` accepts, as written.
+pub const REDUCTIONS: [(&str, Op); 6] = [
+    ("+", Op::Add),
+    ("*", Op::Mul),
+    ("min", Op::Min),
+    ("max", Op::Max),
+    ("||", Op::Or),
+    ("&&", Op::And),
+];
+
 /// Which coordinates a loop visits for an operator applied to its operands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Iteration {
@@ -255,20 +305,69 @@ impl Op {
         }
     }
 
-    /// Whether a zero operand `k` leaves the other operand unchanged (`x + 0`, `0 + x`, `x - 0`):
-    /// an absent operand there can be dropped instead of computed with.
-    pub fn zero_is_identity_at(self, k: usize) -> bool {
-        self.identity() == Some(0.0) || (self == Op::Sub && k == 1)
+    /// Whether operand `k` at value `v` leaves the other operand unchanged (`x + 0`, `0 + x`,
+    /// `x - 0`, `x * 1`): an absent operand there can be dropped instead of computed with. `min`
+    /// and `max` are not listed: `min(NaN, inf)` is `inf`, not NaN.
+    pub fn is_identity_at(self, k: usize, v: f64) -> bool {
+        match self {
+            Op::Add => v == 0.0,
+            Op::Sub => k == 1 && v == 0.0,
+            Op::Mul => v == 1.0,
+            _ => false,
+        }
     }
 
-    /// Whether a zero operand `k` makes the result zero whatever the other operands hold. `/` and
-    /// `%` count their divisor too: where it stores nothing, the kernel gives zero.
-    fn zero_annihilates_at(self, k: usize) -> bool {
+    /// Whether a zero operand `k` leaves the other operand unchanged (`x + 0`, `0 + x`, `x - 0`).
+    pub fn zero_is_identity_at(self, k: usize) -> bool {
+        self.is_identity_at(k, 0.0)
+    }
+
+    /// The result when operand `k` holds `v`, where that alone decides it whatever the other
+    /// operands hold: `0` for a zero factor of `*` or `&&`, `1` for a true operand of `||`, an
+    /// infinity of `+` or `-` (see the module documentation), `inf` in `max` and `-inf` in `min`,
+    /// `1` for a zero exponent. `/` and `%` give zero where either operand is zero (where a
+    /// divisor stores nothing, the kernel gives zero). An operator of one operand is decided by
+    /// it.
+    pub fn absorbs(self, k: usize, v: f64) -> Option<f64> {
         match self {
-            Op::Div | Op::Rem => true,
-            _ if self.annihilator() == Some(0.0) => true,
-            _ => self.arity() == 1 && k == 0 && self.eval(&[0.0]) == 0.0,
+            _ if self.arity() == 1 => Some(self.eval(&[v])),
+            Op::Mul | Op::And | Op::Div | Op::Rem if v == 0.0 => Some(0.0),
+            Op::Or if v != 0.0 => Some(1.0),
+            Op::Max if v == f64::INFINITY => Some(v),
+            Op::Min if v == f64::NEG_INFINITY => Some(v),
+            Op::Add if v.is_infinite() => Some(v),
+            Op::Sub if v.is_infinite() => Some(if k == 0 { v } else { -v }),
+            Op::Pow if k == 1 && v == 0.0 => Some(1.0),
+            _ => None,
         }
+    }
+
+    /// The operator at operand values that may be fills: as [`Op::eval`], except that an
+    /// absorbing operand decides the result ([`Op::absorbs`]; `0 * inf` is `0`, `x / 0` is `0`
+    /// where the divisor stores nothing), as the kernel computes it by skipping.
+    pub fn eval_fill(self, x: &[f64]) -> f64 {
+        (0..x.len())
+            .find_map(|k| self.absorbs(k, x[k]))
+            .unwrap_or_else(|| self.eval(x))
+    }
+
+    /// The identity a reduction with this operator starts from (`reduce< j: op >`): `0` for `+`
+    /// and `||`, `1` for `*` and `&&`, `inf` for `min`, `-inf` for `max`; `None` for an operator
+    /// that cannot reduce (it has no identity, or is not associative and commutative).
+    pub fn reduction_identity(self) -> Option<f64> {
+        match self {
+            Op::Add | Op::Or => Some(0.0),
+            Op::Mul | Op::And => Some(1.0),
+            Op::Min => Some(f64::INFINITY),
+            Op::Max => Some(f64::NEG_INFINITY),
+            _ => None,
+        }
+    }
+
+    /// Whether combining a value with itself leaves it unchanged (`min`, `max`, `||`, `&&`): a
+    /// reduction of one value repeated is that value.
+    pub fn is_idempotent(self) -> bool {
+        matches!(self, Op::Min | Op::Max | Op::Or | Op::And)
     }
 
     /// Whether a sum over operand `k` may be taken outside the operator when no other operand
@@ -284,23 +383,54 @@ impl Op {
     }
 
     /// The iteration space of the operator over operands whose values are known where they are
-    /// literals (`Some`) and vary where they read tensors (`None`).
+    /// literals (`Some`) and vary where they read tensors (`None`), each operand's fill zero.
     pub fn iteration(self, operands: &[Option<f64>]) -> Iteration {
-        let variable: Vec<usize> = (0..operands.len())
-            .filter(|&k| operands[k].is_none())
-            .collect();
-        let at_fill: Vec<f64> = operands.iter().map(|c| c.unwrap_or(0.0)).collect();
-        let alone = variable.len() == 1;
-        let required: Vec<bool> = (0..operands.len())
-            .map(|k| {
-                operands[k].is_none()
-                    && (self.zero_annihilates_at(k) || (alone && self.eval(&at_fill) == 0.0))
+        let operands: Vec<Operand> = (operands.iter())
+            .map(|c| match c {
+                Some(v) => Operand::Constant(*v),
+                None => Operand::Varying { fill: Some(0.0) },
             })
             .collect();
-        if !required.contains(&true) && self.eval(&at_fill) != 0.0 {
+        self.iteration_at(&operands, Some(0.0))
+    }
+
+    /// The iteration space of the operator over its operands. Operand `k` is required (the loop
+    /// intersects with it) where its fill alone decides the result, or where it is the only
+    /// operand that varies; the others are joined. With `skip`, the space is that of a loop that
+    /// may skip only the coordinates where the result is `skip`: where the result at the
+    /// operands' fills is another value (or not known), the loop visits every coordinate.
+    /// Without, it is where the result may differ from its own value at the fills.
+    pub fn iteration_at(self, operands: &[Operand], skip: Option<f64>) -> Iteration {
+        let varying = operands.iter().filter(|o| o.varies()).count();
+        let required: Vec<bool> = (operands.iter().enumerate())
+            .map(|(k, o)| match o {
+                Operand::Constant(_) => false,
+                Operand::Varying { fill } => {
+                    varying == 1 || fill.is_some_and(|f| self.absorbs(k, f).is_some())
+                }
+            })
+            .collect();
+        if let Some(skip) = skip
+            && !self.fill_of(operands).is_some_and(|f| same(f, skip))
+        {
             return Iteration::Dense;
         }
         Iteration::Sparse { required }
+    }
+
+    /// The result where every varying operand holds its fill, if every fill is known (or an
+    /// absorbing one decides it).
+    pub fn fill_of(self, operands: &[Operand]) -> Option<f64> {
+        let values: Vec<Option<f64>> = operands.iter().map(Operand::value).collect();
+        let absorbed =
+            (values.iter().enumerate()).find_map(|(k, v)| v.and_then(|v| self.absorbs(k, v)));
+        match absorbed {
+            Some(v) => Some(v),
+            None => values
+                .into_iter()
+                .collect::<Option<Vec<f64>>>()
+                .map(|v| self.eval(&v)),
+        }
     }
 
     /// The operator on `f64` values (booleans as 1 and 0), as a float kernel computes it.

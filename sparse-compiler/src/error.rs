@@ -255,6 +255,41 @@ pub enum ErrorKind {
     /// `precompute` of an expression that is not in the statement.
     PrecomputeNotFound,
 
+    // fills and reductions
+    /// A `fills<...>` entry names something that is not a tensor of the statement.
+    UnknownFill(String),
+    /// A tensor is given two fill values.
+    DuplicateFill(String),
+    /// A `fills<...>` entry for a scalar passed by value, which has no unstored elements.
+    ScalarFill(String),
+    /// A `reduce<...>` entry names a variable the statement does not use.
+    UnknownReduction(String),
+    /// A `reduce<...>` entry names an index of the output.
+    ReduceOutputIndex(String),
+    /// A variable is reduced twice.
+    DuplicateReduction(String),
+    /// Two reductions with different operators: the order of their loops would change the
+    /// result.
+    MixedReductions {
+        /// The first operator.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// `+=` with a reduction other than `+`.
+    AccumulateReduction(String),
+    /// A sparse output whose fill is not the identity of the statement's reduction.
+    SparseOutputFill {
+        /// The output.
+        tensor: String,
+        /// Its fill.
+        fill: String,
+        /// The reduction's operator.
+        op: String,
+        /// The reduction's identity.
+        identity: String,
+    },
+
     /// A GPU precondition (the README).
     Gpu(GpuPrecondition),
 
@@ -504,6 +539,41 @@ impl Error {
             } => format!(
                 "index `{index}` is used with two different extents: it ranges over {first} and \
                  over {second}; give both tensors the same block size"
+            ),
+            ErrorKind::UnknownFill(t) => format!(
+                "`{t}` in `fills<...>` is not a tensor of the statement; a fill value belongs to \
+                 a tensor the statement reads or writes"
+            ),
+            ErrorKind::DuplicateFill(t) => format!("tensor `{t}` is given a fill value twice"),
+            ErrorKind::ScalarFill(t) => format!(
+                "`{t}` is passed by value (`scalars<...>`): it has no unstored elements to fill"
+            ),
+            ErrorKind::UnknownReduction(v) => {
+                format!("`{v}` in `reduce<...>` is not an index variable of the statement")
+            }
+            ErrorKind::ReduceOutputIndex(v) => format!(
+                "`{v}` indexes the output, so nothing is reduced over it; `reduce<...>` names \
+                 the variables that appear only on the right"
+            ),
+            ErrorKind::DuplicateReduction(v) => {
+                format!("`{v}` is given a reduction twice in `reduce<...>`")
+            }
+            ErrorKind::MixedReductions { first, second } => format!(
+                "not supported yet: reductions with two operators (`{first}` and `{second}`): \
+                 their order would decide the result; reduce every variable with one operator"
+            ),
+            ErrorKind::AccumulateReduction(op) => format!(
+                "not supported yet: `+=` with a `{op}` reduction; write `=`, or reduce with `+`"
+            ),
+            ErrorKind::SparseOutputFill {
+                tensor,
+                fill,
+                op,
+                identity,
+            } => format!(
+                "sparse output `{tensor}` has fill value {fill}, but the `{op}` reduction gives \
+                 {identity} where nothing is reduced, which it would have to store; give `{tensor}` \
+                 fill {identity} or a dense format"
             ),
             ErrorKind::Unsupported(what) => format!("not supported yet: {what}"),
             ErrorKind::Internal(what) => format!(

@@ -217,7 +217,7 @@ pub fn end_assembly<T: Scalar, F: Format>(
         }),
     };
     if let Err(e) = checked {
-        if let Ok(empty) = Tensor::try_zeros(tensor.shape()) {
+        if let Ok(empty) = Tensor::try_filled(tensor.shape(), tensor.fill) {
             *tensor = empty;
         }
         return Err(e);
@@ -245,16 +245,17 @@ pub fn begin_entries_merged<T: Scalar, F: Format>(tensor: &Tensor<T, F>) -> Entr
 
 /// Packs the collected entries into `tensor`'s format and installs the result: the triples are
 /// sorted by their level coordinates, repeated coordinates summed, and only the coordinates some
-/// triple names are stored (a sum that cancels to zero is kept, as an assembled output keeps it).
+/// triple names are stored (a sum that cancels to zero is kept, as an assembled output keeps it;
+/// the fill value is kept).
 pub fn end_entries<T: Scalar, F: Format>(
     tensor: &mut Tensor<T, F>,
     entries: Entries<T>,
 ) -> Result<(), FormatError> {
-    *tensor = Tensor::from_entry_list(&entries, crate::ExplicitZeros::Keep)?;
+    *tensor = Tensor::from_entry_list_with_fill(&entries, crate::ExplicitZeros::Keep, tensor.fill)?;
     Ok(())
 }
 
-/// Gives `tensor` the structure of `other`'s first levels, values zeroed (generated kernels call
+/// Gives `tensor` the structure of `other`'s first levels, values set to its fill (generated kernels call
 /// it when the output's nonzeros are among an input's: SDDMM, TTV into a sparse output). The
 /// arrays are copied into the existing ones, keeping their capacity, and validated against
 /// `tensor`'s format and shape.
@@ -285,7 +286,7 @@ pub fn copy_structure<T: Scalar, F: Format, G: Format>(
         tensor.levels = source.to_vec();
     }
     tensor.vals.clear();
-    tensor.vals.resize(parent_len, T::ZERO);
+    tensor.vals.resize(parent_len, tensor.fill);
     tensor.filled = None;
     tensor.nnz = count_entries(F::LEVELS, tensor.shape(), &tensor.levels, tensor.vals.len());
     Ok(())

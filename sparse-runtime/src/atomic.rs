@@ -1,4 +1,5 @@
-//! The runtime half of the `Atomics` race strategy: a safe atomic add into a slice of values.
+//! The runtime half of the `Atomics` race strategy: a safe atomic add (or any other reduction
+//! operator, by compare-and-swap) into a slice of values.
 //!
 //! A parallel kernel whose tasks may add into the same output entry borrows the output values
 //! mutably once, views them as atomic cells with [`as_atomic`], and shares that view between its
@@ -21,6 +22,15 @@ pub unsafe trait AtomicCell<T>: Sync + Send {
     fn get(&self) -> T;
     /// Overwrites the value (a relaxed store: a plain move on x86).
     fn set(&self, value: T);
+    /// Atomically replaces the value `v` by `combine(v)` (a compare-and-swap loop, relaxed): the
+    /// `Atomics` strategy of a reduction other than `+` (`min`, `max`, `*`, `||`, `&&`).
+    fn combine(&self, combine: impl Fn(T) -> T);
+    /// Replaces the value `v` by `combine(v)` without a read-modify-write, for a cell no other
+    /// thread writes meanwhile.
+    #[inline]
+    fn combine_exclusive(&self, combine: impl Fn(T) -> T) {
+        self.set(combine(self.get()));
+    }
     /// Adds `value` without a read-modify-write, for a cell no other thread writes meanwhile (a
     /// `NoRaces` loop's own output entries): a relaxed load and store, plain moves on x86.
     #[inline]
@@ -65,6 +75,17 @@ macro_rules! float_cell {
             fn set(&self, value: $t) {
                 self.0.store(value.to_bits(), Ordering::Relaxed);
             }
+
+            #[inline]
+            fn combine(&self, combine: impl Fn($t) -> $t) {
+                // The closure never returns `None`, so `fetch_update` cannot fail. A value the
+                // combination leaves unchanged is stored back unchanged, which is harmless.
+                let _ = self
+                    .0
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
+                        Some(combine(<$t>::from_bits(bits)).to_bits())
+                    });
+            }
         }
     };
 }
@@ -89,6 +110,12 @@ macro_rules! int_cell {
             #[inline]
             fn set(&self, value: $t) {
                 self.store(value, Ordering::Relaxed);
+            }
+
+            #[inline]
+            fn combine(&self, combine: impl Fn($t) -> $t) {
+                let _ =
+                    self.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| Some(combine(v)));
             }
         }
     };
@@ -143,6 +170,39 @@ mod tests {
             assert_eq!(cells[0].get(), expect);
         }
         assert_eq!(values, vec![expect; 3]);
+    }
+
+    #[test]
+    fn atomic_updates_from_many_threads_keep_the_minimum() {
+        let mut values = vec![f64::INFINITY; 2];
+        {
+            let cells = as_atomic(&mut values);
+            thread::scope(|s| {
+                for t in 0..4 {
+                    s.spawn(move || {
+                        for k in 0..2000 {
+                            let v = ((k * 7 + t * 13) % 1001) as f64 - 3.0;
+                            cells[k % 2].combine(|old| if v < old { v } else { old });
+                        }
+                    });
+                }
+            });
+        }
+        assert_eq!(values, vec![-3.0, -3.0]);
+        let mut ints = vec![0i64; 1];
+        {
+            let cells = as_atomic(&mut ints);
+            thread::scope(|s| {
+                for t in 0..4 {
+                    s.spawn(move || {
+                        for k in 0..1000i64 {
+                            cells[0].combine(|old: i64| old.max(k * 4 + t));
+                        }
+                    });
+                }
+            });
+        }
+        assert_eq!(ints, vec![3999]);
     }
 
     #[test]

@@ -78,6 +78,14 @@ pub enum FormatError {
         /// The tensor's order.
         order: usize,
     },
+    /// The tensor's fill value is not zero, and the destination (another crate's sparse matrix)
+    /// has no fill value: every element it does not store is zero.
+    FillNotZero {
+        /// What the tensor was converted to.
+        target: &'static str,
+        /// The tensor's fill value, as `T` displays it.
+        fill: String,
+    },
     /// Raw level arrays are inconsistent: the level, the position in its arrays and the problem.
     Corrupt {
         /// The level (0 is the root); equal to the level count for the values array.
@@ -221,6 +229,11 @@ impl fmt::Display for FormatError {
                 f,
                 "{perm:?} is not a permutation of the {order} dimensions 0..{order}"
             ),
+            FormatError::FillNotZero { target, fill } => write!(
+                f,
+                "the tensor's fill value is {fill}, but {target} stores only matrices whose \
+                 unstored elements are zero"
+            ),
             FormatError::Corrupt {
                 level,
                 position,
@@ -321,6 +334,17 @@ pub enum KernelError {
         /// The output.
         tensor: &'static str,
     },
+    /// A tensor's fill value is not the one the kernel declares for it (`fills<...>`, zero where
+    /// it names none): make it with that fill ([`Tensor::filled`](crate::Tensor::filled),
+    /// [`Tensor::from_entries_with_fill`](crate::Tensor::from_entries_with_fill)).
+    FillMismatch {
+        /// The tensor.
+        tensor: &'static str,
+        /// The fill the kernel declares, as `T` displays it.
+        expected: String,
+        /// The tensor's fill.
+        found: String,
+    },
 }
 
 impl fmt::Display for KernelError {
@@ -352,6 +376,14 @@ impl fmt::Display for KernelError {
                 "the structure of `{tensor}` is not the one this kernel computes; assemble it \
                  first with the assembling kernel"
             ),
+            KernelError::FillMismatch {
+                tensor,
+                expected,
+                found,
+            } => write!(
+                f,
+                "`{tensor}` has fill value {found}, but the kernel declares {expected} for it"
+            ),
         }
     }
 }
@@ -362,9 +394,27 @@ impl std::error::Error for KernelError {
             KernelError::Format(e) => Some(e),
             KernelError::ShapeMismatch { .. }
             | KernelError::StructureMismatch { .. }
+            | KernelError::FillMismatch { .. }
             | KernelError::BoundViolated { .. } => None,
         }
     }
+}
+
+/// A kernel's check that `tensor` (named `name`) has the fill value it declares for it.
+pub fn check_fill<T: crate::Scalar, F: sparse_format::Format>(
+    tensor: &crate::Tensor<T, F>,
+    name: &'static str,
+    declared: T,
+) -> Result<(), KernelError> {
+    let found = tensor.fill();
+    if found == declared {
+        return Ok(());
+    }
+    Err(KernelError::FillMismatch {
+        tensor: name,
+        expected: declared.to_string(),
+        found: found.to_string(),
+    })
 }
 
 impl From<FormatError> for KernelError {

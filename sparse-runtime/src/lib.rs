@@ -56,9 +56,10 @@ pub mod __private {
         end_assembly, end_entries, levels_and_values_mut,
     };
     pub use crate::atomic::{AtomicCell, AtomicF32, AtomicF64, as_atomic};
+    pub use crate::error::check_fill;
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
     pub use crate::search::binary_search_after;
     pub use crate::threads::{PARALLEL_MIN_WORK, min_len, pieces};
-    pub use crate::zero::zero_in_parallel;
+    pub use crate::zero::{fill_in_parallel, zero_in_parallel};
     pub use rayon;
 }

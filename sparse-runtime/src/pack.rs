@@ -14,10 +14,12 @@ use crate::storage::{EMPTY, Idx, Level};
 use crate::{Entries, FormatError, Scalar};
 use sparse_format::{Coord, LevelKind, LevelSpec};
 
-/// Whether explicit zeros among the entries are stored or dropped.
+/// Whether explicit zeros among the entries are stored or dropped. For a tensor with a fill value
+/// other than zero ([`Tensor::from_entries_with_fill`](crate::Tensor::from_entries_with_fill)),
+/// "zero" means the fill: entries whose value is the fill are what `Drop` leaves out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ExplicitZeros {
-    /// Entries whose (summed) value is zero are not stored.
+    /// Entries whose (summed) value is zero (the fill) are not stored.
     #[default]
     Drop,
     /// Every entry given is stored, zero or not.
@@ -57,16 +59,19 @@ pub(crate) struct Packed<T> {
     pub nnz: usize,
 }
 
-/// Packs `entries` into the levels `specs`; `format` names the format in errors.
+/// Packs `entries` into the levels `specs`; `format` names the format in errors. Positions no
+/// entry reaches (the unstored elements of dense levels, padding) hold `fill`, and `Drop` leaves
+/// out the entries whose value is `fill`.
 pub(crate) fn pack<T: Scalar>(
     format: &'static str,
     specs: &[LevelSpec],
     entries: &Entries<T>,
     zeros: ExplicitZeros,
+    fill: T,
 ) -> Result<Packed<T>, FormatError> {
     let shape = entries.shape();
     check_shape(shape)?;
-    let mut sorted = sort_and_sum(specs, entries, zeros)?;
+    let mut sorted = sort_and_sum(specs, entries, zeros, fill)?;
     number_slots(specs, &mut sorted);
     let nnz = sorted.vals.len();
     let mut builder = Builder {
@@ -81,7 +86,7 @@ pub(crate) fn pack<T: Scalar>(
     for k in 0..specs.len() {
         levels.push(builder.build_level(k)?);
     }
-    let (vals, filled) = builder.scatter_values(nnz)?;
+    let (vals, filled) = builder.scatter_values(nnz, fill)?;
     let all_dense = specs
         .iter()
         .all(|s| s.kind == LevelKind::Dense && s.coord != Coord::Slot);
@@ -160,11 +165,12 @@ fn sort_and_sum<T: Scalar>(
     specs: &[LevelSpec],
     entries: &Entries<T>,
     zeros: ExplicitZeros,
+    fill: T,
 ) -> Result<Sorted<T>, FormatError> {
     if specs.iter().all(|s| s.coord != Coord::Slot) {
         match specs.len() {
-            0..=2 => return sort_records::<u64, T>(specs, entries, zeros),
-            3..=4 => return sort_records::<u128, T>(specs, entries, zeros),
+            0..=2 => return sort_records::<u64, T>(specs, entries, zeros, fill),
+            3..=4 => return sort_records::<u128, T>(specs, entries, zeros, fill),
             _ => {}
         }
     }
@@ -204,7 +210,7 @@ fn sort_and_sum<T: Scalar>(
         }
     }
     if zeros == ExplicitZeros::Drop {
-        drop_zeros(&mut out);
+        drop_fill(&mut out, fill);
     }
     Ok(out)
 }
@@ -245,6 +251,7 @@ fn sort_records<K: PackedKey, T: Scalar>(
     specs: &[LevelSpec],
     entries: &Entries<T>,
     zeros: ExplicitZeros,
+    fill: T,
 ) -> Result<Sorted<T>, FormatError> {
     let levels = specs.len();
     let mut records: Vec<(K, T)> = entries
@@ -272,8 +279,8 @@ fn sort_records<K: PackedKey, T: Scalar>(
         out.vals.push(value);
         last = Some(key);
     }
-    if zeros == ExplicitZeros::Drop && out.vals.contains(&T::ZERO) {
-        drop_zeros(&mut out);
+    if zeros == ExplicitZeros::Drop && out.vals.contains(&fill) {
+        drop_fill(&mut out, fill);
     }
     Ok(out)
 }
@@ -300,9 +307,10 @@ fn logical_of<K: PackedKey>(
     out
 }
 
-fn drop_zeros<T: Scalar>(sorted: &mut Sorted<T>) {
+/// Leaves out the entries whose value is `fill` (zero for most tensors).
+fn drop_fill<T: Scalar>(sorted: &mut Sorted<T>, fill: T) {
     let keep: Vec<usize> = (0..sorted.vals.len())
-        .filter(|&e| sorted.vals[e] != T::ZERO)
+        .filter(|&e| sorted.vals[e] != fill)
         .collect();
     if keep.len() != sorted.vals.len() {
         sorted.permute(&keep);
@@ -636,19 +644,20 @@ impl<T: Scalar> Builder<'_, T> {
     }
 
     /// The values at their positions, and which positions got one (an empty bitmap when every
-    /// position does: no padding to mark).
-    fn scatter_values(&self, nnz: usize) -> Result<(Vec<T>, Filled), FormatError> {
+    /// position does: no padding to mark). The others hold `fill`.
+    fn scatter_values(&self, nnz: usize, fill: T) -> Result<(Vec<T>, Filled), FormatError> {
         if self.len == nnz && self.pos.iter().enumerate().all(|(e, &p)| p == e) {
             return Ok((self.sorted.vals.clone(), Filled::new(0)));
         }
         let mut vals = Vec::new();
         vals.try_reserve_exact(self.len)
             .map_err(|_| FormatError::OutOfMemory { elements: self.len })?;
-        vals.resize(self.len, T::ZERO);
+        vals.resize(self.len, fill);
         let mut filled = Filled::new(self.len);
         for e in 0..nnz {
             let p = self.pos[e];
-            vals[p] += self.sorted.vals[e];
+            let v = self.sorted.vals[e];
+            vals[p] = if filled.get(p) { vals[p] + v } else { v };
             filled.set(p);
         }
         Ok((vals, filled))

@@ -16,12 +16,18 @@ const ZERO_CHUNK: usize = 1 << 15;
 
 /// Sets every element of `vals` to zero, on rayon's threads when there is more than one chunk.
 pub fn zero_in_parallel<T: Scalar>(vals: &mut [T]) {
+    fill_in_parallel(vals, T::ZERO);
+}
+
+/// Sets every element of `vals` to `value` (the identity of a kernel's reduction, or its
+/// output's fill), on rayon's threads when there is more than one chunk.
+pub fn fill_in_parallel<T: Scalar>(vals: &mut [T], value: T) {
     if vals.len() <= ZERO_CHUNK {
-        vals.fill(T::ZERO);
+        vals.fill(value);
         return;
     }
     vals.par_chunks_mut(ZERO_CHUNK)
-        .for_each(|chunk| chunk.fill(T::ZERO));
+        .for_each(|chunk| chunk.fill(value));
 }
 
 #[cfg(test)]

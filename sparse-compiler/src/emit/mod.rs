@@ -66,7 +66,8 @@ fn write_function(
     let root = &bindings.root;
     let params = signature::put_params(kernel, root);
     let dims = bindings.put_dims(kernel);
-    let checks = signature::put_shape_checks(kernel, bindings);
+    let mut checks = signature::put_shape_checks(kernel, bindings);
+    checks.extend(signature::put_fill_checks(kernel, root));
     let locals = Locals::new(kernel);
     let emitter = Emitter {
         kernel,

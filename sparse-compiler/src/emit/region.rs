@@ -22,8 +22,8 @@ impl Emitter<'_> {
             OutputAccess::Untouched | OutputAccess::Scattered => Writes::Scattered,
             OutputAccess::Blocks { .. } => Writes::Blocks,
             OutputAccess::Reduced {
-                op: ReduceOp::Add,
                 scope: Scope::Tasks,
+                ..
             } => Writes::Reduced,
             OutputAccess::CountRows { .. } => Writes::CountRows,
             OutputAccess::FillRows { .. } => Writes::FillRows,
@@ -151,6 +151,18 @@ impl Emitter<'_> {
         .map(|name| self.local(name));
         let rayon = quote! { #root::__private::rayon };
         let work = self.work(region);
+        let op = match &region.output {
+            OutputAccess::Reduced { op, .. } => *op,
+            _ => ReduceOp::Add,
+        };
+        let identity = super::expr::put_value(op.identity(), root);
+        let combine = match op {
+            ReduceOp::Add => quote! { *#out += *#add; },
+            op => {
+                let combined = self.put_combine(op, quote! { *#out }, quote! { *#add });
+                quote! { *#out = #combined; }
+            }
+        };
         quote! {
             {
                 let (#lo_, #hi_): (usize, usize) = (#lo, #hi);
@@ -161,7 +173,7 @@ impl Emitter<'_> {
                     #rayon::iter::ParallelIterator::map(
                         #rayon::iter::IntoParallelIterator::into_par_iter(0..#pieces),
                         |#piece: usize| {
-                            let mut #cells = ::std::vec![<T as #root::Scalar>::ZERO; #len];
+                            let mut #cells = ::std::vec![#identity; #len];
                             let #from = #lo_ + #span * #piece / #pieces;
                             let #to = #lo_ + #span * (#piece + 1) / #pieces;
                             for #var in #from..#to { #body }
@@ -171,7 +183,7 @@ impl Emitter<'_> {
                 );
                 for #partial in &#partials {
                     for (#out, #add) in #vals.iter_mut().zip(#partial) {
-                        *#out += *#add;
+                        #combine
                     }
                 }
             }

@@ -59,6 +59,23 @@ pub(super) fn put_shape_checks(kernel: &Kernel, bindings: &Bindings) -> TokenStr
     out
 }
 
+/// One check per tensor the function takes: its fill value must be the one the kernel declares
+/// (zero where `fills<...>` names none).
+pub(super) fn put_fill_checks(kernel: &Kernel, root: &Root) -> TokenStream {
+    let mut out = TokenStream::new();
+    for &k in &kernel.signature {
+        let p = &kernel.params[k];
+        if p.by_value || p.copy_of.is_some() {
+            continue;
+        }
+        let name = ident(&p.name);
+        let tensor = &p.name;
+        let expected = super::expr::put_value(p.fill, root);
+        out.extend(quote! { #root::__private::check_fill(&*#name, #tensor, #expected)?; });
+    }
+    out
+}
+
 /// The runtime type of a format: `#root::Csr`, `#root::Bcsr<4, 4>`, or a `Custom` type
 /// whose const argument encodes an explicit level list.
 pub(super) fn put_format_type(format: &FormatType, root: &Root) -> TokenStream {

@@ -9,7 +9,8 @@ use super::expr::{Prec, is_constant, level_array, put_type};
 use super::names::Locals;
 use super::root::Root;
 use crate::ir::{
-    Array, BinOp, Expr, HostStep, Kernel, Place, Region, Stmt, Sync, TempType, Unit, UpdateOp, Var,
+    Array, BinOp, Expr, HostStep, Kernel, Place, ReduceOp, Region, Stmt, Sync, TempType, Unit,
+    UpdateOp, Var,
 };
 
 /// The longest workspace of constant length declared as a stack array rather than a `Vec`
@@ -93,7 +94,9 @@ impl Emitter<'_> {
                 value,
                 sync,
             } => self.put_update(place, *op, value, *sync),
-            Stmt::Workspace { var, ty, len, .. } => self.put_workspace(var, *ty, len),
+            Stmt::Workspace {
+                var, ty, len, init, ..
+            } => self.put_workspace(var, *ty, len, init),
             Stmt::SortPrefix { array, len } => {
                 let array = ident(&array.0);
                 let len = self.put_expr(len).tokens;
@@ -175,38 +178,59 @@ impl Emitter<'_> {
     fn put_update(&self, place: &Place, op: UpdateOp, value: &Expr, sync: Sync) -> TokenStream {
         let root = self.root;
         let value = self.put_expr(value).tokens;
-        let assign = match op {
-            UpdateOp::Set => quote! { = },
-            UpdateOp::Reduce(crate::ir::ReduceOp::Add) => quote! { += },
+        // `place op= value`: `+=` for sums, `place = combine(place, value)` for the others.
+        let update = |place: TokenStream| match op {
+            UpdateOp::Set => quote! { #place = #value; },
+            UpdateOp::Reduce(ReduceOp::Add) => quote! { #place += #value; },
+            UpdateOp::Reduce(op) => {
+                let combined = self.put_combine(op, place.clone(), value.clone());
+                quote! { #place = #combined; }
+            }
         };
         let (array, index) = match place {
             Place::Var(var) => {
                 let var = ident(&var.0);
-                return quote! { #var #assign #value; };
+                return update(quote! { #var });
             }
             Place::Elem(array, index) => (array, self.put_expr(index).tokens),
         };
         let output = matches!(array, Array::Vals { param: 0 });
         let cells = self.local("__out_cells");
         let cell = quote! { #root::__private::AtomicCell };
+        let (old, new) = (self.local("__old"), self.local("__new"));
         match (self.writes.filter(|_| output), op, sync) {
             (None, ..) => {
                 let array = self.put_array(array);
-                quote! { #array[#index] #assign #value; }
+                update(quote! { #array[#index] })
             }
-            (Some(Writes::Reduced), ..) => quote! { #cells[#index] #assign #value; },
+            (Some(Writes::Reduced), ..) => update(quote! { #cells[#index] }),
             (Some(Writes::Blocks), ..) => {
                 let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
-                quote! { #rows[#index - #offset] #assign #value; }
+                update(quote! { #rows[#index - #offset] })
             }
             (Some(Writes::Scattered), UpdateOp::Set, _) => {
                 quote! { #cell::set(&#cells[#index], #value); }
             }
-            (Some(Writes::Scattered), UpdateOp::Reduce(_), Sync::Atomic) => {
+            (Some(Writes::Scattered), UpdateOp::Reduce(ReduceOp::Add), Sync::Atomic) => {
                 quote! { #cell::add(&#cells[#index], #value); }
             }
-            (Some(Writes::Scattered), UpdateOp::Reduce(_), Sync::Owned) => {
+            (Some(Writes::Scattered), UpdateOp::Reduce(ReduceOp::Add), Sync::Owned) => {
                 quote! { #cell::add_exclusive(&#cells[#index], #value); }
+            }
+            // Other reductions: a compare-and-swap loop, or a plain read and write where no
+            // other iteration writes the cell.
+            (Some(Writes::Scattered), UpdateOp::Reduce(op), sync) => {
+                let combined = self.put_combine(op, quote! { #old }, quote! { #new });
+                let method = match sync {
+                    Sync::Atomic => quote! { combine },
+                    Sync::Owned => quote! { combine_exclusive },
+                };
+                quote! {
+                    {
+                        let #new: T = #value;
+                        #cell::#method(&#cells[#index], |#old: T| #combined);
+                    }
+                }
             }
             (Some(Writes::CountRows | Writes::FillRows), ..) => {
                 internal_error("an update of the output in a row assembly")
@@ -214,11 +238,34 @@ impl Emitter<'_> {
         }
     }
 
-    fn put_workspace(&self, var: &Var, ty: TempType, len: &Expr) -> TokenStream {
+    /// `acc op value` for a reduction operator: `min` and `max` keep the accumulator unless the
+    /// value is smaller (larger), so a NaN value never replaces it (as `f64::min` ignores NaN);
+    /// `||` and `&&` read nonzero as true and give one or zero.
+    pub(super) fn put_combine(
+        &self,
+        op: ReduceOp,
+        acc: TokenStream,
+        value: TokenStream,
+    ) -> TokenStream {
         let root = self.root;
+        let scalar = quote! { <T as #root::Scalar> };
+        let (zero, one) = (quote! { #scalar::ZERO }, quote! { #scalar::ONE });
+        let (x, y) = (self.local("__x"), self.local("__y"));
+        let result = match op {
+            ReduceOp::Add => quote! { #x + #y },
+            ReduceOp::Mul => quote! { #x * #y },
+            ReduceOp::Min => quote! { if #y < #x { #y } else { #x } },
+            ReduceOp::Max => quote! { if #y > #x { #y } else { #x } },
+            ReduceOp::Or => quote! { if #x != #zero || #y != #zero { #one } else { #zero } },
+            ReduceOp::And => quote! { if #x != #zero && #y != #zero { #one } else { #zero } },
+        };
+        quote! { { let (#x, #y): (T, T) = (#acc, #value); #result } }
+    }
+
+    fn put_workspace(&self, var: &Var, ty: TempType, len: &Expr, init: &Expr) -> TokenStream {
         let var = ident(&var.0);
         let zero = match ty {
-            TempType::Value => quote! { <T as #root::Scalar>::ZERO },
+            TempType::Value => self.put_expr(init).tokens,
             TempType::Index => quote! { 0usize },
             TempType::Bool => quote! { false },
         };
@@ -261,6 +308,15 @@ impl Emitter<'_> {
                     quote! { #root::__private::zero_in_parallel(&mut *#vals); }
                 } else {
                     quote! { #vals.fill(<T as #root::Scalar>::ZERO); }
+                }
+            }
+            HostStep::FillOutput { value, parallel } => {
+                let vals = self.bindings.name(Binding::Vals { param: 0 });
+                let value = super::expr::put_value(*value, root);
+                if *parallel {
+                    quote! { #root::__private::fill_in_parallel(&mut *#vals, #value); }
+                } else {
+                    quote! { #vals.fill(#value); }
                 }
             }
             HostStep::CheckBound {

@@ -112,6 +112,7 @@ fn param(name: &str, output: bool, order: usize, format: FormatType) -> Param {
         convert_to: None,
         by_value: false,
         copy_of: None,
+        fill: Literal::Int(0),
     }
 }
 

@@ -95,6 +95,9 @@ pub struct Param {
     /// before the kernel runs: the reads of that input in an index order its storage cannot
     /// follow. The function does not take it, and its shape is that parameter's.
     pub copy_of: Option<usize>,
+    /// The fill value the kernel declares for it (`fills<...>`; zero where it names none): the
+    /// kernel checks that the tensor it gets has it.
+    pub fill: Literal,
 }
 
 /// One index variable's extent: every listed (parameter, dimension) must have the same size.
@@ -148,7 +151,7 @@ pub enum Array {
 /// A workspace's element type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TempType {
-    /// Values, initialized to zero.
+    /// Values (initialized as [`Stmt::Workspace`] says).
     Value,
     /// Indices, initialized to zero.
     Index,
@@ -346,6 +349,57 @@ pub enum OutputAccess {
 pub enum ReduceOp {
     /// `+`, identity zero.
     Add,
+    /// `*`, identity one.
+    Mul,
+    /// `min`, identity `+inf` (an integer type's largest value).
+    Min,
+    /// `max`, identity `-inf` (an integer type's smallest value).
+    Max,
+    /// `||` on values read as booleans (nonzero is true), giving one or zero; identity zero.
+    Or,
+    /// `&&` on values read as booleans, giving one or zero; identity one.
+    And,
+}
+
+impl ReduceOp {
+    /// The reduction with operator `op` of index notation, if it reduces
+    /// ([`crate::algebra::Op::reduction_identity`]).
+    pub fn of(op: crate::algebra::Op) -> Option<ReduceOp> {
+        use crate::algebra::Op;
+        Some(match op {
+            Op::Add => ReduceOp::Add,
+            Op::Mul => ReduceOp::Mul,
+            Op::Min => ReduceOp::Min,
+            Op::Max => ReduceOp::Max,
+            Op::Or => ReduceOp::Or,
+            Op::And => ReduceOp::And,
+            _ => return None,
+        })
+    }
+
+    /// The operator of index notation.
+    pub fn op(self) -> crate::algebra::Op {
+        use crate::algebra::Op;
+        match self {
+            ReduceOp::Add => Op::Add,
+            ReduceOp::Mul => Op::Mul,
+            ReduceOp::Min => Op::Min,
+            ReduceOp::Max => Op::Max,
+            ReduceOp::Or => Op::Or,
+            ReduceOp::And => Op::And,
+        }
+    }
+
+    /// The identity partial results start from, as a value literal (infinities convert to an
+    /// integer type's extremes).
+    pub fn identity(self) -> Literal {
+        match self {
+            ReduceOp::Add | ReduceOp::Or => Literal::Int(0),
+            ReduceOp::Mul | ReduceOp::And => Literal::Int(1),
+            ReduceOp::Min => Literal::Float(f64::INFINITY),
+            ReduceOp::Max => Literal::Float(f64::NEG_INFINITY),
+        }
+    }
 }
 
 /// Who owns a private copy in a reduction.
@@ -438,6 +492,14 @@ pub enum HostStep {
     /// back end's threads when `parallel` (the kernel runs a thread-parallel region anyway).
     ZeroOutput {
         /// Whether the zeroing may use threads.
+        parallel: bool,
+    },
+    /// Sets every value of the output to `value` (an `=` kernel into a dense output whose
+    /// reduction's identity or fill is not zero), as [`HostStep::ZeroOutput`] zeroes it.
+    FillOutput {
+        /// The value.
+        value: Literal,
+        /// Whether the filling may use threads.
         parallel: bool,
     },
     /// Gives the output the structure of input `from`'s first levels, values zeroed: the kernel
@@ -648,6 +710,16 @@ impl Stmt {
         Stmt::update(Place::Var(var), value, accumulate)
     }
 
+    /// `place = value`, or `place = place op value` with a reduction operator.
+    pub fn update_with(place: Place, value: Expr, op: Option<ReduceOp>) -> Stmt {
+        Stmt::Update {
+            place,
+            op: op.map_or(UpdateOp::Set, UpdateOp::Reduce),
+            value,
+            sync: Sync::Owned,
+        }
+    }
+
     /// `array[index] = value`, or `+=` when `accumulate`, unsynchronized.
     pub fn store(array: Array, index: Expr, value: Expr, accumulate: bool) -> Stmt {
         Stmt::update(Place::Elem(array, index), value, accumulate)
@@ -663,6 +735,17 @@ impl Stmt {
             op,
             value,
             sync: Sync::Owned,
+        }
+    }
+
+    /// A workspace of `len` values, each `init`, private to the code that declares it.
+    pub fn value_workspace(var: Var, len: Expr, init: Literal) -> Stmt {
+        Stmt::Workspace {
+            var,
+            ty: TempType::Value,
+            len,
+            init: Expr::Value(init),
+            space: Space::Local,
         }
     }
 

@@ -305,6 +305,7 @@ mod tests {
             convert_to: None,
             by_value: false,
             copy_of: None,
+            fill: Literal::Int(0),
         };
         Kernel {
             name: "k".into(),

@@ -4,10 +4,12 @@
 //!
 //! A lattice is built bottom-up over the loop body's expression: an access contributes its
 //! iterator, and each operator combines its operands' lattices by the rule `algebra` derives
-//! from its value at the fill: operands whose zero annihilates the result are intersected, the
-//! others joined as optional (co-iterated where present); an operator that is zero only where
-//! every operand is unites them; one that is nonzero there adds the whole dimension. Literal
-//! operands take part in the rule but are not iterated. Two optimizations from the level
+//! from its value at the operands' fills: operands whose fill alone decides the result are
+//! intersected, the others joined as optional (co-iterated where present); an operator that no
+//! single operand decides unites them. Each lattice covers where its expression may differ from
+//! its own value at the fills; where the whole expression's value there is not the one the loop
+//! may skip (the identity of its reduction, the output's fill), the loop adds the whole
+//! dimension. Literal operands take part in the rule but are not iterated. Two optimizations from the level
 //! properties: a full (dense) level in a point makes the point iterate the dimension and
 //! *locate* into its dense levels instead of coiterating them, and once the top point iterates the
 //! whole dimension, points that lack it are dropped (nothing is left to iterate after a full
@@ -54,13 +56,18 @@ pub struct Lattice {
 }
 
 impl Lattice {
-    /// Builds the lattice of `expr` for one loop; `iterator_of(access)` gives the access's iterator
-    /// at this loop, if its next level is reached by the loop's variable.
+    /// Builds the lattice of `expr` for one loop that may skip the coordinates where `expr` is
+    /// `skip`; `iterator_of(access)` gives the access's iterator at this loop, if its next level
+    /// is reached by the loop's variable.
     pub fn build(
         expr: &Expr,
         iterator_of: &dyn Fn(usize) -> Option<(Iterator, IterKind)>,
+        skip: f64,
     ) -> Lattice {
-        let lattice = build(expr, iterator_of);
+        let mut lattice = build(expr, iterator_of);
+        if !expr.fill().is_some_and(|f| crate::algebra::same(f, skip)) {
+            lattice = union(&lattice, &everywhere());
+        }
         lattice.optimized()
     }
 
@@ -194,6 +201,7 @@ mod tests {
                 tensor: id,
                 indices: vec![0],
                 level_vars: vec![0],
+                fill: crate::notation::Fill(0.0),
             },
         }
     }
@@ -227,14 +235,14 @@ mod tests {
 
     #[test]
     fn sparse_union_has_three_points() {
-        let l = Lattice::build(&bin(Op::Add, access(1), access(2)), &sparse(&[1, 2]));
+        let l = Lattice::build(&bin(Op::Add, access(1), access(2)), &sparse(&[1, 2]), 0.0);
         let sets: Vec<_> = l.points.iter().map(|p| p.iterators.clone()).collect();
         assert_eq!(sets, vec![its(&[1, 2]), its(&[1]), its(&[2])]);
     }
 
     #[test]
     fn sparse_intersection_has_one_point() {
-        let l = Lattice::build(&bin(Op::Mul, access(1), access(2)), &sparse(&[1, 2]));
+        let l = Lattice::build(&bin(Op::Mul, access(1), access(2)), &sparse(&[1, 2]), 0.0);
         assert_eq!(
             l.points,
             vec![Point {
@@ -246,7 +254,7 @@ mod tests {
 
     #[test]
     fn dense_plus_sparse_drops_the_sparse_only_point() {
-        let l = Lattice::build(&bin(Op::Add, access(1), access(2)), &sparse(&[2]));
+        let l = Lattice::build(&bin(Op::Add, access(1), access(2)), &sparse(&[2]), 0.0);
         assert_eq!(
             l.points,
             vec![
@@ -266,14 +274,14 @@ mod tests {
     fn sum_of_product_matches_the_digest() {
         // b + c*d, all sparse: [{b,c,d}, {c,d}, {b}].
         let e = bin(Op::Add, access(1), bin(Op::Mul, access(2), access(3)));
-        let l = Lattice::build(&e, &sparse(&[1, 2, 3]));
+        let l = Lattice::build(&e, &sparse(&[1, 2, 3]), 0.0);
         let sets: Vec<_> = l.points.iter().map(|p| p.iterators.clone()).collect();
         assert_eq!(sets, vec![its(&[1, 2, 3]), its(&[2, 3]), its(&[1])]);
     }
 
     #[test]
     fn product_with_dense_operand_iterates_the_sparse_one() {
-        let l = Lattice::build(&bin(Op::Mul, access(1), access(2)), &sparse(&[1]));
+        let l = Lattice::build(&bin(Op::Mul, access(1), access(2)), &sparse(&[1]), 0.0);
         assert_eq!(
             l.points,
             vec![Point {
@@ -290,7 +298,7 @@ mod tests {
     #[test]
     fn a_function_nonzero_at_zero_iterates_the_whole_dimension() {
         // exp(x), x sparse: x's entries, then the rest of the dimension.
-        let l = Lattice::build(&Expr::Op(Op::Exp, vec![access(1)]), &sparse(&[1]));
+        let l = Lattice::build(&Expr::Op(Op::Exp, vec![access(1)]), &sparse(&[1]), 0.0);
         let points: Vec<_> = l
             .points
             .iter()
@@ -301,7 +309,7 @@ mod tests {
 
     #[test]
     fn a_function_zero_at_zero_iterates_its_operand() {
-        let l = Lattice::build(&Expr::Op(Op::Sqrt, vec![access(1)]), &sparse(&[1]));
+        let l = Lattice::build(&Expr::Op(Op::Sqrt, vec![access(1)]), &sparse(&[1]), 0.0);
         assert_eq!(
             l.points,
             vec![Point {
@@ -314,7 +322,7 @@ mod tests {
     #[test]
     fn literals_decide_between_intersection_and_the_whole_dimension() {
         let max = |c| Expr::Op(Op::Max, vec![access(1), Expr::Op(Op::Neg, vec![lit(c)])]);
-        let l = Lattice::build(&max(1), &sparse(&[1]));
+        let l = Lattice::build(&max(1), &sparse(&[1]), 0.0);
         assert_eq!(
             l.points,
             vec![Point {
@@ -322,13 +330,13 @@ mod tests {
                 dense: false
             }]
         );
-        let l = Lattice::build(&max(-1), &sparse(&[1]));
+        let l = Lattice::build(&max(-1), &sparse(&[1]), 0.0);
         assert!(l.points.iter().all(|p| p.dense), "{l:?}");
     }
 
     #[test]
     fn a_comparison_that_is_false_at_zero_unites() {
-        let l = Lattice::build(&bin(Op::Lt, access(1), access(2)), &sparse(&[1, 2]));
+        let l = Lattice::build(&bin(Op::Lt, access(1), access(2)), &sparse(&[1, 2]), 0.0);
         let sets: Vec<_> = l.points.iter().map(|p| p.iterators.clone()).collect();
         assert_eq!(sets, vec![its(&[1, 2]), its(&[1]), its(&[2])]);
     }

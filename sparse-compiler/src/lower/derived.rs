@@ -9,8 +9,8 @@ use super::Lowerer;
 use crate::error::{Error, ErrorKind};
 use crate::format::{bin, level_fns, level_of};
 use crate::ir::{
-    Array, BinOp, Expr, OutputAccess, Place, ReduceOp, Region, Scope, Stmt, Sync, Type,
-    Unit as IrUnit, UpdateOp, Var, any_stmt, visit::inputs_read,
+    Array, BinOp, Expr, OutputAccess, Place, Region, Scope, Stmt, Sync, Type, Unit as IrUnit,
+    UpdateOp, Var, any_stmt, visit::inputs_read,
 };
 use crate::notation::{Cin, IndexVar};
 use crate::schedule::{BoundKind, Direction, Parallel as ParallelTag, Race, Relation, Unit};
@@ -199,7 +199,7 @@ impl Lowerer<'_> {
                 None => OutputAccess::Scattered,
             },
             Race::Temporary | Race::ParallelReduction => OutputAccess::Reduced {
-                op: ReduceOp::Add,
+                op: self.reduction(),
                 scope: Scope::Tasks,
             },
         };

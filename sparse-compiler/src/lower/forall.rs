@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::Lowerer;
-use super::expr::{Absent, zero_stmt};
+use super::expr::{Absent, absent_stmt};
 use crate::error::Error;
 use crate::format::{Iteration, bin, level_fns, level_of, properties};
 use crate::ir::{BinOp, Expr, Stmt, Type, Var};
@@ -73,8 +73,9 @@ impl Lowerer<'_> {
             return self.derived_loop(v, body, out);
         }
         let expr = self.effective(body);
+        let skip = self.skip_of(body);
         let iterators = self.iterators_at(v)?;
-        let lattice = Lattice::build(&expr, &|id| iterators.by_access.get(&id).copied());
+        let lattice = Lattice::build(&expr, &|id| iterators.by_access.get(&id).copied(), skip);
         let segment = if writes_output(body) && self.scope.tiled != Some(v) {
             self.output_segment(v)
         } else {
@@ -654,7 +655,10 @@ impl Lowerer<'_> {
         } else {
             None
         };
-        let result = match (zero_stmt(body, &absent), lazy) {
+        let folded = absent_stmt(body, &absent, &|lhs, accumulate, op| {
+            self.skip_for(lhs, accumulate, op)
+        });
+        let result = match (folded, lazy) {
             (Some(b), Some(k)) => {
                 self.lazy_append(k, Expr::Var(coord.clone()), &mut inner, |me, out| {
                     me.stmt(&b, out)

@@ -35,6 +35,7 @@ impl Lowerer<'_> {
             );
             return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
         }
+        self.check_gpu_algebra(tag.span)?;
         let unit = match tag.unit {
             Unit::GpuBlock => IrUnit::GpuBlock,
             Unit::GpuWarp => IrUnit::GpuWarp,
@@ -85,6 +86,29 @@ impl Lowerer<'_> {
         }));
         before.extend(after);
         Ok(before)
+    }
+
+    /// What the CUDA back end spells: sums (the `+` reduction) into tensors whose fill is zero;
+    /// device tensors carry no fill value to check.
+    fn check_gpu_algebra(&self, span: proc_macro2::Span) -> Result<(), Error> {
+        if let Some(r) = &self.program.reduction
+            && r.op != crate::algebra::Op::Add
+        {
+            let what = format!(
+                "a `{}` reduction in a GPU kernel (GPU kernels reduce with `+`)",
+                r.op.symbol()
+            );
+            return Err(Error::new(r.span, ErrorKind::Unsupported(what)));
+        }
+        if let Some(t) = self.program.tensors.iter().find(|t| t.fill_value() != 0.0) {
+            let what = format!(
+                "fill value {} of `{}` in a GPU kernel (device tensors have fill zero)",
+                crate::notation::format_value(t.fill_value()),
+                t.name
+            );
+            return Err(Error::new(span, ErrorKind::Unsupported(what)));
+        }
+        Ok(())
     }
 
     /// Under `Temporary` or `ParallelReduction`: the running sums the threads of a warp combine.

@@ -48,7 +48,12 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
     if !lowerer.partial_output_write || program.output_read.is_some() {
         // Every output position is overwritten, so zeroing it first would be a wasted pass (a
         // kernel that reads its output writes every position: `check_output_read`).
-        body.retain(|s| !matches!(s, Stmt::Host(HostStep::ZeroOutput { .. })));
+        body.retain(|s| {
+            !matches!(
+                s,
+                Stmt::Host(HostStep::ZeroOutput { .. } | HostStep::FillOutput { .. })
+            )
+        });
     }
     // The bound checks and the structure copy come first, before anything hoisted: backends run
     // them before binding the output's arrays.
@@ -79,6 +84,7 @@ fn params(program: &Program) -> Vec<ir::Param> {
             convert_to: program.copies.get(k).map(|c| c.format()),
             by_value: t.by_value,
             copy_of: t.copy_of,
+            fill: t.fill.map_or(ir::Literal::Int(0), expr::ir_literal),
         })
         .collect()
 }
@@ -119,13 +125,15 @@ enum Temp {
         var: IndexVar,
         lo: Expr,
     },
-    /// A dense workspace over `var` with its touched-coordinate list.
+    /// A dense workspace over `var` with its touched-coordinate list; its values start at
+    /// `init`.
     Workspace {
         var: IndexVar,
         values: Var,
         set: Var,
         list: Var,
         count: Var,
+        init: ir::Literal,
     },
 }
 
@@ -223,6 +231,12 @@ struct Lowerer<'p> {
     gathered: std::collections::BTreeSet<usize>,
     /// The write flags of the scalar temporaries that have one (`written`).
     flags: BTreeMap<usize, written::WriteFlag>,
+    /// Each temporary's value where its producer stored nothing: the identity of its reduction.
+    temp_inits: BTreeMap<usize, f64>,
+    /// What an output element holds before the kernel writes it (a dense output written with
+    /// `=`: the identity of the reduction where the kernel reduces into it, else its fill; a
+    /// sparse output: its fill).
+    output_init: f64,
 }
 
 impl<'p> Lowerer<'p> {
@@ -245,6 +259,8 @@ impl<'p> Lowerer<'p> {
             uncovered_output_write: false,
             gathered: Default::default(),
             flags: BTreeMap::new(),
+            temp_inits: BTreeMap::new(),
+            output_init: output_init(program, scheduled),
         }
     }
 
@@ -283,8 +299,62 @@ impl<'p> Lowerer<'p> {
             Cin::Assign {
                 lhs,
                 accumulate,
+                op,
                 rhs,
-            } => self.assign(lhs, *accumulate, rhs, out),
+            } => {
+                let op = accumulate.then(|| self.reduce_op(*op)).transpose()?;
+                self.assign(lhs, op, rhs, out)
+            }
+        }
+    }
+
+    /// The statement's reduction, as the IR's operator (`+` unless `reduce<...>` names another).
+    fn reduction(&self) -> ir::ReduceOp {
+        ir::ReduceOp::of(self.program.reduce_op()).unwrap_or(ir::ReduceOp::Add)
+    }
+
+    /// The identity of the statement's reduction, as a value expression.
+    fn identity_value(&self) -> Expr {
+        Expr::Value(self.reduction().identity())
+    }
+
+    /// The IR's reduction for operator `op` of an accumulating assignment.
+    fn reduce_op(&self, op: crate::algebra::Op) -> Result<ir::ReduceOp, Error> {
+        ir::ReduceOp::of(op).ok_or_else(|| self.internal("a reduction without an identity"))
+    }
+
+    /// The value an assignment leaves its place at where a loop skips it: the identity of its
+    /// reduction when it accumulates, else what the place starts as (the output's initial
+    /// value, a temporary's).
+    fn skip_for(&self, lhs: &Lhs, accumulate: bool, op: crate::algebra::Op) -> f64 {
+        if accumulate {
+            return op.reduction_identity().unwrap_or(0.0);
+        }
+        match lhs {
+            Lhs::Output => self.output_init,
+            Lhs::Scalar(t) | Lhs::Workspace { temp: t, .. } | Lhs::Precomputed { temp: t, .. } => {
+                self.temp_inits.get(t).copied().unwrap_or(0.0)
+            }
+        }
+    }
+
+    /// The value of temporary `t` where its producer stored nothing.
+    fn temp_fill(&self, t: usize) -> Option<f64> {
+        self.temp_inits.get(&t).copied()
+    }
+
+    /// The value the loops around `body` may skip: that of the assignment whose value reaches
+    /// the output (or the outermost temporary) last, the consumer of every `where`.
+    fn skip_of(&self, body: &Cin) -> f64 {
+        match body {
+            Cin::Forall { body, .. } => self.skip_of(body),
+            Cin::Where { consumer, .. } => self.skip_of(consumer),
+            Cin::Assign {
+                lhs,
+                accumulate,
+                op,
+                ..
+            } => self.skip_for(lhs, *accumulate, *op),
         }
     }
 
@@ -293,21 +363,26 @@ impl<'p> Lowerer<'p> {
             .ok_or_else(|| self.internal("a `where` without a temporary"))?;
         let effective = self.effective(producer);
         self.temp_exprs.insert(temp, effective);
+        let init = match produced_assign(producer) {
+            Some((_, _, true, op)) => op.reduction_identity().unwrap_or(0.0),
+            _ => 0.0,
+        };
+        self.temp_inits.insert(temp, init);
         match lhs {
             Lhs::Scalar(_) => {
                 let var = self.names.fresh("t");
-                let zero = Expr::Value(ir::Literal::Int(0));
                 out.push(Stmt::Let {
                     var: var.clone(),
                     ty: Type::Value,
-                    init: zero,
+                    init: Expr::Value(expr::ir_literal(expr::literal_of(init))),
                     mutable: true,
                 });
                 self.temps.insert(temp, Temp::Scalar(var));
                 self.scalar_where(temp, consumer, producer, out)
             }
             Lhs::Workspace { var, .. } => {
-                let ws = self.workspace(var);
+                let init = expr::ir_literal(expr::literal_of(init));
+                let ws = self.workspace(var, init);
                 self.temps.insert(temp, ws);
                 self.stmt(producer, out)?;
                 self.workspace_consumer(temp, consumer, out)
@@ -586,24 +661,77 @@ fn collect_accesses(e: &crate::notation::Expr, out: &mut [Access]) {
     }
 }
 
+/// What an output element holds before the kernel writes it: for a dense output written with
+/// `=`, the identity of the reduction when some write reduces into it, else its fill (which
+/// `HostStep::ZeroOutput` or `FillOutput` puts there); the fill of a sparse output.
+fn output_init(program: &Program, scheduled: &Scheduled) -> f64 {
+    let dense = (program.iterated_levels(program.output.tensor).iter()).all(|l| level_of(l).full());
+    let reduces = scheduled.cin.as_ref().is_some_and(reduces_into_output);
+    match dense && reduces {
+        true => program.identity(),
+        false => program.output_fill(),
+    }
+}
+
+/// Whether some assignment of `cin` reduces into the output.
+fn reduces_into_output(cin: &Cin) -> bool {
+    match cin {
+        Cin::Forall { body, .. } => reduces_into_output(body),
+        Cin::Where { consumer, producer } => {
+            reduces_into_output(consumer) || reduces_into_output(producer)
+        }
+        Cin::Assign {
+            lhs, accumulate, ..
+        } => *lhs == Lhs::Output && *accumulate,
+    }
+}
+
 /// [`Lowerer::effective`] with the values of the temporaries known around `cin`: a `where`
 /// inside it gives its own temporary's value, which replaces any one left from an earlier lattice
-/// case (where another operand was absent).
+/// case (where another operand was absent). A reduction whose term is not its identity where the
+/// term's tensors store nothing (`sum_j (A(i,j) + 1)`) is not that term's value there: such a
+/// temporary stays in the expression beside its term, so that its value is not taken as known.
 fn effective_with(
     cin: &Cin,
     temps: &BTreeMap<usize, crate::notation::Expr>,
 ) -> crate::notation::Expr {
+    use crate::notation::Expr as E;
     match cin {
         Cin::Forall { body, .. } => effective_with(body, temps),
         Cin::Where { consumer, producer } => {
             let mut temps = temps.clone();
-            if let Some((t, _)) = produced_temp(producer) {
+            if let Some((t, _, accumulate, op)) = produced_assign(producer) {
                 let value = effective_with(producer, &temps);
+                let identity = op.reduction_identity();
+                let kept = !accumulate
+                    || op.is_idempotent()
+                    || matches!((value.fill(), identity), (Some(f), Some(i)) if crate::algebra::same(f, i));
+                let value = match kept {
+                    true => value,
+                    false => E::Op(crate::algebra::Op::Add, vec![value, E::Temp(t)]),
+                };
                 temps.insert(t, value);
             }
             effective_with(consumer, &temps)
         }
         Cin::Assign { rhs, .. } => substitute(rhs, temps),
+    }
+}
+
+/// The temporary a producer statement assigns, how, whether it reduces into it and with what.
+fn produced_assign(cin: &Cin) -> Option<(usize, Lhs, bool, crate::algebra::Op)> {
+    match cin {
+        Cin::Forall { body, .. } => produced_assign(body),
+        Cin::Where { consumer, .. } => produced_assign(consumer),
+        Cin::Assign {
+            lhs,
+            accumulate,
+            op,
+            ..
+        } => {
+            let (t, _) = produced_temp(cin)?;
+            Some((t, lhs.clone(), *accumulate, *op))
+        }
     }
 }
 

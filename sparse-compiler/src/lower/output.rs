@@ -11,7 +11,7 @@ use super::written::guarded;
 use super::{Lowerer, Temp};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{Assembly, LevelSpec, level_of, properties};
-use crate::ir::{Array, Expr, HostStep, Literal, Stmt, TempType, Type};
+use crate::ir::{Array, Expr, HostStep, Literal, Place, ReduceOp, Stmt, TempType, Type};
 use crate::notation::{Cin, Expr as NExpr, IndexVar, Lhs};
 use crate::syntax::ast::AssignOp;
 
@@ -35,7 +35,14 @@ impl Lowerer<'_> {
         if !self.assembles() {
             if self.program.op == AssignOp::Assign {
                 let parallel = self.threads();
-                out.push(Stmt::Host(HostStep::ZeroOutput { parallel }));
+                let step = match self.output_init {
+                    0.0 => HostStep::ZeroOutput { parallel },
+                    init => HostStep::FillOutput {
+                        value: super::expr::ir_literal(super::expr::literal_of(init)),
+                        parallel,
+                    },
+                };
+                out.push(Stmt::Host(step));
             }
             return Ok(());
         }
@@ -63,6 +70,14 @@ impl Lowerer<'_> {
             // coordinate only derived loops visit, a sum outside the output's loops (AᵀA with
             // the rows of A outermost) or `+=`: collect coordinate/value triples, then sort
             // them, sum duplicates (and, for `+=`, the stored entries) and pack them at the end.
+            // The runtime combines duplicates with `+` only, so another reduction that can
+            // write a coordinate twice is refused rather than summed.
+            if self.sums_outside_output() && self.reduction() != ReduceOp::Add {
+                return Err(vec![self.unsupported(
+                    "a reduction other than `+` into a sparse output assembled from scattered \
+                     triples (a sum outside the output's loops); reduce into a dense output",
+                )]);
+            }
             self.collects_entries = true;
             out.push(Stmt::Host(HostStep::BeginEntries { merge }));
             return Ok(());
@@ -248,27 +263,33 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// `lhs = rhs`, or `lhs = lhs op rhs` with a reduction operator.
     pub(super) fn assign(
         &mut self,
         lhs: &Lhs,
-        accumulate: bool,
+        op: Option<ReduceOp>,
         rhs: &NExpr,
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
         let value = self.value(rhs)?;
+        let accumulate = op.is_some();
+        let skip = match op {
+            Some(op) => op.op().reduction_identity().unwrap_or(0.0),
+            None => self.output_init,
+        };
         match lhs {
             Lhs::Scalar(t) => match self.temps.get(t) {
                 Some(Temp::Scalar(var)) => {
-                    out.push(Stmt::assign(var.clone(), value, accumulate));
-                    self.note_scalar_write(*t, rhs, out);
+                    out.push(Stmt::update_with(Place::Var(var.clone()), value, op));
+                    self.note_scalar_write(*t, rhs, skip, out);
                     Ok(())
                 }
                 _ => Err(self.internal("a scalar temporary without a variable")),
             },
             Lhs::Workspace { temp, var } => {
                 let mut scatter = Vec::new();
-                self.scatter(*temp, *var, value, &mut scatter)?;
-                out.extend(guarded(self.produced(rhs), scatter));
+                self.scatter(*temp, *var, value, op, &mut scatter)?;
+                out.extend(guarded(self.produced_at(rhs, skip), scatter));
                 Ok(())
             }
             Lhs::Precomputed { temp, .. } => {
@@ -280,7 +301,7 @@ impl Lowerer<'_> {
                 // Repeated coordinates are summed when the entries are packed.
                 let coords = self.output_coords()?;
                 let entry = vec![Stmt::AppendEntry { coords, value }];
-                out.extend(guarded(self.produced(rhs), entry));
+                out.extend(guarded(self.produced_at(rhs, skip), entry));
                 Ok(())
             }
             Lhs::Output if self.assembles() => {
@@ -289,7 +310,7 @@ impl Lowerer<'_> {
                 }
                 let mut append = Vec::new();
                 self.append(value, &mut append)?;
-                out.extend(guarded(self.produced(rhs), append));
+                out.extend(guarded(self.produced_at(rhs, skip), append));
                 Ok(())
             }
             Lhs::Output if accumulate && self.scope.segment_sum.is_some() => {
@@ -297,19 +318,15 @@ impl Lowerer<'_> {
                 let Some((_, sum)) = self.scope.segment_sum.clone() else {
                     return Ok(());
                 };
-                out.push(Stmt::assign(sum, value, true));
+                out.push(Stmt::update_with(Place::Var(sum), value, op));
                 Ok(())
             }
             Lhs::Output => {
                 self.partial_output_write |= accumulate || self.scope.partial;
                 self.uncovered_output_write |= self.scope.uncovered;
                 let index = self.output_position()?;
-                out.push(Stmt::store(
-                    Array::Vals { param: 0 },
-                    index,
-                    value,
-                    accumulate,
-                ));
+                let place = Place::Elem(Array::Vals { param: 0 }, index);
+                out.push(Stmt::update_with(place, value, op));
                 Ok(())
             }
         }
@@ -370,9 +387,10 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// A dense workspace over `var`, allocated once at the top of the kernel, or once per
-    /// iteration of the thread-parallel loop it is used in (tasks must not share it).
-    pub(super) fn workspace(&mut self, var: IndexVar) -> Temp {
+    /// A dense workspace over `var` whose values start at `init` (the identity of the reduction
+    /// into it), allocated once at the top of the kernel, or once per iteration of the
+    /// thread-parallel loop it is used in (tasks must not share it).
+    pub(super) fn workspace(&mut self, var: IndexVar, init: Literal) -> Temp {
         let len = self.extent(var);
         let name = self.program.vars[var].clone();
         let values = self.names.fresh(&format!("w_{name}"));
@@ -380,7 +398,7 @@ impl Lowerer<'_> {
         let list = self.names.fresh(&format!("w_{name}_list"));
         let count = self.names.fresh(&format!("w_{name}_count"));
         let declarations = [
-            Stmt::workspace(values.clone(), TempType::Value, len.clone()),
+            Stmt::value_workspace(values.clone(), len.clone(), init),
             Stmt::workspace(set.clone(), TempType::Bool, len.clone()),
             Stmt::workspace(list.clone(), TempType::Index, len),
             Stmt::Let {
@@ -400,15 +418,17 @@ impl Lowerer<'_> {
             set,
             list,
             count,
+            init,
         }
     }
 
-    /// `w[j] += value`, recording `j` the first time it is touched.
+    /// `w[j] op= value`, recording `j` the first time it is touched.
     fn scatter(
         &mut self,
         temp: usize,
         var: IndexVar,
         value: Expr,
+        op: Option<ReduceOp>,
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
         let Some(Temp::Workspace {
@@ -443,7 +463,12 @@ impl Lowerer<'_> {
             then: first,
             otherwise: Vec::new(),
         });
-        out.push(Stmt::store(Array::Temp(values), j, value, true));
+        let op = op.unwrap_or(ReduceOp::Add);
+        out.push(Stmt::update_with(
+            Place::Elem(Array::Temp(values), j),
+            value,
+            Some(op),
+        ));
         Ok(())
     }
 
@@ -461,6 +486,7 @@ impl Lowerer<'_> {
             set,
             list,
             count,
+            init,
         }) = self.temps.get(&temp).cloned()
         else {
             return Err(self.internal("a workspace without arrays"));
@@ -516,11 +542,10 @@ impl Lowerer<'_> {
             body.push(Stmt::store(Array::Vals { param: 0 }, index, value, false));
         }
         self.scope = saved;
-        let zero = Expr::Value(Literal::Int(0));
         body.push(Stmt::store(
             Array::Temp(values),
             Expr::Var(j.clone()),
-            zero,
+            Expr::Value(init),
             false,
         ));
         body.push(Stmt::store(

@@ -11,7 +11,7 @@
 use super::{Lowerer, Tracker};
 use crate::error::Error;
 use crate::format::{bin, level_fns, level_of, load};
-use crate::ir::{Array, BinOp, Expr, Stmt, Type, Var};
+use crate::ir::{Array, BinOp, Expr, Place, Stmt, Type, Var};
 use crate::notation::{Cin, IndexVar};
 use crate::schedule::{Direction, Relation};
 use crate::syntax::ast::AssignOp;
@@ -181,11 +181,10 @@ impl Lowerer<'_> {
         tracker.first = Some(first);
         self.scope.trackers.insert(relation, tracker);
         let sum = self.names.fresh("segment_sum");
-        let zero = Expr::Value(crate::ir::Literal::Int(0));
         out.push(Stmt::Let {
             var: sum.clone(),
             ty: Type::Value,
-            init: zero,
+            init: self.identity_value(),
             mutable: true,
         });
         self.scope.segment_sum = Some((relation, sum.clone()));
@@ -270,12 +269,13 @@ impl Lowerer<'_> {
         two_levels && dense && output.level_vars.len() == 1 && output.level_vars[0] == roots[0]
     }
 
-    /// `if sum != 0 { out[coordinate of segment q] += sum; sum = 0; }`. With `first` (the walk's
-    /// first segment) and an output zeroed before the walk, a later segment is stored instead of
-    /// added: nothing else writes it, and under `Atomics` a store is a plain move where an add is
-    /// a locked read-modify-write that stalls the loads in flight.
+    /// `if sum != 0 { out[coordinate of segment q] += sum; sum = 0; }` (with the reduction's
+    /// operator and identity in place of `+` and zero). With `first` (the walk's first segment)
+    /// and an output zeroed before the walk, a later segment is stored instead of added: nothing
+    /// else writes it, and under `Atomics` a store is a plain move where an add is a locked
+    /// read-modify-write that stalls the loads in flight.
     fn flush(&self, access: usize, level: usize, q: &Var, sum: &Var, first: Option<&Var>) -> Stmt {
-        let zero = Expr::Value(crate::ir::Literal::Int(0));
+        let zero = self.identity_value();
         let store = |accumulate| self.segment_row_store(access, level, q, sum, accumulate);
         let store = match first {
             Some(first) if self.program.op == AssignOp::Assign => Stmt::If {
@@ -643,7 +643,7 @@ impl Lowerer<'_> {
             turn.push(Stmt::Let {
                 var: sum.clone(),
                 ty: Type::Value,
-                init: Expr::Value(crate::ir::Literal::Int(0)),
+                init: self.identity_value(),
                 mutable: true,
             });
             self.scope.segment_sum = Some((walk.relation, sum.clone()));
@@ -703,7 +703,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `out[coordinate of segment q of level - 1] = sum` (or `+=` when `accumulate`).
+    /// `out[coordinate of segment q of level - 1] = sum` (or `op=` with the reduction's operator
+    /// when `accumulate`).
     fn segment_row_store(
         &self,
         access: usize,
@@ -717,7 +718,8 @@ impl Lowerer<'_> {
         let row =
             level_fns(self.levels(access)[upper].kind).pos_access(&env, &Expr::Var(q.clone()));
         let sum = Expr::Var(sum.clone());
-        Stmt::store(Array::Vals { param: 0 }, row, sum, accumulate)
+        let op = accumulate.then(|| self.reduction());
+        Stmt::update_with(Place::Elem(Array::Vals { param: 0 }, row), sum, op)
     }
 }
 

@@ -53,7 +53,7 @@ impl Lowerer<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
         if !self.tracks_writes() {
-            self.stmt(producer, out)?;
+            self.producer(producer, out)?;
             return self.stmt(consumer, out);
         }
         let flag = WriteFlag {
@@ -66,7 +66,7 @@ impl Lowerer<'_> {
         // `where` run it whether or not they skip coordinates.
         let uncovered = std::mem::replace(&mut self.scope.uncovered, false);
         let mut body = Vec::new();
-        let lowered = self.stmt(producer, &mut body);
+        let lowered = self.producer(producer, &mut body);
         self.scope.uncovered = uncovered;
         lowered?;
         let Some(flag) = self.flags.remove(&temp) else {
@@ -95,10 +95,17 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// After a write of scalar temporary `temp` with value `rhs`: sets its flag where the write
-    /// may not happen in every run of the producer, or where `rhs` needs another flag.
-    pub(super) fn note_scalar_write(&mut self, temp: usize, rhs: &NExpr, out: &mut Vec<Stmt>) {
-        let produced = self.produced(rhs);
+    /// After a write of scalar temporary `temp` with value `rhs` (that leaves it unchanged where
+    /// `rhs` is `skip`): sets its flag where the write may not happen in every run of the
+    /// producer, or where `rhs` needs another flag.
+    pub(super) fn note_scalar_write(
+        &mut self,
+        temp: usize,
+        rhs: &NExpr,
+        skip: f64,
+        out: &mut Vec<Stmt>,
+    ) {
+        let produced = self.produced_at(rhs, skip);
         let uncertain = self.scope.uncovered || produced.is_some();
         let Some(flag) = self.flags.get_mut(&temp) else {
             return;
@@ -112,15 +119,27 @@ impl Lowerer<'_> {
         out.push(guarded(produced, vec![set]).remove(0));
     }
 
-    /// The condition under which stored entries produce `e` where it is computed: `None` when
-    /// they always do. Every access left in `e` is present (a lattice case removes the absent
-    /// ones), so only temporaries with a flag make it conditional; each operator combines its
-    /// operands' conditions as it combines their iteration spaces.
-    pub(super) fn produced(&self, e: &NExpr) -> Option<Expr> {
+    /// The condition under which stored entries produce `e` where it is computed, for a place
+    /// that is left at `skip` where nothing is produced: `None` when they always do, and where
+    /// `e` is not `skip` with no entry stored (`exp(t)` into a zero fill).
+    pub(super) fn produced_at(&self, e: &NExpr, skip: f64) -> Option<Expr> {
+        let temp = |t: usize| self.temp_fill(t);
+        match e.fill_with(&temp) {
+            Some(f) if crate::algebra::same(f, skip) => self.produced(e),
+            _ => None,
+        }
+    }
+
+    /// The condition under which stored entries make `e` differ from its value where none is
+    /// stored: `None` when they always do. Every access left in `e` is present (a lattice case
+    /// removes the absent ones), so only temporaries with a flag make it conditional; each
+    /// operator combines its operands' conditions as it combines their iteration spaces.
+    fn produced(&self, e: &NExpr) -> Option<Expr> {
+        let temp = |t: usize| self.temp_fill(t);
         match e {
             NExpr::Temp(t) => self.flags.get(t).map(|f| Expr::Var(f.var.clone())),
             NExpr::Access { .. } | NExpr::Literal(_) => None,
-            NExpr::Op(_, args) => match e.iteration() {
+            NExpr::Op(_, args) => match e.iteration_with(&temp) {
                 Some(Iteration::Sparse { required }) if required.contains(&true) => {
                     let all = (args.iter().zip(&required)).filter(|(_, r)| **r);
                     all.filter_map(|(a, _)| self.produced(a))

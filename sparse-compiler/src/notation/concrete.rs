@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use super::order::default_order;
 use super::{Expr, IndexVar, Program};
+use crate::algebra::Op;
 use crate::error::Errors;
 use crate::syntax::ast::{AssignOp, LiteralValue};
 
@@ -35,12 +36,15 @@ pub enum Cin {
         /// The producer.
         producer: Box<Cin>,
     },
-    /// `lhs = rhs` or `lhs += rhs`.
+    /// `lhs = rhs` or `lhs op= rhs`.
     Assign {
         /// What is written.
         lhs: Lhs,
-        /// `+=` rather than `=`.
+        /// `op=` rather than `=`: the value is combined with what `lhs` holds.
         accumulate: bool,
+        /// The operator an accumulating assignment combines with: `+` for sums, the operator of
+        /// `reduce<...>` for the reduction it names.
+        op: Op,
         /// The value.
         rhs: Expr,
     },
@@ -105,6 +109,7 @@ pub fn concretize(program: &Program) -> Result<Cin, Errors> {
     let assign = Cin::Assign {
         lhs: Lhs::Output,
         accumulate,
+        op: program.reduce_op(),
         rhs,
     };
     let body = with_producers(assign, partials.producers.into_iter().map(|(_, p)| p));
@@ -192,6 +197,11 @@ impl Expr {
         }
     }
 
+    /// Whether the expression reads no temporary.
+    pub fn next_temp_free(&self) -> bool {
+        self.next_temp() == 0
+    }
+
     fn next_temp(&self) -> usize {
         match self {
             Expr::Temp(t) => t + 1,
@@ -199,6 +209,32 @@ impl Expr {
             Expr::Op(_, args) => args.iter().map(Expr::next_temp).max().unwrap_or(0),
         }
     }
+}
+
+/// The loop variables a reduction `reduce<...>` names reduces over: the named variables (their
+/// parts, for a blocked dimension) and the hidden variables of slot levels (ELL's, DIA's) that
+/// the output does not have. Empty without such a reduction.
+fn named_reduction_vars(program: &Program) -> Vec<IndexVar> {
+    let Some(reduction) = &program.reduction else {
+        return Vec::new();
+    };
+    let outside = program.loop_vars_of(&program.output.indices);
+    let mut logical = Vec::new();
+    program.rhs.collect_vars(&mut logical);
+    let mut loops = Vec::new();
+    program.rhs.collect_loop_vars(&mut loops);
+    let mut named = program.loop_vars_of(&reduction.vars);
+    for v in loops {
+        let hidden = !logical.contains(&v)
+            && !program
+                .derived
+                .values()
+                .any(|d| d.outer == v || d.inner == v);
+        if hidden && !outside.contains(&v) && !named.contains(&v) {
+            named.push(v);
+        }
+    }
+    named
 }
 
 fn with_producers(consumer: Cin, producers: impl IntoIterator<Item = Cin>) -> Cin {
@@ -223,18 +259,21 @@ impl Partials {
     /// `where` producer that computes it.
     fn split_nested_sums(&mut self, program: &Program, expr: &Expr) -> Result<Expr, Errors> {
         let outside: Vec<IndexVar> = program.loop_vars_of(&program.output.indices);
+        let named = named_reduction_vars(program);
         let mut expr = expr.clone();
         loop {
             let vars = program.loop_vars_of(&self.loop_vars(&expr));
             // The deepest partial sum first: no other sum lies inside its term, so the producer
             // sums that term as it stands. An outer term taken first would flatten the sums
             // nested in it (`a = sum_i (b(i) - sum_j C(i,j))` would subtract every `b(i)` once
-            // per `j`).
+            // per `j`). Under a reduction that `reduce<...>` names, which covers the whole
+            // right-hand side, a sum over the whole of it is a partial sum too: it is taken
+            // inside the named reduction.
             let deepest = vars
                 .iter()
-                .filter(|v| !outside.contains(v))
+                .filter(|v| !outside.contains(v) && !named.contains(v))
                 .map(|&v| self.sum_home(&expr, v))
-                .filter(|path| !path.is_empty())
+                .filter(|path| !path.is_empty() || !named.is_empty())
                 .reduce(|deepest, path| match path.len() > deepest.len() {
                     true => path,
                     false => deepest,
@@ -251,7 +290,9 @@ impl Partials {
             // covers only what is left.
             let (summed, free): (Vec<IndexVar>, Vec<IndexVar>) = sub_vars.iter().partition(|&&v| {
                 let shared = rest_vars.contains(&v);
-                !outside.contains(&v) && (!shared || self.distributes(&expr, &path, v))
+                !outside.contains(&v)
+                    && !named.contains(&v)
+                    && (!shared || self.distributes(&expr, &path, v))
             });
             let t = self.produce(program, sub, &summed, free)?;
             replace(&mut expr, &path, Expr::Temp(t));
@@ -298,6 +339,7 @@ impl Partials {
         let assign = Cin::Assign {
             lhs: Lhs::Scalar(t),
             accumulate: true,
+            op: Op::Add,
             rhs: sub,
         };
         let body = with_producers(assign, inner.into_iter().map(|(_, p): (usize, Cin)| p));

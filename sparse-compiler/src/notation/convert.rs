@@ -168,7 +168,7 @@ pub(super) fn slot_copies(program: &Program) -> Vec<Proposal> {
         let Ok(cin) = concretize(program) else {
             continue;
         };
-        if repeats_other_terms(&cin, &hidden, t, false) {
+        if repeats_other_terms(program, &cin, &hidden, t, false) {
             return vec![(t, rows_over_compressed(program.tensors[t].order))];
         }
     }
@@ -227,28 +227,41 @@ fn collect_hidden(e: &Expr, t: usize, out: &mut Vec<IndexVar>) {
 
 /// Whether an assignment to the output or a sum inside a loop over one of `hidden` has a term
 /// that does not read `t`.
-fn repeats_other_terms(cin: &Cin, hidden: &[IndexVar], t: usize, inside: bool) -> bool {
+fn repeats_other_terms(
+    program: &Program,
+    cin: &Cin,
+    hidden: &[IndexVar],
+    t: usize,
+    inside: bool,
+) -> bool {
     match cin {
         Cin::Forall { var, body } => {
-            repeats_other_terms(body, hidden, t, inside || hidden.contains(var))
+            repeats_other_terms(program, body, hidden, t, inside || hidden.contains(var))
         }
         Cin::Where { consumer, producer } => {
-            repeats_other_terms(consumer, hidden, t, inside)
-                || repeats_other_terms(producer, hidden, t, inside)
+            repeats_other_terms(program, consumer, hidden, t, inside)
+                || repeats_other_terms(program, producer, hidden, t, inside)
         }
         // A temporary assigned once per slot is harmless; a sum or the output is not.
         Cin::Assign {
             lhs,
             accumulate,
             rhs,
-        } => inside && (*accumulate || *lhs == Lhs::Output) && !every_term_reads(rhs, t),
+            ..
+        } => inside && (*accumulate || *lhs == Lhs::Output) && !every_term_reads(program, rhs, t),
     }
 }
 
-/// Whether every term of `e` as a sum is zero where tensor `t` stores nothing (a term that reads
-/// `t` under `cos` or `+ 1` is not).
-fn every_term_reads(e: &Expr, t: usize) -> bool {
-    (e.sum_terms().into_iter()).all(|term| term.vanishes_without(&|a| a.tensor == t))
+/// Whether every term of `e` as a sum is zero (the value the loops may skip) where tensor `t`
+/// stores nothing (a term that reads `t` under `cos` or `+ 1` is not). A reduction that
+/// `reduce<...>` names covers the whole right-hand side: that is then the one term.
+fn every_term_reads(program: &Program, e: &Expr, t: usize) -> bool {
+    let terms = match program.reduction {
+        Some(_) => vec![e],
+        None => e.sum_terms(),
+    };
+    let skip = program.skip_value();
+    (terms.into_iter()).all(|term| term.vanishes_without(&|a| a.tensor == t, skip))
 }
 
 /// Iterator conversion for unordered levels (Chou et al. 2018): an input whose hashed or
@@ -271,10 +284,16 @@ pub(super) fn sorted_copies(program: &Program) -> Vec<Proposal> {
         if !levels.iter().all(|l| matches!(l.coord, Coord::Dim(_))) {
             continue;
         }
+        // A fill other than zero that does not decide the statement where the tensor stores
+        // nothing makes the loops visit coordinates it does not store, merging its level with
+        // the whole dimension.
+        let fill = program.tensors[t].fill_value();
+        let filled = fill != 0.0
+            && !(program.rhs).vanishes_without(&|a| a.tensor == t, program.skip_value());
         let merged = accesses.iter().filter(|a| a.tensor == t).any(|a| {
             levels.iter().zip(&a.level_vars).any(|(level, &v)| {
                 let unordered = !properties(level).ordered;
-                unordered && sparse_elsewhere(program, &accesses, t, v)
+                unordered && (filled || sparse_elsewhere(program, &accesses, t, v))
             })
         });
         if merged {

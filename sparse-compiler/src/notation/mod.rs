@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use proc_macro2::Span;
 
-use crate::algebra::{Iteration, Op};
+use crate::algebra::{Iteration, Op, Operand};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::format::{Coord, FormatType, LevelSpec, TensorFormat, level_of};
 use crate::syntax::ast::{self, AssignOp, LiteralValue};
@@ -56,6 +56,47 @@ pub struct Tensor {
     /// input in an index order its storage cannot follow, given a copy of their own by the
     /// planner ([`Rule::Reread`]). The function does not take it as a parameter.
     pub copy_of: Option<usize>,
+    /// The fill value `fills<...>` gives it, as written (zero where it names none).
+    pub fill: Option<LiteralValue>,
+}
+
+impl Tensor {
+    /// Its fill value: what it holds where it stores nothing.
+    pub fn fill_value(&self) -> f64 {
+        self.fill.map_or(0.0, literal_value)
+    }
+}
+
+/// The value of a literal, in `f64` as the algebra evaluates it.
+pub fn literal_value(l: LiteralValue) -> f64 {
+    match l {
+        LiteralValue::Int(n) => n as f64,
+        LiteralValue::Float(f) => f,
+    }
+}
+
+/// A fill value, compared by its bits (so the type is `Eq` and NaN is itself).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fill(pub f64);
+
+impl PartialEq for Fill {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for Fill {}
+
+/// A reduction named in `reduce<...>`: the variables it reduces over and its operator. It covers
+/// the whole right-hand side.
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    /// The operator (`+`, `*`, `min`, `max`, `||`, `&&`).
+    pub op: Op,
+    /// The variables named, in written order.
+    pub vars: Vec<IndexVar>,
+    /// Where the (first) operator is written.
+    pub span: Span,
 }
 
 /// One access `A(i, j)` of the right-hand side, or the output's.
@@ -69,6 +110,8 @@ pub struct Access {
     /// a whole dimension, a hidden variable for a slot level (ELL's `k`, DIA's diagonal) or one
     /// part of a blocked dimension (BCSR).
     pub level_vars: Vec<IndexVar>,
+    /// The tensor's fill value: what the access reads where the tensor stores nothing.
+    pub fill: Fill,
 }
 
 /// A variable recovered from the two hidden variables of a blocked dimension: `outer * block +
@@ -124,9 +167,45 @@ pub struct Program {
     pub derived: BTreeMap<IndexVar, Derived>,
     /// The inputs the kernel iterates through a run-time copy ([`plan_copies`]).
     pub copies: Copies,
+    /// The reduction `reduce<...>` names, if any (otherwise sums are implicit `+`).
+    pub reduction: Option<Reduction>,
 }
 
 impl Program {
+    /// The operator the statement reduces with: the one `reduce<...>` names, else `+`.
+    pub fn reduce_op(&self) -> Op {
+        self.reduction.as_ref().map_or(Op::Add, |r| r.op)
+    }
+
+    /// The identity of [`Program::reduce_op`]: what a reduction over nothing gives.
+    pub fn identity(&self) -> f64 {
+        self.reduce_op().reduction_identity().unwrap_or(0.0)
+    }
+
+    /// The output's fill value.
+    pub fn output_fill(&self) -> f64 {
+        self.tensors[self.output.tensor].fill_value()
+    }
+
+    /// Whether the statement reduces into the output (it sums over a variable the output does not
+    /// have, or is `+=`).
+    pub fn accumulates(&self) -> bool {
+        let out = self.loop_vars_of(&self.output.indices);
+        let mut vars = Vec::new();
+        self.rhs.collect_loop_vars(&mut vars);
+        self.op == AssignOp::AddAssign || self.loop_vars_of(&vars).iter().any(|v| !out.contains(v))
+    }
+
+    /// The value the loops may leave an output coordinate at without computing it: the identity
+    /// of the reduction where the statement reduces (a term equal to it changes nothing), the
+    /// output's fill otherwise (what a coordinate it does not write holds).
+    pub fn skip_value(&self) -> f64 {
+        match self.accumulates() {
+            true => self.identity(),
+            false => self.output_fill(),
+        }
+    }
+
     /// Whether the output has sparse levels that the kernel rebuilds (it does not take an
     /// input's structure, [`Program::pattern_source`]).
     pub fn assembles_output(&self) -> bool {
@@ -142,6 +221,13 @@ impl Program {
     pub fn pattern_source(&self) -> Option<usize> {
         let out = self.iterated_levels(self.output.tensor);
         if self.op != AssignOp::Assign || out.iter().all(|l| level_of(l).full()) {
+            return None;
+        }
+        if !self
+            .rhs
+            .fill()
+            .is_some_and(|f| crate::algebra::same(f, self.skip_value()))
+        {
             return None;
         }
         let mut factors = Vec::new();
@@ -192,11 +278,13 @@ impl Program {
                 span: name.span(),
                 by_value: false,
                 copy_of: None,
+                fill: None,
             })
             .collect();
         let mut errors = Vec::new();
         let signature = params::signature(kernel, &tensors, &mut errors);
         params::mark_scalars(kernel, &mut tensors, &mut errors);
+        params::mark_fills(kernel, &mut tensors, &mut errors);
         let by_name: BTreeMap<String, usize> = tensors
             .iter()
             .enumerate()
@@ -206,6 +294,7 @@ impl Program {
             by_name,
             levels: tensors.iter().map(|t| t.levels.clone()).collect(),
             names: tensors.iter().map(|t| t.name.clone()).collect(),
+            fills: tensors.iter().map(Tensor::fill_value).collect(),
             vars: Vec::new(),
             hidden: Vec::new(),
             derived: BTreeMap::new(),
@@ -223,10 +312,11 @@ impl Program {
             let what = "outputs in formats with slot or block levels (ELL, DIA, BCSR)";
             errors.push(Error::new(span, ErrorKind::Unsupported(what.into())));
         }
+        let reduction = reduction(kernel, &builder.vars, &output, &mut errors);
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(Program {
+        let program = Program {
             tensors,
             signature,
             output_read,
@@ -237,14 +327,95 @@ impl Program {
             access_count: builder.accesses,
             derived: builder.derived,
             copies: Copies::default(),
-        })
+            reduction,
+        };
+        program.check_sparse_output_fill(kernel)?;
+        Ok(program)
     }
+
+    /// A sparse output stores nothing where the reduction reduces nothing, so its fill must be
+    /// the reduction's identity.
+    fn check_sparse_output_fill(&self, kernel: &ast::Kernel) -> Result<(), Errors> {
+        let out = &self.tensors[self.output.tensor];
+        let sparse = out.levels.iter().any(|l| !level_of(l).full());
+        let (fill, identity) = (self.output_fill(), self.identity());
+        if !sparse || !self.accumulates() || crate::algebra::same(fill, identity) {
+            return Ok(());
+        }
+        let span = (kernel.fills.iter())
+            .find(|f| f.tensor == out.name)
+            .map_or(kernel.assignment.lhs.span, |f| f.span);
+        let kind = ErrorKind::SparseOutputFill {
+            tensor: out.name.clone(),
+            fill: format_value(fill),
+            op: self.reduce_op().symbol(),
+            identity: format_value(identity),
+        };
+        Err(vec![Error::new(span, kind)])
+    }
+}
+
+/// A value as a message shows it: `inf`, `-inf`, `0`, `2.5`.
+pub fn format_value(v: f64) -> String {
+    format!("{v}")
+}
+
+/// The reduction `reduce<...>` names: each variable must be one the right-hand side reduces over,
+/// named once, and every operator the same; `+=` only with `+`.
+fn reduction(
+    kernel: &ast::Kernel,
+    vars: &[String],
+    output: &Access,
+    errors: &mut Errors,
+) -> Option<Reduction> {
+    let mut reduction: Option<Reduction> = None;
+    for decl in &kernel.reduce {
+        let name = decl.var.to_string();
+        let error = |kind| Error::new(decl.var.span(), kind);
+        let Some(v) = vars.iter().position(|x| *x == name) else {
+            errors.push(error(ErrorKind::UnknownReduction(name)));
+            continue;
+        };
+        if output.indices.contains(&v) {
+            errors.push(error(ErrorKind::ReduceOutputIndex(name)));
+            continue;
+        }
+        match &mut reduction {
+            Some(r) if r.vars.contains(&v) => {
+                errors.push(error(ErrorKind::DuplicateReduction(name)));
+            }
+            Some(r) if r.op != decl.op => {
+                let kind = ErrorKind::MixedReductions {
+                    first: r.op.symbol(),
+                    second: decl.op.symbol(),
+                };
+                errors.push(Error::new(decl.span, kind));
+            }
+            Some(r) => r.vars.push(v),
+            None => {
+                reduction = Some(Reduction {
+                    op: decl.op,
+                    vars: vec![v],
+                    span: decl.span,
+                });
+            }
+        }
+    }
+    if let Some(r) = &reduction
+        && r.op != Op::Add
+        && kernel.assignment.op == AssignOp::AddAssign
+    {
+        let kind = ErrorKind::AccumulateReduction(r.op.symbol());
+        errors.push(Error::new(kernel.assignment.op_span, kind));
+    }
+    reduction
 }
 
 struct Builder {
     by_name: BTreeMap<String, usize>,
     levels: Vec<Vec<LevelSpec>>,
     names: Vec<String>,
+    fills: Vec<f64>,
     vars: Vec<String>,
     hidden: Vec<IndexVar>,
     derived: BTreeMap<IndexVar, Derived>,
@@ -286,6 +457,7 @@ impl Builder {
             tensor,
             indices,
             level_vars,
+            fill: Fill(self.fills.get(tensor).copied().unwrap_or(0.0)),
         }
     }
 
@@ -537,17 +709,52 @@ impl Expr {
         }
     }
 
-    /// The iteration space of the operator at the root over its operands (see `algebra`);
-    /// `None` for a leaf.
+    /// The expression's value where every tensor it reads stores nothing (each access at its
+    /// fill); `None` where that is not known (a temporary's value).
+    pub fn fill(&self) -> Option<f64> {
+        self.fill_with(&|_| None)
+    }
+
+    /// [`Expr::fill`], with `temp(t)` the value of temporary `t` where its producer stored
+    /// nothing.
+    pub fn fill_with(&self, temp: &dyn Fn(usize) -> Option<f64>) -> Option<f64> {
+        match self {
+            Expr::Access { access, .. } => Some(access.fill.0),
+            Expr::Temp(t) => temp(*t),
+            Expr::Literal(l) => Some(literal_value(*l)),
+            Expr::Op(op, args) => {
+                let operands: Vec<Operand> = args.iter().map(|a| a.operand_with(temp)).collect();
+                op.fill_of(&operands)
+            }
+        }
+    }
+
+    /// The expression as an operand of the algebra's iteration rule.
+    pub fn operand_with(&self, temp: &dyn Fn(usize) -> Option<f64>) -> Operand {
+        match self.constant() {
+            Some(v) => Operand::Constant(v),
+            None => Operand::Varying {
+                fill: self.fill_with(temp),
+            },
+        }
+    }
+
+    /// The iteration space of the operator at the root over its operands (see `algebra`),
+    /// relative to the expression's own fill (where it may differ from it); `None` for a leaf.
     pub fn iteration(&self) -> Option<Iteration> {
+        self.iteration_with(&|_| None)
+    }
+
+    /// [`Expr::iteration`] with the values of temporaries where their producers stored nothing.
+    pub fn iteration_with(&self, temp: &dyn Fn(usize) -> Option<f64>) -> Option<Iteration> {
         let Expr::Op(op, args) = self else {
             return None;
         };
-        let constants: Vec<Option<f64>> = args.iter().map(Expr::constant).collect();
-        Some(op.iteration(&constants))
+        let operands: Vec<Operand> = args.iter().map(|a| a.operand_with(temp)).collect();
+        Some(op.iteration_at(&operands, None))
     }
 
-    /// The operands of the root operator whose zero alone makes the expression zero.
+    /// The operands of the root operator whose fill alone decides the expression.
     pub fn required_operands(&self) -> Vec<usize> {
         match self.iteration() {
             Some(Iteration::Sparse { required }) => {
@@ -557,19 +764,31 @@ impl Expr {
         }
     }
 
-    /// Whether the expression is zero wherever the accesses `absent` picks store nothing, by the
-    /// algebra of its operators: where an operand whose zero annihilates an operator is, or where
-    /// every operand that is not a literal is and the operator is zero at the fill.
-    pub fn vanishes_without(&self, absent: &dyn Fn(&Access) -> bool) -> bool {
-        match (self, self.iteration()) {
-            (Expr::Access { access, .. }, _) => absent(access),
-            (Expr::Op(_, args), Some(Iteration::Sparse { required })) => {
-                let vanishes = |a: &Expr| a.vanishes_without(absent);
-                let mut variable = (args.iter()).filter(|a| a.constant().is_none()).peekable();
-                let annihilated = (args.iter().zip(&required)).any(|(a, r)| *r && vanishes(a));
-                annihilated || (variable.peek().is_some() && variable.all(vanishes))
+    /// The expression's value where the accesses `absent` picks store nothing (each at its
+    /// fill), if that alone decides it: an absorbing operand decides its operator (a factor of a
+    /// product), and an operator whose operands are all decided is.
+    pub fn value_without(&self, absent: &dyn Fn(&Access) -> bool) -> Option<f64> {
+        match self {
+            Expr::Access { access, .. } => absent(access).then_some(access.fill.0),
+            Expr::Temp(_) => None,
+            Expr::Literal(l) => Some(literal_value(*l)),
+            Expr::Op(op, args) => {
+                let values: Vec<Option<f64>> =
+                    args.iter().map(|a| a.value_without(absent)).collect();
+                let absorbed =
+                    (values.iter().enumerate()).find_map(|(k, v)| v.and_then(|v| op.absorbs(k, v)));
+                absorbed.or_else(|| {
+                    let all: Option<Vec<f64>> = values.into_iter().collect();
+                    all.map(|v| op.eval(&v))
+                })
             }
-            _ => false,
         }
+    }
+
+    /// Whether the expression is `skip` wherever the accesses `absent` picks store nothing, by
+    /// the algebra of its operators ([`Expr::value_without`]).
+    pub fn vanishes_without(&self, absent: &dyn Fn(&Access) -> bool, skip: f64) -> bool {
+        self.value_without(absent)
+            .is_some_and(|v| crate::algebra::same(v, skip))
     }
 }

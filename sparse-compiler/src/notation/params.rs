@@ -80,3 +80,23 @@ pub(super) fn mark_scalars(kernel: &ast::Kernel, tensors: &mut [Tensor], errors:
         }
     }
 }
+
+/// Gives the tensors `fills<...>` names their fill values, checking that each names a tensor of
+/// the statement (not a scalar passed by value) once.
+pub(super) fn mark_fills(kernel: &ast::Kernel, tensors: &mut [Tensor], errors: &mut Errors) {
+    for decl in &kernel.fills {
+        let text = decl.tensor.to_string();
+        let error = |kind| Error::new(decl.tensor.span(), kind);
+        let Some(k) = tensors.iter().position(|t| t.name == text) else {
+            errors.push(error(ErrorKind::UnknownFill(text)));
+            continue;
+        };
+        if tensors[k].fill.is_some() {
+            errors.push(error(ErrorKind::DuplicateFill(text)));
+        } else if tensors[k].by_value {
+            errors.push(error(ErrorKind::ScalarFill(text)));
+        } else {
+            tensors[k].fill = Some(decl.value);
+        }
+    }
+}

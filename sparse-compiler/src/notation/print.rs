@@ -21,6 +21,7 @@ pub fn print_cin(program: &Program, cin: &Cin) -> String {
         Cin::Assign {
             lhs,
             accumulate,
+            op,
             rhs,
         } => {
             let lhs = match lhs {
@@ -30,7 +31,12 @@ pub fn print_cin(program: &Program, cin: &Cin) -> String {
                     format!("t{temp}({})", program.vars[*var])
                 }
             };
-            let op = if *accumulate { "+=" } else { "=" };
+            let op = match (accumulate, op) {
+                (false, _) => "=".to_string(),
+                (true, Op::Add) => "+=".to_string(),
+                (true, Op::Min | Op::Max) => format!("{}=", op.symbol()),
+                (true, op) => format!("{}=", op.symbol()),
+            };
             format!("{lhs} {op} {}", expr(program, rhs, 0))
         }
     }

@@ -31,11 +31,13 @@ pub fn finalize(
     let (outer, inner) = order.split_at(first_reduction);
     let t = cin.next_temp();
     let accumulate = program.op == AssignOp::AddAssign;
+    let op = program.reduce_op();
     let sum_into = |lhs| {
         with_producers(
             Cin::Assign {
                 lhs,
                 accumulate: true,
+                op,
                 rhs: rhs.clone(),
             },
             &producers,
@@ -45,6 +47,7 @@ pub fn finalize(
         let consumer = Cin::Assign {
             lhs: Lhs::Output,
             accumulate,
+            op,
             rhs: Expr::Temp(t),
         };
         let producer = Cin::forall_over(inner, sum_into(Lhs::Scalar(t)));
@@ -62,6 +65,7 @@ pub fn finalize(
             Cin::Assign {
                 lhs: Lhs::Output,
                 accumulate: false,
+                op,
                 rhs: Expr::Temp(t),
             },
         );

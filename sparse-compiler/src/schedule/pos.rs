@@ -113,10 +113,19 @@ impl State<'_> {
         };
         let outputs = self.program.loop_vars_of(&self.program.output.indices);
         let summed = roots.iter().all(|r| !outputs.contains(r));
-        self.program.rhs.sum_terms().into_iter().all(|term| {
+        let skip = self.program.skip_value();
+        // A reduction `reduce<...>` names covers the whole right-hand side: one term.
+        let terms = match self.program.reduction {
+            Some(_) => vec![&self.program.rhs],
+            None => self.program.rhs.sum_terms(),
+        };
+        terms.into_iter().all(|term| {
             let mut used = Vec::new();
             term.collect_vars(&mut used);
-            annihilated_by(term, read) || (summed && !used.iter().any(|v| roots.contains(v)))
+            annihilated_by(term, read, skip)
+                || (summed
+                    && self.program.reduction.is_none()
+                    && !used.iter().any(|v| roots.contains(v)))
         })
     }
 
@@ -137,10 +146,10 @@ impl State<'_> {
     }
 }
 
-/// Whether `expr` is zero wherever `tensor` read as `access` is: a loop may then visit only that
-/// access's entries (`pos`) and skip nothing. By the operator's algebra: zero when an operand whose
-/// zero annihilates it is (a factor of a product), or when it is zero at the fill and every operand
-/// that is not a literal is (each term of a sum).
-fn annihilated_by(expr: &Expr, access: &Access) -> bool {
-    expr.vanishes_without(&|a| a == access)
+/// Whether `expr` is `skip` (zero, or the identity of the statement's reduction) wherever
+/// `tensor` read as `access` is: a loop may then visit only that access's entries (`pos`) and skip
+/// nothing. By the operator's algebra: decided when an operand whose fill absorbs it is (a factor
+/// of a product), or when every operand that is not a literal is (each term of a sum).
+fn annihilated_by(expr: &Expr, access: &Access, skip: f64) -> bool {
+    expr.vanishes_without(&|a| a == access, skip)
 }

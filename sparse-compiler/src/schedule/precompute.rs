@@ -81,9 +81,17 @@ impl State<'_> {
         t: usize,
     ) -> Result<Cin, ErrorKind> {
         let (nest, body) = split_nest(&self.cin);
+        if self.program.reduce_op() != crate::algebra::Op::Add {
+            let what = format!(
+                "`precompute` in a statement with a `{}` reduction",
+                self.program.reduce_op().symbol()
+            );
+            return Err(ErrorKind::Unsupported(what));
+        }
         let Cin::Assign {
             lhs: Lhs::Output,
             accumulate,
+            op,
             rhs,
         } = body
         else {
@@ -135,6 +143,7 @@ impl State<'_> {
             body: Box::new(Cin::Assign {
                 lhs: Lhs::Output,
                 accumulate: *accumulate,
+                op: *op,
                 rhs: consumed,
             }),
         };
@@ -145,6 +154,7 @@ impl State<'_> {
             Cin::Assign {
                 lhs: Lhs::Precomputed { temp: t, var: i },
                 accumulate: sums,
+                op: *op,
                 rhs: produced,
             },
         );

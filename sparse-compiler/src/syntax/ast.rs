@@ -9,7 +9,7 @@ use syn::{Attribute, Ident, Visibility};
 use crate::algebra::Op;
 
 /// A whole invocation: `[attrs] [pub] fn NAME[(PARAMS)]; ASSIGNMENT;` then, in any order,
-/// `[formats<...>;] [scalars<...>;] [schedule<...>;]`.
+/// `[formats<...>;] [scalars<...>;] [fills<...>;] [reduce<...>;] [schedule<...>;]`.
 #[derive(Clone, Debug)]
 pub struct Kernel {
     /// Doc comments and attributes written before `fn`, carried to the generated function.
@@ -27,6 +27,12 @@ pub struct Kernel {
     /// The `scalars<...>` clause: order-0 inputs passed as plain values, in written order (empty
     /// when absent).
     pub scalars: Vec<Ident>,
+    /// The `fills<...>` clause: tensors whose fill value is not zero, in written order (empty
+    /// when absent).
+    pub fills: Vec<FillDecl>,
+    /// The `reduce<...>` clause: index variables reduced with an operator other than the
+    /// implicit sum, in written order (empty when absent).
+    pub reduce: Vec<ReduceDecl>,
     /// The `schedule<...>` clause, if written.
     pub schedule: Option<Schedule>,
 }
@@ -108,6 +114,28 @@ pub enum LiteralValue {
     Int(i64),
     /// A floating-point literal.
     Float(f64),
+}
+
+/// `A: v` in the `fills<...>` clause: tensor `A` holds `v` where it stores nothing.
+#[derive(Clone, Debug)]
+pub struct FillDecl {
+    /// The tensor.
+    pub tensor: Ident,
+    /// The fill value: a number, `inf` or `-inf`.
+    pub value: LiteralValue,
+    /// The span of the value.
+    pub span: Span,
+}
+
+/// `j: op` in the `reduce<...>` clause: the sum over `j` is a reduction with `op`.
+#[derive(Clone, Debug)]
+pub struct ReduceDecl {
+    /// The index variable.
+    pub var: Ident,
+    /// The operator (one with a reduction identity: `algebra::REDUCTIONS`).
+    pub op: Op,
+    /// The span of the operator.
+    pub span: Span,
 }
 
 /// `A: FORMAT` in the `formats<...>` clause.

@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! kernel     := attrs [vis] `fn` NAME [`(` NAME, ... `)`] `;` assignment `;` clause*
-//! clause     := formats `;` | scalars `;` | schedule `;`   (any order, each at most once)
+//! clause     := formats `;` | scalars `;` | fills `;` | reduce `;` | schedule `;`
+//!               (any order, each at most once)
 //! assignment := access (`=` | `+=`) expr
 //! expr       := expr BINOP expr | (`-` | `!`) expr | expr `as` TYPE | `(` expr `)`
 //!             | FUNCTION `(` expr, ... `)` | INT | FLOAT | access
@@ -12,6 +13,8 @@
 //! format     := NAME [`(` INT, ... `)`] | `(` level, ... `)` [`order` `(` INT, ... `)`]
 //! level      := NAME [`(` NAME, ... `)`]
 //! scalars    := `scalars` `<` NAME, ... `>`
+//! fills      := `fills` `<` (NAME `:` [`-`] (INT | FLOAT | `inf`)), ... `>`
+//! reduce     := `reduce` `<` (NAME `:` (`+` | `*` | `min` | `max` | `||` | `&&`)), ... `>`
 //! schedule   := `schedule` `<` (`auto` | command (`.` command)*) `>`
 //! command    := NAME `(` (NAME | INT | expr), ... `)`
 //! ```
@@ -33,16 +36,21 @@ use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::{Attribute, Ident, Token, Visibility, parenthesized, token};
 
-use super::ast::{Access, AssignOp, Assignment, FormatDecl, Kernel, ParamList};
+use super::ast::{
+    Access, AssignOp, Assignment, FillDecl, FormatDecl, Kernel, LiteralValue, ParamList, ReduceDecl,
+};
 use super::expr::parse_expr;
 use super::format::parse_formats;
 use super::schedule::{Written, parse_schedule};
+use crate::algebra::{Op, REDUCTIONS};
 use crate::error::Error;
 
 /// The words of the grammar that are not Rust keywords.
 pub(super) mod kw {
     syn::custom_keyword!(formats);
     syn::custom_keyword!(scalars);
+    syn::custom_keyword!(fills);
+    syn::custom_keyword!(reduce);
     syn::custom_keyword!(schedule);
     syn::custom_keyword!(order);
     syn::custom_keyword!(auto);
@@ -87,6 +95,8 @@ fn parse_written(input: ParseStream) -> syn::Result<(Kernel, Option<Written>)> {
         assignment,
         formats: clauses.formats.unwrap_or_default(),
         scalars: clauses.scalars.unwrap_or_default(),
+        fills: clauses.fills.unwrap_or_default(),
+        reduce: clauses.reduce.unwrap_or_default(),
         schedule: None,
     };
     Ok((kernel, clauses.schedule))
@@ -129,6 +139,8 @@ fn parse_param_list(input: ParseStream) -> syn::Result<Option<ParamList>> {
 struct Clauses {
     formats: Option<Vec<FormatDecl>>,
     scalars: Option<Vec<Ident>>,
+    fills: Option<Vec<FillDecl>>,
+    reduce: Option<Vec<ReduceDecl>>,
     schedule: Option<Written>,
 }
 
@@ -160,6 +172,18 @@ fn parse_clauses(input: ParseStream) -> syn::Result<Clauses> {
                 twice,
             )?;
             end_clause(input, "`scalars<...>`")?;
+        } else if input.peek(kw::fills) {
+            let keyword = input.parse::<kw::fills>()?;
+            let fills = parse_fills(input)?;
+            let twice = "give every fill value in one clause";
+            once(&mut clauses.fills, fills, keyword.span, "fills", twice)?;
+            end_clause(input, "`fills<...>`")?;
+        } else if input.peek(kw::reduce) {
+            let keyword = input.parse::<kw::reduce>()?;
+            let reduce = parse_reduce(input)?;
+            let twice = "name every reduction in one clause";
+            once(&mut clauses.reduce, reduce, keyword.span, "reduce", twice)?;
+            end_clause(input, "`reduce<...>`")?;
         } else if input.peek(kw::schedule) {
             let keyword = input.parse::<kw::schedule>()?;
             let schedule = parse_schedule(input)?;
@@ -173,8 +197,8 @@ fn parse_clauses(input: ParseStream) -> syn::Result<Clauses> {
             )?;
             end_clause(input, "`schedule<...>`")?;
         } else {
-            let expected = "`formats<...>`, `scalars<...>` or `schedule<...>` after the statement \
-                            (a kernel has one statement)";
+            let expected = "`formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>` or \
+                            `schedule<...>` after the statement (a kernel has one statement)";
             return Err(error_at_next(input, expected));
         }
     }
@@ -212,6 +236,173 @@ fn parse_scalars(input: ParseStream) -> syn::Result<Vec<Ident>> {
     }
     input.parse::<Token![>]>()?;
     Ok(names)
+}
+
+/// `<A: inf, x: -1>`, after the `fills` keyword.
+fn parse_fills(input: ParseStream) -> syn::Result<Vec<FillDecl>> {
+    open_angle(input, "fills")?;
+    let mut fills = Vec::new();
+    while !input.peek(Token![>]) {
+        let tensor = parse_name(input, "the name of a tensor")?;
+        if !input.peek(Token![:]) {
+            return Err(error_at_next(input, &format!("`:` after `{tensor}`")));
+        }
+        input.parse::<Token![:]>()?;
+        let (value, span) = parse_fill_value(input)?;
+        fills.push(FillDecl {
+            tensor,
+            value,
+            span,
+        });
+        if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+        } else {
+            close_angle(input, "`,` or `>` after a fill value")?;
+            return Ok(fills);
+        }
+    }
+    input.parse::<Token![>]>()?;
+    Ok(fills)
+}
+
+/// A fill value: `inf`, a number, either negated.
+fn parse_fill_value(input: ParseStream) -> syn::Result<(LiteralValue, Span)> {
+    let expected = "a fill value: a number, `inf` or `-inf`";
+    let minus = input
+        .peek(Token![-])
+        .then(|| input.parse::<Token![-]>())
+        .transpose()?;
+    let sign = if minus.is_some() { -1.0 } else { 1.0 };
+    let (value, span) = if input.peek(syn::LitInt) {
+        let lit: syn::LitInt = input.parse()?;
+        reject_suffix(lit.suffix(), lit.span())?;
+        let n: i64 = lit.base10_parse()?;
+        let n = if minus.is_some() { -n } else { n };
+        (LiteralValue::Int(n), lit.span())
+    } else if input.peek(syn::LitFloat) {
+        let lit: syn::LitFloat = input.parse()?;
+        reject_suffix(lit.suffix(), lit.span())?;
+        let f: f64 = lit.base10_parse()?;
+        (LiteralValue::Float(sign * f), lit.span())
+    } else if input.peek(Ident::peek_any) && input.cursor().ident().is_some_and(|(i, _)| i == "inf")
+    {
+        let ident = input.call(Ident::parse_any)?;
+        (LiteralValue::Float(sign * f64::INFINITY), ident.span())
+    } else {
+        return Err(error_at_next(input, expected));
+    };
+    let span = minus.map_or(span, |m| join(m.span, span));
+    Ok((value, span))
+}
+
+/// `<j: min, k: ||>`, after the `reduce` keyword.
+fn parse_reduce(input: ParseStream) -> syn::Result<Vec<ReduceDecl>> {
+    open_angle(input, "reduce")?;
+    let mut reduce = Vec::new();
+    while !input.peek(Token![>]) {
+        let var = parse_name(input, "an index variable")?;
+        if !input.peek(Token![:]) {
+            return Err(error_at_next(input, &format!("`:` after `{var}`")));
+        }
+        input.parse::<Token![:]>()?;
+        let (op, span) = parse_reduction_operator(input)?;
+        reduce.push(ReduceDecl { var, op, span });
+        if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+        } else {
+            close_angle(input, "`,` or `>` after a reduction operator")?;
+            return Ok(reduce);
+        }
+    }
+    input.parse::<Token![>]>()?;
+    Ok(reduce)
+}
+
+/// A reduction operator of `algebra::REDUCTIONS`. An operator of index notation that has no
+/// identity (or is not associative and commutative) gets its own message.
+fn parse_reduction_operator(input: ParseStream) -> syn::Result<(Op, Span)> {
+    let reductions: Vec<String> = REDUCTIONS.iter().map(|(n, _)| format!("`{n}`")).collect();
+    let list = reductions.join(", ");
+    let symbols: [(&str, Option<Op>); 14] = [
+        ("||", Some(Op::Or)),
+        ("&&", Some(Op::And)),
+        ("==", Some(Op::Eq)),
+        ("!=", Some(Op::Ne)),
+        ("<=", Some(Op::Le)),
+        (">=", Some(Op::Ge)),
+        ("+", Some(Op::Add)),
+        ("*", Some(Op::Mul)),
+        ("-", Some(Op::Sub)),
+        ("/", Some(Op::Div)),
+        ("%", Some(Op::Rem)),
+        ("<", Some(Op::Lt)),
+        ("!", None),
+        ("^", None),
+    ];
+    let mut written = None;
+    if let Some((ident, _)) = input.cursor().ident() {
+        let name = ident.to_string();
+        input.call(Ident::parse_any)?;
+        written = Some((name.clone(), Op::function(&name), ident.span()));
+    } else {
+        for (symbol, op) in symbols {
+            if peek_symbol(input, symbol) {
+                let span = parse_symbol(input, symbol)?;
+                written = Some((symbol.to_string(), op, span));
+                break;
+            }
+        }
+    }
+    let Some((name, op, span)) = written else {
+        return Err(error_at_next(
+            input,
+            &format!("a reduction operator: one of {list}"),
+        ));
+    };
+    let message = match op {
+        Some(op) if op.reduction_identity().is_some() => return Ok((op, span)),
+        Some(_) => format!(
+            "`{name}` cannot reduce: a reduction needs an associative, commutative operator \
+             with an identity to start from; use one of {list}"
+        ),
+        None => format!("unknown reduction operator `{name}`; expected one of {list}"),
+    };
+    Err(syn::Error::new(span, message))
+}
+
+/// Whether the next tokens spell `symbol` (one or two joint punctuation characters).
+fn peek_symbol(input: ParseStream, symbol: &str) -> bool {
+    let mut cursor = input.cursor();
+    let mut chars = symbol.chars().peekable();
+    while let Some(c) = chars.next() {
+        let Some((p, rest)) = cursor.punct() else {
+            return false;
+        };
+        if p.as_char() != c {
+            return false;
+        }
+        if chars.peek().is_some() && p.spacing() != Spacing::Joint {
+            return false;
+        }
+        cursor = rest;
+    }
+    true
+}
+
+/// Consumes `symbol` (checked by `peek_symbol`), returning the span of its first character.
+fn parse_symbol(input: ParseStream, symbol: &str) -> syn::Result<Span> {
+    input.step(|cursor| {
+        let mut rest = *cursor;
+        let mut span = None;
+        for _ in symbol.chars() {
+            let Some((p, next)) = rest.punct() else {
+                return Err(cursor.error("expected a reduction operator"));
+            };
+            span = Some(span.map_or(p.span(), |s| join(s, p.span())));
+            rest = next;
+        }
+        Ok((span.unwrap_or_else(Span::call_site), rest))
+    })
 }
 
 impl Parse for Assignment {

@@ -315,7 +315,7 @@ fn statement_errors_say_what_was_expected() {
     );
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); z(i) = b(i); }),
-        "expected `formats<...>`, `scalars<...>` or `schedule<...>` after the statement (a \
+        "expected `formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>` or `schedule<...>` after the statement (a \
          kernel has one statement), found `z`"
     );
 }
@@ -381,7 +381,7 @@ fn clause_errors_say_what_was_expected() {
     );
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); schedule<auto>; extra }),
-        "expected `formats<...>`, `scalars<...>` or `schedule<...>` after the statement (a \
+        "expected `formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>` or `schedule<...>` after the statement (a \
          kernel has one statement), found `extra`"
     );
     assert_eq!(
@@ -473,7 +473,7 @@ fn command_arguments_are_typed() {
     // the error, not the command before it.
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); schedule<tile(i)>; extra }),
-        "expected `formats<...>`, `scalars<...>` or `schedule<...>` after the statement (a \
+        "expected `formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>` or `schedule<...>` after the statement (a \
          kernel has one statement), found `extra`"
     );
     assert!(

@@ -36,6 +36,8 @@ fn aat<T: ::sparse::Scalar>(
             found: __A_shape0,
         });
     }
+    ::sparse::__private::check_fill(&*G, "G", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
     let __A_j_k_converted: ::sparse::Tensor<
         T,
         ::sparse::Custom<
@@ -129,6 +131,8 @@ fn aat_compute<T: ::sparse::Scalar>(
             found: __A_shape0,
         });
     }
+    ::sparse::__private::check_fill(&*G, "G", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
     let __A_j_k_converted: ::sparse::Tensor<
         T,
         ::sparse::Custom<

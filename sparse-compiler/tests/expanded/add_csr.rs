@@ -57,6 +57,9 @@ fn add<T: ::sparse::Scalar>(
             found: __C_shape1,
         });
     }
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*B, "B", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*C, "C", <T as ::sparse::Scalar>::ZERO)?;
     let __B_l1_pos: &[::sparse::Idx] = B.level(1).pos();
     let __B_l1_crd: &[::sparse::Idx] = B.level(1).crd();
     let __C_l1_pos: &[::sparse::Idx] = C.level(1).pos();
@@ -180,6 +183,9 @@ fn add_compute<T: ::sparse::Scalar>(
             found: __C_shape1,
         });
     }
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*B, "B", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*C, "C", <T as ::sparse::Scalar>::ZERO)?;
     let __B_l1_pos: &[::sparse::Idx] = B.level(1).pos();
     let __B_l1_crd: &[::sparse::Idx] = B.level(1).crd();
     let __C_l1_pos: &[::sparse::Idx] = C.level(1).pos();

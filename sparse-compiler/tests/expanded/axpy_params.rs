@@ -26,6 +26,8 @@ fn axpy<T: ::sparse::Scalar>(
             found: __x_shape0,
         });
     }
+    ::sparse::__private::check_fill(&*y, "y", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*x, "x", <T as ::sparse::Scalar>::ZERO)?;
     let __alpha_vals: &[T] = ::core::slice::from_ref(&alpha);
     let __x_vals: &[T] = x.values();
     let __y_vals: &mut [T] = y.values_mut();

@@ -48,6 +48,9 @@ fn spgemm<T: ::sparse::Scalar>(
             found: __C_shape0,
         });
     }
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*B, "B", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*C, "C", <T as ::sparse::Scalar>::ZERO)?;
     let __B_l1_pos: &[::sparse::Idx] = B.level(1).pos();
     let __B_l1_crd: &[::sparse::Idx] = B.level(1).crd();
     let __C_l1_pos: &[::sparse::Idx] = C.level(1).pos();
@@ -143,6 +146,9 @@ fn spgemm_compute<T: ::sparse::Scalar>(
             found: __C_shape0,
         });
     }
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*B, "B", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*C, "C", <T as ::sparse::Scalar>::ZERO)?;
     let __B_l1_pos: &[::sparse::Idx] = B.level(1).pos();
     let __B_l1_crd: &[::sparse::Idx] = B.level(1).crd();
     let __C_l1_pos: &[::sparse::Idx] = C.level(1).pos();

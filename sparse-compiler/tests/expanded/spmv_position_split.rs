@@ -37,6 +37,9 @@ fn spmv_positions<T: ::sparse::Scalar>(
             found: __x_shape0,
         });
     }
+    ::sparse::__private::check_fill(&*y, "y", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*x, "x", <T as ::sparse::Scalar>::ZERO)?;
     let __A_l1_pos: &[::sparse::Idx] = A.level(1).pos();
     let __A_l1_crd: &[::sparse::Idx] = A.level(1).crd();
     let __A_vals: &[T] = A.values();

@@ -39,6 +39,9 @@ pub fn spmv_dia<T: ::sparse::Scalar>(
             found: __x_shape0,
         });
     }
+    ::sparse::__private::check_fill(&*y, "y", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*x, "x", <T as ::sparse::Scalar>::ZERO)?;
     let __A_l0_size: usize = A.level(0).size();
     let __A_l1_size: usize = A.level(1).size();
     let __A_l1_offsets: &[i64] = A.level(1).offsets();

@@ -59,6 +59,9 @@ pub fn sub_csr<T: ::sparse::Scalar>(
             found: __B_shape1,
         });
     }
+    ::sparse::__private::check_fill(&*C, "C", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*A, "A", <T as ::sparse::Scalar>::ZERO)?;
+    ::sparse::__private::check_fill(&*B, "B", <T as ::sparse::Scalar>::ZERO)?;
     let __A_l1_pos: &[::sparse::Idx] = A.level(1).pos();
     let __A_l1_crd: &[::sparse::Idx] = A.level(1).crd();
     let __B_l1_pos: &[::sparse::Idx] = B.level(1).pos();

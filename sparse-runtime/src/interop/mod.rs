@@ -31,8 +31,13 @@ pub(crate) struct Compressed<T> {
 }
 
 impl<T: Scalar> Compressed<T> {
-    /// Takes a CSR or CSC tensor apart without copying.
-    pub fn from_tensor<F: Format>(tensor: Tensor<T, F>) -> Result<Self, FormatError> {
+    /// Takes a CSR or CSC tensor apart without copying; `target` names the destination for the
+    /// error of a tensor whose fill is not zero.
+    pub fn from_tensor<F: Format>(
+        tensor: Tensor<T, F>,
+        target: &'static str,
+    ) -> Result<Self, FormatError> {
+        check_zero_fill(&tensor, target)?;
         let (shape, levels, vals) = tensor.into_parts();
         let (Ok(shape), Ok([Level::Dense { .. }, Level::Compressed { pos, crd }])) = (
             <[usize; 2]>::try_from(shape),
@@ -63,6 +68,20 @@ impl<T: Scalar> Compressed<T> {
         ];
         Tensor::from_parts(self.shape.to_vec(), levels, self.vals)
     }
+}
+
+/// Refuses a tensor whose fill value is not zero: the other crates' sparse matrices have none.
+pub(crate) fn check_zero_fill<T: Scalar, F: Format>(
+    tensor: &Tensor<T, F>,
+    target: &'static str,
+) -> Result<(), FormatError> {
+    if tensor.fill() == T::ZERO {
+        return Ok(());
+    }
+    Err(FormatError::FillNotZero {
+        target,
+        fill: tensor.fill().to_string(),
+    })
 }
 
 /// `indices` as `J`s: the same `Vec` when `I` is `J`, else each converted by `convert`;

@@ -38,9 +38,10 @@ const REJECTED: FormatError = FormatError::Unrepresentable {
 impl<T: Scalar> TryFrom<Tensor<T, Csr>> for CsrMatrix<T> {
     type Error = FormatError;
 
-    /// The CSR matrix of the same arrays, indices widened to `usize`.
+    /// The CSR matrix of the same arrays, indices widened to `usize`; an error for a tensor
+    /// whose fill value is not zero ([`FormatError::FillNotZero`]).
     fn try_from(tensor: Tensor<T, Csr>) -> Result<Self, FormatError> {
-        let c = Compressed::from_tensor(tensor)?;
+        let c = Compressed::from_tensor(tensor, "nalgebra-sparse")?;
         let [rows, cols] = c.shape;
         CsrMatrix::try_from_csr_data(rows, cols, to_usize(c.pos), to_usize(c.crd), c.vals)
             .map_err(|_| REJECTED)
@@ -50,9 +51,10 @@ impl<T: Scalar> TryFrom<Tensor<T, Csr>> for CsrMatrix<T> {
 impl<T: Scalar> TryFrom<Tensor<T, Csc>> for CscMatrix<T> {
     type Error = FormatError;
 
-    /// The CSC matrix of the same arrays, indices widened to `usize`.
+    /// The CSC matrix of the same arrays, indices widened to `usize`; an error for a tensor
+    /// whose fill value is not zero ([`FormatError::FillNotZero`]).
     fn try_from(tensor: Tensor<T, Csc>) -> Result<Self, FormatError> {
-        let c = Compressed::from_tensor(tensor)?;
+        let c = Compressed::from_tensor(tensor, "nalgebra-sparse")?;
         let [rows, cols] = c.shape;
         CscMatrix::try_from_csc_data(rows, cols, to_usize(c.pos), to_usize(c.crd), c.vals)
             .map_err(|_| REJECTED)
@@ -96,8 +98,10 @@ impl<T: Scalar> TryFrom<CscMatrix<T>> for Tensor<T, Csc> {
 impl<T: Scalar> TryFrom<Tensor<T, Coo<2>>> for CooMatrix<T> {
     type Error = FormatError;
 
-    /// The triplets of the COO tensor, in its (row-major) order, indices widened to `usize`.
+    /// The triplets of the COO tensor, in its (row-major) order, indices widened to `usize`; an
+    /// error for a tensor whose fill value is not zero ([`FormatError::FillNotZero`]).
     fn try_from(tensor: Tensor<T, Coo<2>>) -> Result<Self, FormatError> {
+        super::check_zero_fill(&tensor, "nalgebra-sparse")?;
         let (shape, levels, vals) = tensor.into_parts();
         let (
             Ok([rows, cols]),

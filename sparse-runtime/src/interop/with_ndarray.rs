@@ -2,7 +2,9 @@
 //!
 //! A dense tensor is a row-major array, the layout of an `ndarray` array in standard order, so
 //! both directions move the `Vec`. An array in another layout (transposed, sliced with steps) is
-//! copied into row-major order first.
+//! copied into row-major order first. A dense tensor stores its fill value wherever no entry was
+//! given, so the array of one whose fill is not zero holds that fill there (what `to_dense`
+//! shows); an array becomes a tensor with fill zero.
 //!
 //! ```
 //! use ndarray::{Array2, ArrayD, IxDyn};

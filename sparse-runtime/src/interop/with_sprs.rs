@@ -30,10 +30,10 @@ impl<T: Scalar, I: SpIndex + 'static, Iptr: SpIndex + 'static> TryFrom<Tensor<T,
 {
     type Error = FormatError;
 
-    /// The CSR matrix of the same arrays; an error only where an index does not fit `I` or
-    /// `Iptr`.
+    /// The CSR matrix of the same arrays; an error where an index does not fit `I` or `Iptr`,
+    /// or the tensor's fill value is not zero ([`FormatError::FillNotZero`]).
     fn try_from(tensor: Tensor<T, Csr>) -> Result<Self, FormatError> {
-        into_sprs(Compressed::from_tensor(tensor)?, false)
+        into_sprs(Compressed::from_tensor(tensor, "sprs")?, false)
     }
 }
 
@@ -42,10 +42,10 @@ impl<T: Scalar, I: SpIndex + 'static, Iptr: SpIndex + 'static> TryFrom<Tensor<T,
 {
     type Error = FormatError;
 
-    /// The CSC matrix of the same arrays; an error only where an index does not fit `I` or
-    /// `Iptr`.
+    /// The CSC matrix of the same arrays; an error where an index does not fit `I` or `Iptr`,
+    /// or the tensor's fill value is not zero ([`FormatError::FillNotZero`]).
     fn try_from(tensor: Tensor<T, Csc>) -> Result<Self, FormatError> {
-        into_sprs(Compressed::from_tensor(tensor)?, true)
+        into_sprs(Compressed::from_tensor(tensor, "sprs")?, true)
     }
 }
 

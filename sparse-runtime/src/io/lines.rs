@@ -29,7 +29,14 @@ pub(crate) struct Lines<R> {
     /// Whether `buf` holds the whole of its line (false when the line was cut at the limit).
     complete: bool,
     number: usize,
+    /// The last fill comment skipped (`% sparse-fill: inf`, `# sparse-fill: -1`): its line
+    /// number and the value's text.
+    pub fill: Option<(usize, String)>,
 }
+
+/// What follows the comment character on a line that records a tensor's fill value
+/// (what the writers put before the entries of a tensor whose fill is not zero).
+pub(crate) const FILL_COMMENT: &str = "sparse-fill:";
 
 impl<R: BufRead> Lines<R> {
     pub fn new(reader: R, comment: u8) -> Self {
@@ -39,6 +46,7 @@ impl<R: BufRead> Lines<R> {
             buf: Vec::new(),
             complete: true,
             number: 0,
+            fill: None,
         }
     }
 
@@ -69,6 +77,8 @@ impl<R: BufRead> Lines<R> {
             if first.is_none_or(|&b| b == self.comment) {
                 if !self.complete {
                     self.skip_rest()?;
+                } else {
+                    self.note_fill();
                 }
                 continue;
             }
@@ -76,6 +86,26 @@ impl<R: BufRead> Lines<R> {
                 return Err(IoError::at(self.number, IoErrorKind::LineTooLong));
             }
             return self.text().map(Some);
+        }
+    }
+
+    /// Keeps the value of a fill comment (a complete comment line in `buf`).
+    fn note_fill(&mut self) {
+        let Ok(text) = std::str::from_utf8(&self.buf) else {
+            return;
+        };
+        let comment = char::from(self.comment);
+        let body = text.trim().trim_start_matches(comment).trim_start();
+        if let Some(value) = body.strip_prefix(FILL_COMMENT) {
+            self.fill = Some((self.number, value.trim().to_string()));
+        }
+    }
+
+    /// The fill value a fill comment recorded, as `T` (zero without one).
+    pub fn fill_value<T: Scalar>(&self) -> Result<T, IoError> {
+        match &self.fill {
+            None => Ok(T::ZERO),
+            Some((line, text)) => parse_value(text, 2, false, *line),
         }
     }
 

@@ -10,8 +10,8 @@ use std::io::{BufRead, BufWriter, Write};
 
 use super::error::{IoError, IoErrorKind};
 use super::lines::{
-    Line, Lines, PREALLOCATE_LIMIT, not_a_number, parse_coord, parse_count, parse_dim, parse_value,
-    split_fields,
+    FILL_COMMENT, Line, Lines, PREALLOCATE_LIMIT, not_a_number, parse_coord, parse_count,
+    parse_dim, parse_value, split_fields,
 };
 use crate::{Entries, ExplicitZeros, Format, Scalar, Tensor};
 
@@ -84,6 +84,14 @@ pub struct MatrixMarketHeader {
 pub fn parse_matrix_market<T: Scalar>(
     reader: impl BufRead,
 ) -> Result<(MatrixMarketHeader, Entries<T>), IoError> {
+    parse_with_fill(reader).map(|(header, entries, _)| (header, entries))
+}
+
+/// [`parse_matrix_market`], and the fill value a `% sparse-fill: v` comment gives (zero without
+/// one).
+fn parse_with_fill<T: Scalar>(
+    reader: impl BufRead,
+) -> Result<(MatrixMarketHeader, Entries<T>, T), IoError> {
     let mut lines = Lines::new(reader, b'%');
     let (format, field, symmetry) = parse_banner(&mut lines)?;
     if T::IS_INTEGER && field == MmField::Real {
@@ -108,12 +116,15 @@ pub fn parse_matrix_market<T: Scalar>(
         };
         return Err(IoError::at(line.number, kind));
     }
-    Ok((header, reader.entries))
+    let fill = lines.fill_value()?;
+    Ok((header, reader.entries, fill))
 }
 
 /// Reads a Matrix Market file into a tensor of format `F` (which must have order 2), as
 /// [`parse_matrix_market`] reads it. Entries a coordinate file lists are stored even when zero
-/// (the file's structure is part of its data); duplicates are summed.
+/// (the file's structure is part of its data); duplicates are summed. A comment line
+/// `% sparse-fill: v` (what [`write_matrix_market`] writes for a tensor whose fill value is not
+/// zero) gives the tensor fill value `v`; other readers skip it as a comment.
 ///
 /// ```
 /// use sparse_runtime::io::read_matrix_market;
@@ -127,13 +138,19 @@ pub fn parse_matrix_market<T: Scalar>(
 pub fn read_matrix_market<T: Scalar, F: Format>(
     reader: impl BufRead,
 ) -> Result<Tensor<T, F>, IoError> {
-    let (_, entries) = parse_matrix_market(reader)?;
-    Ok(Tensor::from_entry_list(&entries, ExplicitZeros::Keep)?)
+    let (_, entries, fill) = parse_with_fill(reader)?;
+    Ok(Tensor::from_entry_list_with_fill(
+        &entries,
+        ExplicitZeros::Keep,
+        fill,
+    )?)
 }
 
 /// Writes an order-2 tensor as a coordinate Matrix Market file: `general`, `integer` for integer
 /// scalar types and `real` otherwise, one 1-based line per stored entry. Values are written in
-/// their shortest form that reads back to the same value.
+/// their shortest form that reads back to the same value. A tensor whose fill value is not zero
+/// gets a comment line `% sparse-fill: v` after the banner, which [`read_matrix_market`] reads
+/// back (other readers skip it, reading the unstored elements as zero).
 ///
 /// ```
 /// use sparse_runtime::io::write_matrix_market;
@@ -164,6 +181,9 @@ pub fn write_matrix_market<T: Scalar, F: Format>(
     let shape = tensor.shape();
     let mut out = BufWriter::new(writer);
     writeln!(out, "%%MatrixMarket matrix coordinate {field} general")?;
+    if tensor.fill() != T::ZERO {
+        writeln!(out, "% {FILL_COMMENT} {}", tensor.fill())?;
+    }
     writeln!(out, "{} {} {count}", shape[0], shape[1])?;
     let mut result = Ok(());
     tensor.for_each_entry(|c, v| {

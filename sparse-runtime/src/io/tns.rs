@@ -6,7 +6,8 @@ use std::io::{BufRead, BufWriter, Write};
 
 use super::error::{IoError, IoErrorKind};
 use super::lines::{
-    Index, Line, Lines, dim_too_large, out_of_range, parse_coord, parse_index, parse_value,
+    FILL_COMMENT, Index, Line, Lines, dim_too_large, out_of_range, parse_coord, parse_index,
+    parse_value,
 };
 use crate::{Entries, ExplicitZeros, Format, Scalar, Tensor};
 
@@ -31,15 +32,26 @@ pub fn parse_tns<T: Scalar>(
     reader: impl BufRead,
     shape: Option<&[usize]>,
 ) -> Result<Entries<T>, IoError> {
-    let lines = Lines::new(reader, b'#');
-    match shape {
-        Some(shape) => read_with_shape(lines, shape),
-        None => read_inferring_shape(lines),
-    }
+    parse_with_fill(reader, shape).map(|(entries, _)| entries)
+}
+
+/// [`parse_tns`], and the fill value a `# sparse-fill: v` comment gives (zero without one).
+fn parse_with_fill<T: Scalar>(
+    reader: impl BufRead,
+    shape: Option<&[usize]>,
+) -> Result<(Entries<T>, T), IoError> {
+    let mut lines = Lines::new(reader, b'#');
+    let entries = match shape {
+        Some(shape) => read_with_shape(&mut lines, shape)?,
+        None => read_inferring_shape(&mut lines)?,
+    };
+    Ok((entries, lines.fill_value()?))
 }
 
 /// Reads a `.tns` file into a tensor of format `F`, as [`parse_tns`] reads it. Entries the file
-/// lists are stored even when zero; duplicates are summed.
+/// lists are stored even when zero; duplicates are summed. A comment line `# sparse-fill: v`
+/// (what [`write_tns`] writes for a tensor whose fill value is not zero) gives the tensor fill
+/// value `v`.
 ///
 /// ```
 /// use sparse_runtime::io::read_tns;
@@ -55,13 +67,18 @@ pub fn read_tns<T: Scalar, F: Format>(
     reader: impl BufRead,
     shape: Option<&[usize]>,
 ) -> Result<Tensor<T, F>, IoError> {
-    let entries = parse_tns(reader, shape)?;
-    Ok(Tensor::from_entry_list(&entries, ExplicitZeros::Keep)?)
+    let (entries, fill) = parse_with_fill(reader, shape)?;
+    Ok(Tensor::from_entry_list_with_fill(
+        &entries,
+        ExplicitZeros::Keep,
+        fill,
+    )?)
 }
 
 /// Writes a tensor of order 1 or more as a `.tns` file, one 1-based line per stored entry. The
 /// shape is not recorded (the format has no header): pass it back to [`read_tns`] when trailing
-/// rows may be empty.
+/// rows may be empty. A tensor whose fill value is not zero gets a first line
+/// `# sparse-fill: v`, which [`read_tns`] reads back.
 ///
 /// ```
 /// use sparse_runtime::io::write_tns;
@@ -85,6 +102,9 @@ pub fn write_tns<T: Scalar, F: Format>(
         return Err(IoError::new(None, kind));
     }
     let mut out = BufWriter::new(writer);
+    if tensor.fill() != T::ZERO {
+        writeln!(out, "# {FILL_COMMENT} {}", tensor.fill())?;
+    }
     let mut result = Ok(());
     tensor.for_each_entry(|c, v| {
         if result.is_ok() {
@@ -121,7 +141,7 @@ fn check_shape(shape: &[usize]) -> Result<(), IoError> {
 }
 
 fn read_with_shape<T: Scalar>(
-    mut lines: Lines<impl BufRead>,
+    lines: &mut Lines<impl BufRead>,
     shape: &[usize],
 ) -> Result<Entries<T>, IoError> {
     check_shape(shape)?;
@@ -145,7 +165,7 @@ fn read_with_shape<T: Scalar>(
 
 /// Reads entries before the shape is known: coordinates are kept 0-based as `u32` (they fit,
 /// being checked against the index limit), then packed into [`Entries`] once the shape is.
-fn read_inferring_shape<T: Scalar>(mut lines: Lines<impl BufRead>) -> Result<Entries<T>, IoError> {
+fn read_inferring_shape<T: Scalar>(lines: &mut Lines<impl BufRead>) -> Result<Entries<T>, IoError> {
     let mut order = 0;
     let mut shape: Vec<usize> = Vec::new();
     let mut coords: Vec<u32> = Vec::new();

@@ -14,9 +14,10 @@ use crate::storage::{EMPTY, Idx, Level};
 
 impl<T: Scalar, F: Format> Tensor<T, F> {
     /// The value at `coords`: `None` when `coords` is outside the shape (or has another length
-    /// than the order), as for a slice's `get`; `Some(zero)` where nothing is stored; the stored
-    /// value otherwise (an explicit zero reads as zero, and the duplicates a format with
-    /// non-unique levels may hold are summed).
+    /// than the order), as for a slice's `get`; `Some(fill)` where nothing is stored (zero,
+    /// unless the tensor has another [fill value](Tensor::fill)); the stored value otherwise (an
+    /// explicit zero reads as zero, and the duplicates a format with non-unique levels may hold
+    /// are summed).
     ///
     /// ```
     /// use sparse_runtime::{Csr, Tensor};
@@ -33,27 +34,27 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         if !inside {
             return None;
         }
+        let mut sum: Option<T> = None;
+        let mut add = |v: T| sum = Some(sum.map_or(v, |s| s.wrapping_add(v)));
         if !locatable(F::LEVELS) {
-            let mut sum = T::ZERO;
             self.for_each_entry(|c, v| {
                 if c == coords {
-                    sum = sum.wrapping_add(v);
+                    add(v);
                 }
             });
-            return Some(sum);
+            return Some(sum.unwrap_or(self.fill));
         }
-        let mut sum = T::ZERO;
         let target: Vec<usize> = F::LEVELS.iter().map(|s| level_coord(s, coords)).collect();
-        self.locate(0, 0, &target, &mut sum);
-        Some(sum)
+        self.locate(0, 0, &target, &mut add);
+        Some(sum.unwrap_or(self.fill))
     }
 
-    /// Adds to `sum` the values at every position of level `k` under parent position `parent`
-    /// that holds `target[k]`, and so on down to the values.
-    fn locate(&self, k: usize, parent: usize, target: &[usize], sum: &mut T) {
+    /// Calls `add` with the values at every position of level `k` under parent position
+    /// `parent` that holds `target[k]`, and so on down to the values.
+    fn locate(&self, k: usize, parent: usize, target: &[usize], sum: &mut impl FnMut(T)) {
         let Some(level) = self.levels.get(k) else {
             if self.is_entry(parent) {
-                *sum = sum.wrapping_add(self.vals[parent]);
+                sum(self.vals[parent]);
             }
             return;
         };

@@ -41,7 +41,8 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
 
     /// The tensor with its dimensions permuted, in format `G`: dimension `d` of the result is
     /// dimension `perm[d]` of `self`, so entry `c` moves to `[c[perm[0]], c[perm[1]], ...]`.
-    /// Explicit zeros are kept. An error when `perm` is not a permutation of `0..order`.
+    /// Explicit zeros and the fill value are kept. An error when `perm` is not a permutation of
+    /// `0..order`.
     ///
     /// ```
     /// use sparse_runtime::{Coo, Csf, Tensor};
@@ -71,26 +72,29 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
             }
         });
         pushed?;
-        Tensor::from_entry_list(&list, ExplicitZeros::Keep)
+        Tensor::from_entry_list_with_fill(&list, ExplicitZeros::Keep, self.fill)
     }
 
     /// The transpose of a matrix, in format `G` (`Csc` for the transpose of a `Csr` matrix
-    /// stores the same arrays); explicit zeros are kept. An error for a tensor whose order is
-    /// not 2.
+    /// stores the same arrays); explicit zeros and the fill value are kept. An error for a
+    /// tensor whose order is not 2.
     pub fn transpose<G: Format>(&self) -> Result<Tensor<T, G>, FormatError> {
         let () = <G as Checked>::VALID;
         self.permute(&[1, 0])
     }
 
     /// The same tensor without its stored zeros (explicit zeros kept by
-    /// [`ExplicitZeros::Keep`], [`Tensor::convert`] or a kernel). Dense levels still store every
+    /// [`ExplicitZeros::Keep`], [`Tensor::convert`] or a kernel), or, for a tensor with another
+    /// fill value, without the stored entries equal to the fill. Dense levels still store every
     /// position.
     pub fn prune(&self) -> Result<Self, FormatError> {
-        self.retain(|v| v != T::ZERO)
+        let fill = self.fill;
+        self.retain(|v| v != fill)
     }
 
     /// The same tensor without the stored entries whose magnitude is below `threshold` (zeros
-    /// included when `threshold` is positive); NaN entries are kept.
+    /// included when `threshold` is positive); NaN entries are kept. The entries left out then
+    /// read as the fill value.
     ///
     /// ```
     /// use sparse_runtime::{Csr, ExplicitZeros, Tensor};
@@ -119,7 +123,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
                 let _ = list.push(c, v);
             }
         });
-        Self::from_entry_list(&list, ExplicitZeros::Keep)
+        Self::from_entry_list_with_fill(&list, ExplicitZeros::Keep, self.fill)
     }
 }
 
@@ -151,6 +155,7 @@ impl<T: Scalar, const N: usize> Tensor<T, Dense<N>> {
             nnz: values.len(),
             vals: values,
             filled: None,
+            fill: T::ZERO,
             format: PhantomData,
         })
     }
@@ -158,6 +163,24 @@ impl<T: Scalar, const N: usize> Tensor<T, Dense<N>> {
     /// The values, row-major, without copying them.
     pub fn into_vec(self) -> Vec<T> {
         self.vals
+    }
+
+    /// The same values with fill value `fill`. A dense tensor stores every element, so its
+    /// values do not change: the fill only says which of them a kernel may treat as absent (a
+    /// vector of distances, `+inf` where a vertex is not reached, handed to a kernel that
+    /// declares `fills< x: inf >`).
+    ///
+    /// ```
+    /// use sparse_runtime::{DenseVec, Tensor};
+    ///
+    /// let inf = f64::INFINITY;
+    /// let d = Tensor::<f64, DenseVec>::from_vec([3], vec![0.0, inf, 2.0])?.with_fill(inf);
+    /// assert_eq!((d.fill(), d.to_dense()), (inf, vec![0.0, inf, 2.0]));
+    /// # Ok::<(), sparse_runtime::FormatError>(())
+    /// ```
+    pub fn with_fill(mut self, fill: T) -> Self {
+        self.fill = fill;
+        self
     }
 }
 

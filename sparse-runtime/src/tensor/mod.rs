@@ -32,6 +32,22 @@ impl<F: Format> Checked for F {
 /// `Tensor<f64, Coo<2>>`. Every constructor leaves the levels consistent with `F::LEVELS` (the
 /// invariant generated kernels rely on), so reading a tensor never fails.
 ///
+/// Every tensor has a *fill value*, the value of every element it does not store: zero unless it
+/// was built with [`Tensor::from_entries_with_fill`] or [`Tensor::filled`] (`+inf` for the
+/// distances of a min-plus product, say). Dense levels store the fill where no entry was given,
+/// and [`Tensor::to_dense`] and [`Tensor::get`] show it where nothing is stored. Conversions keep
+/// it; a kernel checks that each tensor it gets has the fill its `fills<...>` clause declares.
+///
+/// ```
+/// use sparse_runtime::{Csr, Tensor};
+///
+/// let inf = f64::INFINITY;
+/// let d = Tensor::<f64, Csr>::from_entries_with_fill([2, 2], [([0, 1], 3.0)], inf)?;
+/// assert_eq!(d.fill(), inf);
+/// assert_eq!(d.to_dense(), vec![inf, 3.0, inf, inf]);
+/// # Ok::<(), sparse_runtime::FormatError>(())
+/// ```
+///
 /// ```
 /// use sparse_runtime::{Csr, Tensor};
 ///
@@ -68,6 +84,8 @@ pub struct Tensor<T, F> {
     pub(crate) vals: Vec<T>,
     pub(crate) filled: Option<Filled>,
     pub(crate) nnz: usize,
+    /// The value of every element not stored.
+    pub(crate) fill: T,
     format: PhantomData<F>,
 }
 
@@ -103,20 +121,70 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         Self::from_entry_list(&list, zeros)
     }
 
+    /// Packs entries given in any order into a tensor whose unstored elements are `fill`
+    /// rather than zero. Duplicates are summed, and entries whose value is the fill are not
+    /// stored; dense levels hold the fill where no entry was given.
+    ///
+    /// ```
+    /// use sparse_runtime::{DenseVec, Tensor};
+    ///
+    /// let inf = f64::INFINITY;
+    /// let x = Tensor::<f64, DenseVec>::from_entries_with_fill([3], [([1], 2.0)], inf)?;
+    /// assert_eq!(x.values(), &[inf, 2.0, inf]);
+    /// assert_eq!(x.get(&[0]), Some(inf));
+    /// # Ok::<(), sparse_runtime::FormatError>(())
+    /// ```
+    pub fn from_entries_with_fill<const N: usize>(
+        shape: [usize; N],
+        entries: impl IntoIterator<Item = ([usize; N], T)>,
+        fill: T,
+    ) -> Result<Self, FormatError> {
+        let () = <F as Checked>::VALID;
+        const {
+            assert!(
+                N == F::ORDER,
+                "the shape's length must equal the format's order"
+            )
+        };
+        let entries = entries.into_iter();
+        let mut list = Entries::with_capacity(shape, entries.size_hint().0);
+        for (c, v) in entries {
+            list.push(&c, v)?;
+        }
+        Self::pack_list(&list, ExplicitZeros::Drop, fill)
+    }
+
     /// Packs an [`Entries`] list (what the file readers return).
     pub fn from_entry_list(
         entries: &Entries<T>,
         zeros: ExplicitZeros,
     ) -> Result<Self, FormatError> {
         let () = <F as Checked>::VALID;
+        Self::pack_list(entries, zeros, T::ZERO)
+    }
+
+    /// Packs an [`Entries`] list into a tensor whose unstored elements are `fill`; with
+    /// [`ExplicitZeros::Drop`], entries whose value is the fill are not stored.
+    pub fn from_entry_list_with_fill(
+        entries: &Entries<T>,
+        zeros: ExplicitZeros,
+        fill: T,
+    ) -> Result<Self, FormatError> {
+        let () = <F as Checked>::VALID;
+        Self::pack_list(entries, zeros, fill)
+    }
+
+    /// [`Tensor::from_entry_list_with_fill`] without naming [`Checked`] (its callers do).
+    fn pack_list(entries: &Entries<T>, zeros: ExplicitZeros, fill: T) -> Result<Self, FormatError> {
         check_order::<F>(entries.shape())?;
-        let packed = pack(F::NAME, F::LEVELS, entries, zeros)?;
+        let packed = pack(F::NAME, F::LEVELS, entries, zeros, fill)?;
         Ok(Tensor {
             shape: entries.shape().to_vec(),
             levels: packed.levels,
             vals: packed.vals,
             filled: packed.filled,
             nnz: packed.nnz,
+            fill,
             format: PhantomData,
         })
     }
@@ -163,6 +231,41 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         Self::from_entry_list(&Entries::new(shape.as_ref()), ExplicitZeros::Drop)
     }
 
+    /// A tensor of `shape` with no stored entries whose fill value is `fill`: every element reads
+    /// as `fill`, and a dense format stores it everywhere. What a kernel that declares the fill
+    /// of its output (`fills< y: inf >`) writes into.
+    ///
+    /// ```
+    /// use sparse_runtime::{DenseVec, Tensor};
+    ///
+    /// let y = Tensor::<f64, DenseVec>::filled([2], f64::INFINITY);
+    /// assert_eq!(y.fill(), f64::INFINITY);
+    /// assert_eq!(y.to_dense(), vec![f64::INFINITY; 2]);
+    /// ```
+    ///
+    /// # Panics
+    /// As [`Tensor::zeros`] does; [`Tensor::try_filled`] returns those as errors.
+    pub fn filled(shape: impl AsRef<[usize]>, fill: T) -> Self {
+        let () = <F as Checked>::VALID;
+        match Self::try_filled(shape, fill) {
+            Ok(t) => t,
+            Err(e) => panic!("Tensor::filled: {e}"),
+        }
+    }
+
+    /// A tensor of `shape` with no stored entries whose fill value is `fill`, or why it cannot be
+    /// made.
+    pub fn try_filled(shape: impl AsRef<[usize]>, fill: T) -> Result<Self, FormatError> {
+        let () = <F as Checked>::VALID;
+        Self::pack_list(&Entries::new(shape.as_ref()), ExplicitZeros::Drop, fill)
+    }
+
+    /// The fill value: what every element that is not stored holds (zero unless the tensor was
+    /// made with one, [`Tensor::from_entries_with_fill`], [`Tensor::filled`]).
+    pub fn fill(&self) -> T {
+        self.fill
+    }
+
     /// Builds a tensor from raw level arrays after checking that they form a valid coordinate
     /// hierarchy of format `F` (see [`crate::validate`]). Padding cannot be told apart from
     /// explicit zeros in raw arrays, so every stored position inside the shape counts as an entry.
@@ -182,11 +285,13 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
             vals,
             filled: None,
             nnz,
+            fill: T::ZERO,
             format: PhantomData,
         })
     }
 
-    /// The shape, the levels and the values.
+    /// The shape, the levels and the values (the fill is not among them: a tensor rebuilt from
+    /// them by [`Tensor::from_parts`] has fill zero).
     pub fn into_parts(self) -> (Vec<usize>, Vec<Level>, Vec<T>) {
         (self.shape, self.levels, self.vals)
     }
@@ -267,27 +372,38 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         list
     }
 
-    /// The tensor as a dense row-major array over its logical dimensions.
+    /// The tensor as a dense row-major array over its logical dimensions: the stored values
+    /// (duplicates summed), and the fill value where nothing is stored.
     ///
     /// # Panics
     /// If the dense size overflows memory.
     pub fn to_dense(&self) -> Vec<T> {
-        let mut dense = vec![T::ZERO; self.shape.iter().product()];
+        let len = self.shape.iter().product();
         let strides = strides(&self.shape);
+        let at = |c: &[usize]| -> usize { c.iter().zip(&strides).map(|(c, s)| c * s).sum() };
+        if self.fill == T::ZERO {
+            let mut dense = vec![T::ZERO; len];
+            self.for_each_entry(|c, v| dense[at(c)] += v);
+            return dense;
+        }
+        // A stored entry replaces the fill; a duplicate of it adds to it.
+        let mut dense = vec![self.fill; len];
+        let mut stored = vec![false; len];
         self.for_each_entry(|c, v| {
-            let at: usize = c.iter().zip(&strides).map(|(c, s)| c * s).sum();
-            dense[at] += v;
+            let k = at(c);
+            dense[k] = if stored[k] { dense[k] + v } else { v };
+            stored[k] = true;
         });
         dense
     }
 
-    /// The same tensor in format `G`; explicit zeros are kept.
+    /// The same tensor in format `G`; explicit zeros are kept, and so is the fill value.
     pub fn convert<G: Format>(&self) -> Result<Tensor<T, G>, FormatError> {
         let () = <G as Checked>::VALID;
         if let Some(fast) = self.permuted_rows(&[0, 1]) {
             return Ok(fast);
         }
-        Tensor::from_entry_list(&self.entries(), ExplicitZeros::Keep)
+        Tensor::from_entry_list_with_fill(&self.entries(), ExplicitZeros::Keep, self.fill)
     }
 }
 

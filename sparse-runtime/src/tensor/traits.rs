@@ -11,10 +11,10 @@ use crate::{Entries, Scalar};
 /// How many entries `Display` prints before it elides the rest.
 const SHOWN_ENTRIES: usize = 6;
 
-/// Two tensors of one format are equal when they have the same shape and the same value at every
-/// coordinate. Storage is not compared: an explicitly stored zero equals an entry that is not
-/// stored, padding is ignored, and so is the order of an unordered level. Values compare as `T`
-/// does, so a tensor holding a NaN is not equal to itself.
+/// Two tensors of one format are equal when they have the same shape, the same fill value and
+/// the same value at every coordinate. Storage is not compared: an explicitly stored zero (a
+/// stored fill) equals an entry that is not stored, padding is ignored, and so is the order of an
+/// unordered level. Values compare as `T` does, so a tensor holding a NaN is not equal to itself.
 ///
 /// ```
 /// use sparse_runtime::{Csr, ExplicitZeros, Tensor};
@@ -28,23 +28,24 @@ const SHOWN_ENTRIES: usize = 6;
 /// ```
 impl<T: Scalar, F: Format> PartialEq for Tensor<T, F> {
     fn eq(&self, other: &Self) -> bool {
-        self.shape == other.shape && nonzeros(self) == nonzeros(other)
+        self.shape == other.shape && self.fill == other.fill && nonzeros(self) == nonzeros(other)
     }
 }
 
-/// The entries sorted by coordinates, duplicates summed, zeros dropped.
+/// The entries sorted by coordinates, duplicates summed, those equal to the fill dropped.
 fn nonzeros<T: Scalar, F: Format>(t: &Tensor<T, F>) -> Entries<T> {
     let mut entries = t.entries();
     entries.canonicalize();
     let mut kept = Entries::with_capacity(t.shape.clone(), entries.len());
-    for (c, v) in entries.iter().filter(|&(_, v)| v != T::ZERO) {
+    for (c, v) in entries.iter().filter(|&(_, v)| v != t.fill) {
         // Coordinates of a tensor's own entries are inside its shape: `push` cannot fail.
         let _ = kept.push(c, v);
     }
     kept
 }
 
-/// One line: the format, the shape, the stored entries and the first few of them.
+/// One line: the format, the shape, the fill value where it is not zero, the stored entries and
+/// the first few of them.
 ///
 /// ```
 /// use sparse_runtime::{Csr, Tensor};
@@ -56,7 +57,11 @@ fn nonzeros<T: Scalar, F: Format>(t: &Tensor<T, F>) -> Entries<T> {
 impl<T: Scalar, F: Format> fmt::Display for Tensor<T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let shape: Vec<String> = self.shape.iter().map(usize::to_string).collect();
-        write!(f, "{} {}, {} stored", F::NAME, shape.join("x"), self.nnz)?;
+        write!(f, "{} {}", F::NAME, shape.join("x"))?;
+        if self.fill != T::ZERO {
+            write!(f, ", fill {}", self.fill)?;
+        }
+        write!(f, ", {} stored", self.nnz)?;
         let mut shown = 0;
         let mut result = Ok(());
         self.for_each_entry(|c, v| {
@@ -75,7 +80,8 @@ impl<T: Scalar, F: Format> fmt::Display for Tensor<T, F> {
     }
 }
 
-/// The format, shape, entry count and the length of each array, not the arrays themselves.
+/// The format, shape, entry count and the length of each array, not the arrays themselves, and
+/// the fill value where it is not zero.
 ///
 /// ```
 /// use sparse_runtime::{Csr, Tensor};
@@ -91,10 +97,12 @@ impl<T: Scalar, F: Format> fmt::Display for Tensor<T, F> {
 impl<T: Scalar, F: Format> fmt::Debug for Tensor<T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let levels: Vec<LevelSummary<'_>> = self.levels.iter().map(LevelSummary).collect();
-        f.debug_struct("Tensor")
-            .field("format", &F::NAME)
-            .field("shape", &self.shape)
-            .field("nnz", &self.nnz)
+        let mut s = f.debug_struct("Tensor");
+        s.field("format", &F::NAME).field("shape", &self.shape);
+        if self.fill != T::ZERO {
+            s.field("fill", &self.fill);
+        }
+        s.field("nnz", &self.nnz)
             .field("stored_len", &self.vals.len())
             .field("levels", &levels)
             .finish()

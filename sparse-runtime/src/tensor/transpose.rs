@@ -51,6 +51,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
             nnz: vals.len(),
             vals,
             filled: None,
+            fill: self.fill,
             format: PhantomData,
         })
     }

@@ -349,6 +349,12 @@ impl Printer<'_> {
             (UpdateOp::Reduce(ReduceOp::Add), Sync::Atomic) => {
                 format!("sparse_atomic_add(&{target}, {value});")
             }
+            (UpdateOp::Reduce(op), _) => {
+                return Err(format!(
+                    "a `{}` reduction in a GPU kernel",
+                    op.op().symbol()
+                ));
+            }
         };
         // Above the threads, every thread computed the same value: one of them writes it.
         let leader = match self.level {

@@ -123,7 +123,9 @@ fn lane_store(
     enclosing: Option<&OutputAccess>,
 ) -> Option<Shaped> {
     lane_base(var, index)?;
-    if !lane_value(var, value) || loads_from(array, value) {
+    // Lanes add; other reductions run as a plain loop.
+    let adds = matches!(op, UpdateOp::Set | UpdateOp::Reduce(ReduceOp::Add));
+    if !adds || !lane_value(var, value) || loads_from(array, value) {
         return None;
     }
     let output = matches!(array, Array::Vals { param: 0 });

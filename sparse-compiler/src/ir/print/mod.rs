@@ -345,6 +345,17 @@ impl Printer<'_> {
         match step {
             HostStep::ZeroOutput { parallel: true } => format!("zero_in_parallel({out}.vals);"),
             HostStep::ZeroOutput { parallel: false } => format!("zero({out}.vals);"),
+            HostStep::FillOutput {
+                value,
+                parallel: true,
+            } => format!(
+                "fill_in_parallel({out}.vals, {});",
+                self.expr(&Expr::Value(*value))
+            ),
+            HostStep::FillOutput {
+                value,
+                parallel: false,
+            } => format!("fill({out}.vals, {});", self.expr(&Expr::Value(*value))),
             HostStep::CopyStructure { from } => {
                 format!("copy_structure({out}, {});", self.param(*from))
             }
@@ -562,12 +573,22 @@ fn update_op(op: UpdateOp) -> &'static str {
     match op {
         UpdateOp::Set => "=",
         UpdateOp::Reduce(ReduceOp::Add) => "+=",
+        UpdateOp::Reduce(ReduceOp::Mul) => "*=",
+        UpdateOp::Reduce(ReduceOp::Min) => "min=",
+        UpdateOp::Reduce(ReduceOp::Max) => "max=",
+        UpdateOp::Reduce(ReduceOp::Or) => "||=",
+        UpdateOp::Reduce(ReduceOp::And) => "&&=",
     }
 }
 
 fn reduce_op(op: ReduceOp) -> &'static str {
     match op {
         ReduceOp::Add => "+",
+        ReduceOp::Mul => "*",
+        ReduceOp::Min => "min",
+        ReduceOp::Max => "max",
+        ReduceOp::Or => "||",
+        ReduceOp::And => "&&",
     }
 }
 

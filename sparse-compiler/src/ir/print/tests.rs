@@ -27,6 +27,7 @@ fn kernel(body: Vec<Stmt>) -> Kernel {
         convert_to: None,
         by_value: false,
         copy_of: None,
+        fill: Literal::Int(0),
     };
     Kernel {
         name: "spmv".into(),

@@ -1,0 +1,12 @@
+// `reduce<...>` takes `+`, `*`, `min`, `max`, `||` or `&&`.
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn minplus;
+    y(i) = A(i,j) + x(j);
+    formats< A: csr >;
+    fills< A: inf, x: inf, y: inf >;
+    reduce< j: smallest >;
+}
+
+fn main() {}
