@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 use std::error::Error;
 use std::time::Instant;
 
-use common::{arg, ms, power_law_graph};
+use common::{graph_and_source, ms, power_law_graph};
 use sparse::io::load_matrix_market;
 use sparse::prelude::*;
 
@@ -47,20 +47,7 @@ tensor_kernel! {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let (graph, what) = match std::env::args().nth(1) {
-        Some(path) if path.parse::<usize>().is_err() => (from_file(&path)?, path),
-        _ => {
-            let n = arg(1, 200_000)?;
-            (power_law_graph(n, 8, 3), format!("generated, {n} vertices"))
-        }
-    };
-    let n = graph.len();
-    let source = arg(2, 0)?;
-    if source >= n {
-        return Err(format!("source vertex {source} is not below the vertex count {n}").into());
-    }
-    let edges: usize = graph.iter().map(Vec::len).sum();
-    println!("graph: {what}: {n} vertices, {edges} edges, source {source}");
+    let (graph, source) = graph_and_source(200_000, from_file, |n| power_law_graph(n, 8, 3))?;
 
     let start = Instant::now();
     let a = adjacency(&graph)?;
@@ -83,7 +70,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     println!("hand-written queue BFS: {:.2} ms (1 thread)", ms(hand));
     println!("{reached} vertices reached, {depth} levels deep");
-    if let Some(v) = (0..n).find(|&v| levels[v] != expected[v]) {
+    if let Some(v) = (0..graph.len()).find(|&v| levels[v] != expected[v]) {
         let message = format!(
             "vertex {v}: the kernels give level {:?}, the queue BFS {:?}",
             levels[v], expected[v]

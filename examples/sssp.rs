@@ -20,7 +20,7 @@ use std::collections::BinaryHeap;
 use std::error::Error;
 use std::time::Instant;
 
-use common::{Rng, arg, ms, power_law_graph};
+use common::{Rng, graph_and_source, ms, power_law_graph};
 use sparse::io::load_matrix_market;
 use sparse::prelude::*;
 
@@ -46,20 +46,7 @@ tensor_kernel! {
 type Graph = Vec<Vec<(usize, f64)>>;
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let (graph, what) = match std::env::args().nth(1) {
-        Some(path) if path.parse::<usize>().is_err() => (from_file(&path)?, path),
-        _ => {
-            let n = arg(1, 200_000)?;
-            (generated(n), format!("generated, {n} vertices"))
-        }
-    };
-    let n = graph.len();
-    let source = arg(2, 0)?;
-    if source >= n {
-        return Err(format!("source vertex {source} is not below the vertex count {n}").into());
-    }
-    let edges: usize = graph.iter().map(Vec::len).sum();
-    println!("graph: {what}: {n} vertices, {edges} edges, source {source}");
+    let (graph, source) = graph_and_source(200_000, from_file, generated)?;
 
     let start = Instant::now();
     let w = weights(&graph)?;
@@ -86,7 +73,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     println!("hand-written Dijkstra: {:.2} ms (1 thread)", ms(hand));
     println!("{reached} vertices reached, the farthest at distance {far}");
-    let wrong = (0..n).find(|&v| !same_distance(distances[v], expected[v]));
+    let wrong = (0..graph.len()).find(|&v| !same_distance(distances[v], expected[v]));
     if let Some(v) = wrong {
         let message = format!(
             "vertex {v}: the kernels give distance {}, Dijkstra {}",

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)] // each example uses its own part of this module
 
+use std::error::Error;
 use std::time::{Duration, Instant};
 
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators"): small,
@@ -89,4 +90,30 @@ pub fn relative_error(got: &[f64], expected: &[f64]) -> f64 {
         .zip(expected)
         .fold(0.0f64, |m, (g, e)| m.max((g - e).abs()))
         / scale
+}
+
+/// The graph a graph example runs on, and its source vertex. The first argument names a Matrix
+/// Market file, which `load` reads, or is the vertex count of the graph `generate` makes
+/// (`default_n` without one); the second is the source vertex (0 by default), which must be a
+/// vertex. Prints the graph's size.
+pub fn graph_and_source<E>(
+    default_n: usize,
+    load: impl FnOnce(&str) -> Result<Vec<Vec<E>>, Box<dyn Error>>,
+    generate: impl FnOnce(usize) -> Vec<Vec<E>>,
+) -> Result<(Vec<Vec<E>>, usize), Box<dyn Error>> {
+    let (graph, what) = match std::env::args().nth(1) {
+        Some(path) if path.parse::<usize>().is_err() => (load(&path)?, path),
+        _ => {
+            let n = arg(1, default_n)?;
+            (generate(n), format!("generated, {n} vertices"))
+        }
+    };
+    let n = graph.len();
+    let source = arg(2, 0)?;
+    if source >= n {
+        return Err(format!("source vertex {source} is not below the vertex count {n}").into());
+    }
+    let edges: usize = graph.iter().map(Vec::len).sum();
+    println!("graph: {what}: {n} vertices, {edges} edges, source {source}");
+    Ok((graph, source))
 }

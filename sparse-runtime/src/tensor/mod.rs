@@ -106,19 +106,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         entries: impl IntoIterator<Item = ([usize; N], T)>,
         zeros: ExplicitZeros,
     ) -> Result<Self, FormatError> {
-        let () = <F as Checked>::VALID;
-        const {
-            assert!(
-                N == F::ORDER,
-                "the shape's length must equal the format's order"
-            )
-        };
-        let entries = entries.into_iter();
-        let mut list = Entries::with_capacity(shape, entries.size_hint().0);
-        for (c, v) in entries {
-            list.push(&c, v)?;
-        }
-        Self::from_entry_list(&list, zeros)
+        Self::from_entry_list(&Self::list_of(shape, entries)?, zeros)
     }
 
     /// Packs entries given in any order into a tensor whose unstored elements are `fill`
@@ -139,6 +127,14 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         entries: impl IntoIterator<Item = ([usize; N], T)>,
         fill: T,
     ) -> Result<Self, FormatError> {
+        Self::pack_list(&Self::list_of(shape, entries)?, ExplicitZeros::Drop, fill)
+    }
+
+    /// The entries of a `from_entries*` call as a list, each checked against `shape`.
+    fn list_of<const N: usize>(
+        shape: [usize; N],
+        entries: impl IntoIterator<Item = ([usize; N], T)>,
+    ) -> Result<Entries<T>, FormatError> {
         let () = <F as Checked>::VALID;
         const {
             assert!(
@@ -151,7 +147,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         for (c, v) in entries {
             list.push(&c, v)?;
         }
-        Self::pack_list(&list, ExplicitZeros::Drop, fill)
+        Ok(list)
     }
 
     /// Packs an [`Entries`] list (what the file readers return).
