@@ -92,15 +92,18 @@ pub fn relative_error(got: &[f64], expected: &[f64]) -> f64 {
         / scale
 }
 
+/// A graph as each vertex's outgoing edges.
+pub type Adjacency<E> = Vec<Vec<E>>;
+
 /// The graph a graph example runs on, and its source vertex. The first argument names a Matrix
 /// Market file, which `load` reads, or is the vertex count of the graph `generate` makes
 /// (`default_n` without one); the second is the source vertex (0 by default), which must be a
 /// vertex. Prints the graph's size.
 pub fn graph_and_source<E>(
     default_n: usize,
-    load: impl FnOnce(&str) -> Result<Vec<Vec<E>>, Box<dyn Error>>,
-    generate: impl FnOnce(usize) -> Vec<Vec<E>>,
-) -> Result<(Vec<Vec<E>>, usize), Box<dyn Error>> {
+    load: impl FnOnce(&str) -> Result<Adjacency<E>, Box<dyn Error>>,
+    generate: impl FnOnce(usize) -> Adjacency<E>,
+) -> Result<(Adjacency<E>, usize), Box<dyn Error>> {
     let (graph, what) = match std::env::args().nth(1) {
         Some(path) if path.parse::<usize>().is_err() => (load(&path)?, path),
         _ => {
