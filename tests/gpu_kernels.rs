@@ -35,8 +35,61 @@ tensor_kernel! {
         .parallelize(lane, GpuThread, ParallelReduction)>;
 }
 
-const SOURCES: [(&str, &str); 11] = [
+tensor_kernel! {
+    /// Min-plus SpMV, one thread per row.
+    fn minplus_thread;
+    y(i) = A(i,j) + x(j);
+    formats<A: csr>;
+    fills<A: inf, x: inf, y: inf>;
+    reduce<j: min>;
+    schedule<split(i, block, thread, Down, 256)
+        .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;
+}
+
+tensor_kernel! {
+    /// Max-plus SpMV, one warp per row, the lanes' maxima combined by shuffles.
+    fn maxplus_warp;
+    y(i) = A(i,j) + x(j);
+    formats<A: csr>;
+    fills<A: -inf, x: -inf, y: -inf>;
+    reduce<j: max>;
+    schedule<split(i, block, block_row, Down, 256).split(block_row, warp_row, warp, Down, 8)
+        .pos(j, jpos, A(i,j)).split(jpos, thread_nz, thread, Down, 32)
+        .reorder(block, warp, warp_row, thread, thread_nz)
+        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
+        .parallelize(thread, GpuThread, Temporary)>;
+}
+
+tensor_kernel! {
+    /// Min-plus SpMV over nonzeros, segments combined by compare-and-swap.
+    fn minplus_pos;
+    y(i) = A(i,j) + x(j);
+    formats<A: csr>;
+    fills<A: inf, x: inf, y: inf>;
+    reduce<j: min>;
+    schedule<collapse(i, j, f).pos(f, fpos, A(i,j))
+        .split(fpos, block, fpos1, Down, 3584).split(fpos1, warp, fpos2, Down, 224)
+        .split(fpos2, thread, thread_nz, Down, 7).reorder(block, warp, thread, thread_nz)
+        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
+        .parallelize(thread, GpuThread, Atomics)>;
+}
+
+tensor_kernel! {
+    /// An or-and step, one thread per row.
+    fn or_and_thread;
+    y(i) = A(i,j) && x(j);
+    formats<A: csr>;
+    reduce<j: ||>;
+    schedule<split(i, block, thread, Down, 256)
+        .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;
+}
+
+const SOURCES: [(&str, &str); 15] = [
     ("spmv_warp_tiles", SPMV_WARP_TILES_CUDA),
+    ("minplus_thread", MINPLUS_THREAD_CUDA),
+    ("maxplus_warp", MAXPLUS_WARP_CUDA),
+    ("minplus_pos", MINPLUS_POS_CUDA),
+    ("or_and_thread", OR_AND_THREAD_CUDA),
     ("cg_p_gpu", CG_P_GPU_CUDA),
     ("spmv_thread", SPMV_THREAD_CUDA),
     ("spmv_warp", SPMV_WARP_CUDA),
@@ -569,4 +622,92 @@ fn a_scalar_input_is_passed_by_value_and_the_output_read_in_place() {
         let want: Vec<i32> = (0..n).map(|k| ri[k] + 3 * pi[k]).collect();
         assert_eq!(dp.download().unwrap().to_dense(), want, "n = {n} (i32)");
     }
+}
+
+type DeviceSemiring = fn(
+    &mut DeviceTensor<f64, DenseVec>,
+    &DeviceTensor<f64, Csr>,
+    &DeviceTensor<f64, DenseVec>,
+) -> Result<(), GpuError>;
+
+/// `y(i) = reduce_j term(A(i,j), x(j))` on the device against a dense evaluation: each absent
+/// element at the fill, an absent operand whose fill absorbs the term giving the absorbed value,
+/// the reduction folded from its identity.
+fn check_semiring(
+    gpu: &Gpu,
+    name: &str,
+    kernel: DeviceSemiring,
+    fill: f64,
+    term: fn(Option<f64>, Option<f64>) -> f64,
+    reduce: fn(f64, f64) -> f64,
+    identity: f64,
+) {
+    for (m, n) in [(0, 0), (1, 1), (7, 5), (300, 40), (3, 5000)] {
+        for (case, entries) in cases([m, n], (m * 7 + n) as u64).into_iter().enumerate() {
+            let a =
+                Tensor::<f64, Csr>::from_entries_with_fill([m, n], entries.clone(), fill).unwrap();
+            let xe: Vec<([usize; 1], f64)> = (0..n)
+                .filter(|j| j % 3 != 2)
+                .map(|j| ([j], (j % 7) as f64 - 3.0))
+                .collect();
+            let x = Tensor::<f64, DenseVec>::from_entries_with_fill([n], xe, fill).unwrap();
+            let (ad, xd) = (a.to_dense(), x.to_dense());
+            let present = |v: f64| (v != fill).then_some(v);
+            let expected: Vec<f64> = (0..m)
+                .map(|i| {
+                    (0..n).fold(identity, |acc, j| {
+                        let a_ij = a
+                            .get(&[i, j])
+                            .and_then(present)
+                            .filter(|_| ad[i * n + j] != fill);
+                        // x is dense: it stores its fill, and the kernel computes with it.
+                        reduce(acc, term(a_ij, Some(xd[j])))
+                    })
+                })
+                .collect();
+            let mut y = gpu.zeros::<f64, DenseVec>([m]).unwrap();
+            kernel(&mut y, &gpu.upload(&a).unwrap(), &gpu.upload(&x).unwrap()).unwrap();
+            let found = y.download().unwrap().to_dense();
+            assert_eq!(found, expected, "{name} {m}x{n} case {case}");
+        }
+    }
+}
+
+#[test]
+fn semiring_reductions_match_a_dense_reference_on_the_device() {
+    let Some(gpu) = device() else { return };
+    let min = |acc: f64, v: f64| if v < acc { v } else { acc };
+    let max = |acc: f64, v: f64| if v > acc { v } else { acc };
+    let inf = f64::INFINITY;
+    let min_plus: fn(Option<f64>, Option<f64>) -> f64 = |a, x| match (a, x) {
+        (Some(a), Some(x)) => a + x,
+        _ => f64::INFINITY,
+    };
+    let max_plus: fn(Option<f64>, Option<f64>) -> f64 = |a, x| match (a, x) {
+        (Some(a), Some(x)) => a + x,
+        _ => f64::NEG_INFINITY,
+    };
+    check_semiring(
+        &gpu,
+        "minplus_thread",
+        minplus_thread,
+        inf,
+        min_plus,
+        min,
+        inf,
+    );
+    check_semiring(&gpu, "minplus_pos", minplus_pos, inf, min_plus, min, inf);
+    check_semiring(
+        &gpu,
+        "maxplus_warp",
+        maxplus_warp,
+        -inf,
+        max_plus,
+        max,
+        -inf,
+    );
+    let and: fn(Option<f64>, Option<f64>) -> f64 =
+        |a, x| f64::from(u8::from(a.unwrap_or(0.0) != 0.0 && x.unwrap_or(0.0) != 0.0));
+    let or = |acc: f64, v: f64| f64::from(u8::from(acc != 0.0 || v != 0.0));
+    check_semiring(&gpu, "or_and_thread", or_and_thread, 0.0, and, or, 0.0);
 }

@@ -322,6 +322,19 @@ impl Handle {
             .map_err(driver("zeroing device memory"))
     }
 
+    pub(crate) fn fill<V: DeviceValue>(
+        &self,
+        buffer: &mut Buffer<V>,
+        value: V,
+    ) -> Result<(), GpuError> {
+        self.state().bind()?;
+        let values = vec![value; buffer.inner.len()];
+        buffer
+            .inner
+            .copy_from(&values[..])
+            .map_err(driver("filling device memory"))
+    }
+
     pub(crate) fn download<V: DeviceValue>(&self, buffer: &Buffer<V>) -> Result<Vec<V>, GpuError> {
         self.synchronize()?;
         buffer

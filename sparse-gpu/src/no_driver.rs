@@ -72,6 +72,10 @@ impl Handle {
         match self.never {}
     }
 
+    pub(crate) fn fill<V: DeviceValue>(&self, _b: &mut Buffer<V>, _v: V) -> Result<(), GpuError> {
+        match self.never {}
+    }
+
     pub(crate) fn read<V: DeviceValue>(&self, _b: &Buffer<V>, _i: usize) -> Result<V, GpuError> {
         match self.never {}
     }

@@ -124,6 +124,17 @@ impl Handle {
         }
     }
 
+    pub(crate) fn fill<V: DeviceValue>(&self, b: &mut Buffer<V>, value: V) -> Result<(), GpuError> {
+        match (self, b) {
+            (Handle::Device(h), Buffer::Device(b)) => h.fill(b, value),
+            (Handle::Simulator(_), Buffer::Host(b)) => {
+                b.fill(value);
+                Ok(())
+            }
+            _ => Err(mixed()),
+        }
+    }
+
     pub(crate) fn download<V: DeviceValue>(&self, b: &Buffer<V>) -> Result<Vec<V>, GpuError> {
         match (self, b) {
             (Handle::Device(h), Buffer::Device(b)) => h.download(b),

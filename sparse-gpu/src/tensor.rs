@@ -182,6 +182,12 @@ impl<T: GpuScalar, F: Format> DeviceTensor<T, F> {
         self.gpu.handle.fill_zero(&mut self.vals)
     }
 
+    /// Sets every stored value to `value`, keeping the structure (a kernel whose reduction
+    /// starts from another identity than zero, `+inf` for `min`, sets its output so).
+    pub fn fill_values(&mut self, value: T) -> Result<(), GpuError> {
+        self.gpu.handle.fill(&mut self.vals, value)
+    }
+
     /// The logical shape.
     pub fn shape(&self) -> &[usize] {
         &self.shape

@@ -35,7 +35,6 @@ impl Lowerer<'_> {
             );
             return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
         }
-        self.check_gpu_algebra(tag.span)?;
         let unit = match tag.unit {
             Unit::GpuBlock => IrUnit::GpuBlock,
             Unit::GpuWarp => IrUnit::GpuWarp,
@@ -88,29 +87,6 @@ impl Lowerer<'_> {
         Ok(before)
     }
 
-    /// What the CUDA back end spells: sums (the `+` reduction) into tensors whose fill is zero;
-    /// device tensors carry no fill value to check.
-    fn check_gpu_algebra(&self, span: proc_macro2::Span) -> Result<(), Error> {
-        if let Some(r) = &self.program.reduction
-            && r.op != crate::algebra::Op::Add
-        {
-            let what = format!(
-                "a `{}` reduction in a GPU kernel (GPU kernels reduce with `+`)",
-                r.op.symbol()
-            );
-            return Err(Error::new(r.span, ErrorKind::Unsupported(what)));
-        }
-        if let Some(t) = self.program.tensors.iter().find(|t| t.fill_value() != 0.0) {
-            let what = format!(
-                "fill value {} of `{}` in a GPU kernel (device tensors have fill zero)",
-                crate::notation::format_value(t.fill_value()),
-                t.name
-            );
-            return Err(Error::new(span, ErrorKind::Unsupported(what)));
-        }
-        Ok(())
-    }
-
     /// Under `Temporary` or `ParallelReduction`: the running sums the threads of a warp combine.
     /// Where the threads sum into one output entry, taco's scalar temporary: they sum into a
     /// register declared before the region (`before`), combined once and added to the entry
@@ -132,10 +108,11 @@ impl Lowerer<'_> {
             before.push(Stmt::Let {
                 var: sum.clone(),
                 ty: crate::ir::Type::Value,
-                init: Expr::Value(crate::ir::Literal::Int(0)),
+                init: self.identity_value(),
                 mutable: true,
             });
-            let mut update = Stmt::store(Array::Vals { param: 0 }, entry, Expr::Var(sum), true);
+            let place = Place::Elem(Array::Vals { param: 0 }, entry);
+            let mut update = Stmt::update_with(place, Expr::Var(sum), Some(self.reduction()));
             if (self.scheduled.parallel.values()).any(|p| p.race == Race::Atomics) {
                 make_output_sums_atomic(std::slice::from_mut(&mut update));
             }
@@ -152,8 +129,8 @@ impl Lowerer<'_> {
         Ok(sums
             .into_iter()
             .map(|var| Reduction {
+                op: reduction_of(locals, &var).unwrap_or(ReduceOp::Add),
                 var,
-                op: ReduceOp::Add,
                 scope: Scope::Warp,
             })
             .collect())
@@ -224,8 +201,14 @@ fn sum_into(stmts: Vec<Stmt>, sum: &Var) -> Vec<Stmt> {
             Stmt::Update {
                 place: Place::Elem(Array::Vals { param: 0 }, _),
                 value,
+                op,
                 ..
-            } => Stmt::assign(sum.clone(), value, true),
+            } => Stmt::Update {
+                place: Place::Var(sum.clone()),
+                op,
+                value,
+                sync: crate::ir::Sync::Owned,
+            },
             mut other => {
                 for body in other.bodies_mut() {
                     *body = sum_into(std::mem::take(body), sum);
@@ -261,4 +244,19 @@ fn running_sums(body: &[Stmt]) -> Vec<Var> {
     let mut found = Vec::new();
     walk(body, &mut Vec::new(), &mut found);
     found
+}
+
+/// The operator `body`'s updates of `var` combine with.
+fn reduction_of(body: &[Stmt], var: &Var) -> Option<ReduceOp> {
+    body.iter().find_map(|s| match s {
+        Stmt::Update {
+            place: Place::Var(v),
+            op: UpdateOp::Reduce(op),
+            ..
+        } if v == var => Some(*op),
+        other => other
+            .bodies()
+            .into_iter()
+            .find_map(|b| reduction_of(b, var)),
+    })
 }

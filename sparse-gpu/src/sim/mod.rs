@@ -119,8 +119,12 @@ impl<V: DeviceValue> HostBuffer<V> {
     }
 
     pub(crate) fn fill_zero(&mut self) {
+        self.fill(V::default());
+    }
+
+    pub(crate) fn fill(&mut self, value: V) {
         for c in self.cells.iter_mut() {
-            *c.get_mut() = V::default();
+            *c.get_mut() = value;
         }
     }
 }

@@ -46,7 +46,14 @@ pub(super) fn put_launcher(
     let prologue = (layout.prologue.iter())
         .map(|s| put_host(kernel, s, root))
         .collect::<Result<TokenStream, String>>()?;
-    let zero = layout.zero.then(|| quote! { #output.zero_values()?; });
+    let zero = match (layout.zero, layout.fill) {
+        (true, _) => Some(quote! { #output.zero_values()?; }),
+        (false, Some(value)) => {
+            let value = crate::emit::expr::put_value(value, root);
+            Some(quote! { #output.fill_values(#value)?; })
+        }
+        (false, None) => None,
+    };
     let blocks = host_expr(
         kernel,
         &crate::ir::bin(

@@ -34,6 +34,9 @@ pub(crate) struct Layout<'k> {
     pub prologue: &'k [Stmt],
     /// Whether the output is zeroed before the launch.
     pub zero: bool,
+    /// The value the output is set to before the launch, where it is not zero (the identity of
+    /// a reduction other than `+`).
+    pub fill: Option<crate::ir::Literal>,
     /// The region the grid runs.
     pub region: &'k Region,
 }
@@ -42,14 +45,16 @@ pub(crate) struct Layout<'k> {
 pub(crate) fn layout(kernel: &Kernel) -> Result<Layout<'_>, String> {
     let count = kernel.body.iter().take_while(|s| s.is_prologue()).count();
     let (prologue, rest) = kernel.body.split_at(count);
-    let (zero, rest) = match rest {
-        [Stmt::Host(HostStep::ZeroOutput { .. }), rest @ ..] => (true, rest),
-        rest => (false, rest),
+    let (zero, fill, rest) = match rest {
+        [Stmt::Host(HostStep::ZeroOutput { .. }), rest @ ..] => (true, None, rest),
+        [Stmt::Host(HostStep::FillOutput { value, .. }), rest @ ..] => (false, Some(*value), rest),
+        rest => (false, None, rest),
     };
     match rest {
         [Stmt::Parallel(region)] if region.unit == Unit::GpuBlock => Ok(Layout {
             prologue,
             zero,
+            fill,
             region,
         }),
         _ => Err("a GPU kernel whose work is not all inside one `GpuBlock` region".into()),
