@@ -30,11 +30,13 @@
 mod intrinsic;
 pub mod passes;
 mod print;
+mod reduce;
 pub mod verify;
 pub(crate) mod visit;
 
 pub use intrinsic::Intrinsic;
 pub use print::{format_type, print_kernel};
+pub use reduce::ReduceOp;
 pub use visit::{any_stmt, bin, declared_names, mentions, substitute};
 
 use crate::format::FormatType;
@@ -342,64 +344,6 @@ pub enum OutputAccess {
         /// The output level appended to.
         level: usize,
     },
-}
-
-/// An associative, commutative operator that combines partial results.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReduceOp {
-    /// `+`, identity zero.
-    Add,
-    /// `*`, identity one.
-    Mul,
-    /// `min`, identity `+inf` (an integer type's largest value).
-    Min,
-    /// `max`, identity `-inf` (an integer type's smallest value).
-    Max,
-    /// `||` on values read as booleans (nonzero is true), giving one or zero; identity zero.
-    Or,
-    /// `&&` on values read as booleans, giving one or zero; identity one.
-    And,
-}
-
-impl ReduceOp {
-    /// The reduction with operator `op` of index notation, if it reduces
-    /// ([`crate::algebra::Op::reduction_identity`]).
-    pub fn of(op: crate::algebra::Op) -> Option<ReduceOp> {
-        use crate::algebra::Op;
-        Some(match op {
-            Op::Add => ReduceOp::Add,
-            Op::Mul => ReduceOp::Mul,
-            Op::Min => ReduceOp::Min,
-            Op::Max => ReduceOp::Max,
-            Op::Or => ReduceOp::Or,
-            Op::And => ReduceOp::And,
-            _ => return None,
-        })
-    }
-
-    /// The operator of index notation.
-    pub fn op(self) -> crate::algebra::Op {
-        use crate::algebra::Op;
-        match self {
-            ReduceOp::Add => Op::Add,
-            ReduceOp::Mul => Op::Mul,
-            ReduceOp::Min => Op::Min,
-            ReduceOp::Max => Op::Max,
-            ReduceOp::Or => Op::Or,
-            ReduceOp::And => Op::And,
-        }
-    }
-
-    /// The identity partial results start from, as a value literal (infinities convert to an
-    /// integer type's extremes).
-    pub fn identity(self) -> Literal {
-        match self {
-            ReduceOp::Add | ReduceOp::Or => Literal::Int(0),
-            ReduceOp::Mul | ReduceOp::And => Literal::Int(1),
-            ReduceOp::Min => Literal::Float(f64::INFINITY),
-            ReduceOp::Max => Literal::Float(f64::NEG_INFINITY),
-        }
-    }
 }
 
 /// Who owns a private copy in a reduction.

@@ -6,11 +6,12 @@
 //! coordinate by tracking (`tracking.rs`).
 
 use super::Lowerer;
+use super::races::{make_output_sums_atomic, shared_by_iterations};
 use crate::error::{Error, ErrorKind};
 use crate::format::{bin, level_fns, level_of};
 use crate::ir::{
-    Array, BinOp, Expr, OutputAccess, Place, Region, Scope, Stmt, Sync, Type, Unit as IrUnit,
-    UpdateOp, Var, any_stmt, visit::inputs_read,
+    Array, BinOp, Expr, OutputAccess, Region, Scope, Stmt, Type, Unit as IrUnit, Var, any_stmt,
+    visit::inputs_read,
 };
 use crate::notation::{Cin, IndexVar};
 use crate::schedule::{BoundKind, Direction, Parallel as ParallelTag, Race, Relation, Unit};
@@ -739,82 +740,4 @@ fn rem(a: Expr, b: Expr) -> Expr {
         a.clone(),
         bin(BinOp::Mul, bin(BinOp::Div, a, b.clone()), b),
     )
-}
-
-/// Why iterations of a thread-parallel loop with body `body` would share something other than
-/// the output, which a thread-parallel [`Stmt::Parallel`] does not allow: a thread-parallel loop inside it, a
-/// running sum declared outside it (a statement that adds a term after the sum over the loop
-/// keeps that sum in a scalar), or a workspace declared outside it.
-pub(super) fn shared_by_iterations(body: &[Stmt], nested_threads: bool) -> Option<&'static str> {
-    let mut locals = Locals::default();
-    locals.visit(body);
-    let outside = |vars: &[&Var]| vars.iter().any(|v| !locals.declared.contains(v));
-    let nested = |s: &Stmt| matches!(s, Stmt::Parallel(r) if r.unit == IrUnit::CpuThread);
-    if nested_threads && any_stmt(body, &nested) {
-        Some("another thread-parallel loop runs inside it")
-    } else if outside(&locals.assigned) {
-        Some(
-            "its iterations would add into one running sum declared outside the loop; \
-             parallelize a loop outside the sum",
-        )
-    } else if outside(&locals.stored) {
-        Some("its iterations would write one workspace declared outside the loop")
-    } else {
-        None
-    }
-}
-
-/// Under `Atomics`: every sum into the output's values becomes an atomic update (a plain
-/// overwrite stays plain: each position is overwritten by the one iteration that owns it).
-pub(super) fn make_output_sums_atomic(stmts: &mut [Stmt]) {
-    for stmt in stmts {
-        if let Stmt::Update {
-            place: Place::Elem(Array::Vals { param: 0 }, _),
-            op: UpdateOp::Reduce(_),
-            sync,
-            ..
-        } = stmt
-        {
-            *sync = Sync::Atomic;
-        }
-        for body in stmt.bodies_mut() {
-            make_output_sums_atomic(body);
-        }
-    }
-}
-
-/// What a loop body declares and writes.
-#[derive(Default)]
-struct Locals<'s> {
-    declared: Vec<&'s Var>,
-    /// Scalars assigned.
-    assigned: Vec<&'s Var>,
-    /// Workspaces stored into.
-    stored: Vec<&'s Var>,
-}
-
-impl<'s> Locals<'s> {
-    fn visit(&mut self, stmts: &'s [Stmt]) {
-        for stmt in stmts {
-            match stmt {
-                Stmt::Let { var, .. }
-                | Stmt::Workspace { var, .. }
-                | Stmt::For { var, .. }
-                | Stmt::Parallel(Region { var, .. }) => self.declared.push(var),
-                Stmt::Update {
-                    place: Place::Var(var),
-                    ..
-                } => self.assigned.push(var),
-                Stmt::Update {
-                    place: Place::Elem(Array::Temp(var), _),
-                    ..
-                }
-                | Stmt::SortPrefix { array: var, .. } => self.stored.push(var),
-                _ => {}
-            }
-            for body in stmt.bodies() {
-                self.visit(body);
-            }
-        }
-    }
 }

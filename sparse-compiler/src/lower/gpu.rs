@@ -6,7 +6,7 @@
 //! threads the block holds.
 
 use super::Lowerer;
-use super::derived::{make_output_sums_atomic, shared_by_iterations};
+use super::races::{make_output_sums_atomic, shared_by_iterations};
 use crate::error::{Error, ErrorKind};
 use crate::ir::{
     Array, Expr, OutputAccess, Place, ReduceOp, Reduction, Region, Scope, Stmt, Unit as IrUnit,

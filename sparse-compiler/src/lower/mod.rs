@@ -17,6 +17,7 @@ mod names;
 mod ops;
 mod output;
 mod precompute;
+mod races;
 mod tile;
 mod tracking;
 mod written;
