@@ -14,57 +14,6 @@ __device__ __forceinline__ T sparse_warp_sum(T v) {
     for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
     return v;
 }
-template <int OP, typename A> __device__ __forceinline__ A sparse_combine(A acc, A v) {
-    if (OP == 1) return acc * v;
-    if (OP == 2) return v < acc ? v : acc;
-    if (OP == 3) return v > acc ? v : acc;
-    if (OP == 4) return (acc != (A)0 || v != (A)0) ? (A)1 : (A)0;
-    return (acc != (A)0 && v != (A)0) ? (A)1 : (A)0;
-}
-template <int OP> __device__ __forceinline__ T sparse_warp_combine(T v) {
-    for (int d = 16; d > 0; d >>= 1) v = sparse_combine<OP>(v, __shfl_xor_sync(0xffffffffu, v, d));
-    return v;
-}
-template <typename A, typename B> __device__ __forceinline__ B sparse_bits(A v) { union { A a; B b; } u; u.a = v; return u.b; }
-template <int OP> __device__ __forceinline__ void sparse_atomic_combine(double* p, double v) {
-    unsigned long long* a = (unsigned long long*)p;
-    unsigned long long old = *a, seen;
-    do {
-        seen = old;
-        unsigned long long next = sparse_bits<double, unsigned long long>(sparse_combine<OP>(sparse_bits<unsigned long long, double>(seen), v));
-        if (next == seen) return;
-        old = atomicCAS(a, seen, next);
-    } while (old != seen);
-}
-template <int OP> __device__ __forceinline__ void sparse_atomic_combine(float* p, float v) {
-    unsigned int* a = (unsigned int*)p;
-    unsigned int old = *a, seen;
-    do {
-        seen = old;
-        unsigned int next = sparse_bits<float, unsigned int>(sparse_combine<OP>(sparse_bits<unsigned int, float>(seen), v));
-        if (next == seen) return;
-        old = atomicCAS(a, seen, next);
-    } while (old != seen);
-}
-template <int OP> __device__ __forceinline__ void sparse_atomic_combine(int* p, int v) {
-    int old = *p, seen;
-    do {
-        seen = old;
-        int next = sparse_combine<OP>(seen, v);
-        if (next == seen) return;
-        old = atomicCAS(p, seen, next);
-    } while (old != seen);
-}
-template <int OP> __device__ __forceinline__ void sparse_atomic_combine(long long* p, long long v) {
-    unsigned long long* a = (unsigned long long*)p;
-    unsigned long long old = *a, seen;
-    do {
-        seen = old;
-        unsigned long long next = (unsigned long long)sparse_combine<OP>((long long)seen, v);
-        if (next == seen) return;
-        old = atomicCAS(a, seen, next);
-    } while (old != seen);
-}
 __device__ __forceinline__ idx_t sparse_count_up_to(const unsigned int* a, idx_t n, idx_t target) {
     idx_t lo = 0, hi = n;
     while (lo < hi) { idx_t mid = lo + (hi - lo) / 2; if ((idx_t)a[mid] <= target) lo = mid + 1; else hi = mid; }

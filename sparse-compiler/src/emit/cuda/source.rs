@@ -46,7 +46,16 @@ __device__ __forceinline__ T sparse_warp_sum(T v) {
     for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
     return v;
 }
-template <int OP, typename A> __device__ __forceinline__ A sparse_combine(A acc, A v) {
+__device__ __forceinline__ idx_t sparse_count_up_to(const unsigned int* a, idx_t n, idx_t target) {
+    idx_t lo = 0, hi = n;
+    while (lo < hi) { idx_t mid = lo + (hi - lo) / 2; if ((idx_t)a[mid] <= target) lo = mid + 1; else hi = mid; }
+    return lo;
+}
+"#;
+
+/// The combination of partial results for a reduction other than `+` (`sparse_combine<OP>`, its
+/// warp shuffle and its compare-and-swap update), added to kernels that reduce with one.
+const COMBINE_PRELUDE: &str = r#"template <int OP, typename A> __device__ __forceinline__ A sparse_combine(A acc, A v) {
     if (OP == 1) return acc * v;
     if (OP == 2) return v < acc ? v : acc;
     if (OP == 3) return v > acc ? v : acc;
@@ -97,11 +106,6 @@ template <int OP> __device__ __forceinline__ void sparse_atomic_combine(long lon
         old = atomicCAS(a, seen, next);
     } while (old != seen);
 }
-__device__ __forceinline__ idx_t sparse_count_up_to(const unsigned int* a, idx_t n, idx_t target) {
-    idx_t lo = 0, hi = n;
-    while (lo < hi) { idx_t mid = lo + (hi - lo) / 2; if ((idx_t)a[mid] <= target) lo = mid + 1; else hi = mid; }
-    return lo;
-}
 "#;
 
 /// The binary search that starts a coordinate tile (`Expr::BinarySearchAfter`), added to kernels
@@ -149,6 +153,7 @@ pub fn print(kernel: &Kernel, region: &Region) -> Result<Source, String> {
         level: Level::Block,
         calls_math: false,
         calls_search: false,
+        calls_combine: false,
     };
     let threads = threads_per_block(region)?;
     printer.region(region)?;
@@ -161,6 +166,9 @@ pub fn print(kernel: &Kernel, region: &Region) -> Result<Source, String> {
     }
     if printer.calls_search {
         text.push_str(SEARCH_PRELUDE);
+    }
+    if printer.calls_combine {
+        text.push_str(COMBINE_PRELUDE);
     }
     let _ = writeln!(
         text,
@@ -229,9 +237,19 @@ struct Printer<'k> {
     calls_math: bool,
     /// Whether the kernel starts a coordinate tile (it then needs the search's helper).
     calls_search: bool,
+    /// Whether the kernel reduces with an operator other than `+` (it then needs the combine
+    /// helpers).
+    calls_combine: bool,
 }
 
 impl Printer<'_> {
+    /// The prelude's code for reduction operator `op`, noting that the kernel needs the combine
+    /// helpers.
+    fn combine_code(&mut self, op: ReduceOp) -> u8 {
+        self.calls_combine = true;
+        combine_code(op)
+    }
+
     fn line(&mut self, text: &str) {
         for _ in 0..self.depth {
             self.out.push_str("    ");
@@ -373,7 +391,7 @@ impl Printer<'_> {
                 Ok(())
             }
             (op, Scope::Warp) => {
-                let k = combine_code(op);
+                let k = self.combine_code(op);
                 self.line(&format!(
                     "{v} = sparse_warp_combine<{k}>({v});",
                     v = local(var)
@@ -409,11 +427,11 @@ impl Printer<'_> {
                 format!("sparse_atomic_add(&{target}, {value});")
             }
             (UpdateOp::Reduce(op), Sync::Owned) => {
-                let k = combine_code(op);
+                let k = self.combine_code(op);
                 format!("{target} = sparse_combine<{k}>({target}, (T)({value}));")
             }
             (UpdateOp::Reduce(op), Sync::Atomic) => {
-                let k = combine_code(op);
+                let k = self.combine_code(op);
                 format!("sparse_atomic_combine<{k}>(&{target}, (T)({value}));")
             }
         };
