@@ -95,22 +95,31 @@ pub fn relative_error(got: &[f64], expected: &[f64]) -> f64 {
 /// A graph as each vertex's outgoing edges.
 pub type Adjacency<E> = Vec<Vec<E>>;
 
-/// The graph a graph example runs on, and its source vertex. The first argument names a Matrix
-/// Market file, which `load` reads, or is the vertex count of the graph `generate` makes
-/// (`default_n` without one); the second is the source vertex (0 by default), which must be a
-/// vertex. Prints the graph's size.
+/// The graph a graph example runs on: the first argument names a Matrix Market file, which `load`
+/// reads, or is the vertex count of the graph `generate` makes (`default_n` without one). Returns
+/// the graph and what it is, for the example's first line.
+pub fn graph_from_args<E>(
+    default_n: usize,
+    load: impl FnOnce(&str) -> Result<Adjacency<E>, Box<dyn Error>>,
+    generate: impl FnOnce(usize) -> Adjacency<E>,
+) -> Result<(Adjacency<E>, String), Box<dyn Error>> {
+    match std::env::args().nth(1) {
+        Some(path) if path.parse::<usize>().is_err() => Ok((load(&path)?, path)),
+        _ => {
+            let n = arg(1, default_n)?;
+            Ok((generate(n), format!("generated, {n} vertices")))
+        }
+    }
+}
+
+/// The graph a graph example runs on ([`graph_from_args`]), and its source vertex: the second
+/// argument, 0 by default, which must be a vertex. Prints the graph's size.
 pub fn graph_and_source<E>(
     default_n: usize,
     load: impl FnOnce(&str) -> Result<Adjacency<E>, Box<dyn Error>>,
     generate: impl FnOnce(usize) -> Adjacency<E>,
 ) -> Result<(Adjacency<E>, usize), Box<dyn Error>> {
-    let (graph, what) = match std::env::args().nth(1) {
-        Some(path) if path.parse::<usize>().is_err() => (load(&path)?, path),
-        _ => {
-            let n = arg(1, default_n)?;
-            (generate(n), format!("generated, {n} vertices"))
-        }
-    };
+    let (graph, what) = graph_from_args(default_n, load, generate)?;
     let n = graph.len();
     let source = arg(2, 0)?;
     if source >= n {
