@@ -12,6 +12,7 @@
 
 mod concrete;
 mod convert;
+mod inline;
 mod order;
 mod params;
 mod plan;
@@ -301,6 +302,7 @@ impl Program {
             blocked_by: BTreeMap::new(),
             errors: Vec::new(),
             accesses: 1,
+            ops: kernel.ops.clone(),
         };
         let output = builder.access(&kernel.assignment.lhs);
         let rhs = builder.expr(&kernel.assignment.rhs);
@@ -423,6 +425,8 @@ struct Builder {
     blocked_by: BTreeMap<IndexVar, String>,
     errors: Errors,
     accesses: usize,
+    /// The user operators of `ops<...>`, inlined where the statement calls them.
+    ops: Vec<ast::OpDef>,
 }
 
 impl Builder {
@@ -546,6 +550,7 @@ impl Builder {
             ast::Expr::Op { op, args, .. } => {
                 Expr::Op(*op, args.iter().map(|a| self.expr(a)).collect())
             }
+            ast::Expr::Call { name, args, .. } => self.inline_call(name, args),
         }
     }
 }
@@ -628,7 +633,7 @@ fn accesses_of<'e>(e: &'e ast::Expr, name: &syn::Ident, out: &mut Vec<&'e ast::A
     match e {
         ast::Expr::Access(a) if a.tensor == *name => out.push(a),
         ast::Expr::Access(_) | ast::Expr::Literal(_) => {}
-        ast::Expr::Op { args, .. } => {
+        ast::Expr::Op { args, .. } | ast::Expr::Call { args, .. } => {
             for a in args {
                 accesses_of(a, name, out);
             }
