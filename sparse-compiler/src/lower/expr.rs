@@ -362,8 +362,12 @@ fn fold(e: &NExpr, absent: &Absent) -> Folded {
             if let Some(values) = folded.iter().map(value).collect::<Option<Vec<f64>>>() {
                 return Folded::Value(op.eval(&values));
             }
+            let known = |f: &Folded| match f {
+                Folded::Value(v) => Some(*v),
+                Folded::Expr(e) => e.constant(),
+            };
             if *op == Op::Select
-                && let Some(condition) = value(&folded[0])
+                && let Some(condition) = known(&folded[0])
             {
                 let pick = if condition != 0.0 { 1 } else { 2 };
                 return folded.into_iter().nth(pick).unwrap_or(Folded::Value(0.0));

@@ -211,12 +211,15 @@ fn resolve_expr(e: &mut Expr, ops: &[OpDef], params: Option<&[Ident]>) -> syn::R
         *e = call_of_access(a);
     }
     match e {
+        Expr::Access(a) if params.is_some() && !a.indices.is_empty() => {
+            Err(unknown_function(&a.tensor, ops, true))
+        }
         Expr::Access(a) => check_operand(a, params),
         Expr::Literal(_) => Ok(()),
         Expr::Op { args, .. } => (args.iter_mut()).try_for_each(|a| resolve_expr(a, ops, params)),
         Expr::Call { name, args, span } => {
             let Some(def) = ops.iter().find(|d| d.name == *name) else {
-                return Err(unknown_function(name, ops));
+                return Err(unknown_function(name, ops, params.is_some()));
             };
             if args.len() != def.params.len() {
                 let n = def.params.len();
@@ -264,8 +267,9 @@ fn check_operand(a: &Access, params: Option<&[Ident]>) -> syn::Result<()> {
     Err(syn::Error::new(a.span, message))
 }
 
-/// The message for a call of a name that is neither a function nor a user operator.
-fn unknown_function(name: &Ident, ops: &[OpDef]) -> syn::Error {
+/// The message for a call of a name that is neither a function nor a user operator (`ops`: those
+/// it may call, the ones defined before a body).
+fn unknown_function(name: &Ident, ops: &[OpDef], in_body: bool) -> syn::Error {
     let names: Vec<&str> = FUNCTIONS.iter().map(|(n, _)| *n).collect();
     let mut message = format!(
         "unknown function `{name}`; the functions are {}",
@@ -274,6 +278,9 @@ fn unknown_function(name: &Ident, ops: &[OpDef]) -> syn::Error {
     if !ops.is_empty() {
         let user: Vec<String> = ops.iter().map(|d| d.name.to_string()).collect();
         message += &format!(", and the operators of `ops<...>`: {}", user.join(", "));
+    }
+    if in_body {
+        message += " (a body calls only the operators defined before it)";
     }
     syn::Error::new(name.span(), message)
 }

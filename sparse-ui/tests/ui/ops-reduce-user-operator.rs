@@ -1,0 +1,12 @@
+// Reducing with a user operator, even one with an identity, is not supported yet.
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn sums;
+    y(i) = A(i,j);
+    formats< A: csr >;
+    reduce< j: plus >;
+    ops< plus(x, y) = x + y identity 0; >;
+}
+
+fn main() {}
