@@ -60,7 +60,11 @@ fn vectors(n: usize, seed: u64, value: fn(&mut Rng) -> f64) -> Vec<Vec<([usize; 
     out.push((0..n).map(|i| ([i], value(&mut rng))).collect());
     for _ in 0..3 {
         let count = rng.below(n + 1);
-        out.push((0..count).map(|_| ([rng.below(n)], value(&mut rng))).collect());
+        out.push(
+            (0..count)
+                .map(|_| ([rng.below(n)], value(&mut rng)))
+                .collect(),
+        );
     }
     out
 }
@@ -237,7 +241,10 @@ fn term(a: f64, pa: bool, x: f64, px: bool) -> f64 {
 
 fn check_summed<F: Format, G: Format>(kernel: Summed<F, G>, what: &str) {
     for (m, n) in [(0, 0), (1, 1), (3, 1), (6, 9), (13, 7), (190, 190)] {
-        for (k, ae) in common::cases([m, n], (m * 31 + n) as u64).iter().enumerate() {
+        for (k, ae) in common::cases([m, n], (m * 31 + n) as u64)
+            .iter()
+            .enumerate()
+        {
             if m > 100 && k != 4 {
                 continue;
             }
@@ -254,7 +261,11 @@ fn check_summed<F: Format, G: Format>(kernel: Summed<F, G>, what: &str) {
                             .sum()
                     })
                     .collect();
-                assert_same(&y.to_dense(), &want, &format!("{what} on {m}x{n} input {k}"));
+                assert_same(
+                    &y.to_dense(),
+                    &want,
+                    &format!("{what} on {m}x{n} input {k}"),
+                );
             }
         }
     }
@@ -334,7 +345,12 @@ mod scalars_and_nesting {
         let mut y = Tensor::zeros([4]);
         k(&mut y, &a, &b, &s).unwrap();
         // f(a, b) = a - b where a is present, else 0; f(s, b) = 0.5 - b everywhere.
-        let want = [0.0 + 0.5 - 1.0, 6.0 + 0.5, -6.0 + 0.5 - 2.0, 0.0 + 0.5 - 5.0];
+        let want = [
+            0.0 + 0.5 - 1.0,
+            6.0 + 0.5,
+            -6.0 + 0.5 - 2.0,
+            0.0 + 0.5 - 5.0,
+        ];
         assert_same(&y.to_dense(), &want, "scalar operands");
     }
 }

@@ -57,7 +57,9 @@ impl Builder {
                 None => Expr::Literal(LiteralValue::Int(0)),
             },
             ast::Expr::Literal(l) => Expr::Literal(l.value),
-            ast::Expr::Op { op, args: operands, .. } => {
+            ast::Expr::Op {
+                op, args: operands, ..
+            } => {
                 let operands = operands.iter().map(|o| self.body(def, o, args)).collect();
                 Expr::Op(*op, operands)
             }
@@ -66,7 +68,8 @@ impl Builder {
                 args: operands,
                 ..
             } => {
-                let operands: Vec<Expr> = operands.iter().map(|o| self.body(def, o, args)).collect();
+                let operands: Vec<Expr> =
+                    operands.iter().map(|o| self.body(def, o, args)).collect();
                 self.inline(name, &operands)
             }
         }

@@ -275,10 +275,7 @@ fn parse_args(content: ParseStream) -> syn::Result<Vec<Expr>> {
             break;
         }
         if !content.peek(Token![,]) {
-            return Err(error_after_operand(
-                content,
-                "`,` or `)` after an argument",
-            ));
+            return Err(error_after_operand(content, "`,` or `)` after an argument"));
         }
         content.parse::<Token![,]>()?;
     }

@@ -50,7 +50,10 @@ fn parse_def(input: ParseStream, earlier: &[OpDef]) -> syn::Result<OpDef> {
     check_new_name(&name, earlier)?;
     let params = parse_params(input, &name)?;
     if !input.peek(Token![=]) || input.peek(Token![==]) || input.peek(Token![=>]) {
-        return Err(error_at_next(input, &format!("`=` and the body of `{name}`")));
+        return Err(error_at_next(
+            input,
+            &format!("`=` and the body of `{name}`"),
+        ));
     }
     input.parse::<Token![=]>()?;
     let body = parse_body(input, &params, earlier)?;
@@ -99,7 +102,10 @@ fn check_new_name(name: &Ident, earlier: &[OpDef]) -> syn::Result<()> {
 /// `(x, y)`: one or more distinct parameter names.
 fn parse_params(input: ParseStream, name: &Ident) -> syn::Result<Vec<Ident>> {
     if !input.peek(token::Paren) {
-        return Err(error_at_next(input, &format!("`(` and the parameters of `{name}`")));
+        return Err(error_at_next(
+            input,
+            &format!("`(` and the parameters of `{name}`"),
+        ));
     }
     let content;
     let paren = parenthesized!(content in input);
@@ -180,7 +186,10 @@ fn parse_region_unary(input: ParseStream, params: &[Ident]) -> syn::Result<Regio
         return Ok(region);
     }
     if !input.peek(Ident) {
-        return Err(error_at_next(input, "an operand's name, `!` or `(` in a region"));
+        return Err(error_at_next(
+            input,
+            "an operand's name, `!` or `(` in a region",
+        ));
     }
     let name: Ident = input.parse()?;
     match params.iter().position(|p| *p == name) {
@@ -223,7 +232,11 @@ fn resolve_expr(e: &mut Expr, ops: &[OpDef], params: Option<&[Ident]>) -> syn::R
             };
             if args.len() != def.params.len() {
                 let n = def.params.len();
-                let takes = if n == 1 { "1 operand".into() } else { format!("{n} operands") };
+                let takes = if n == 1 {
+                    "1 operand".into()
+                } else {
+                    format!("{n} operands")
+                };
                 let message = format!("`{name}` takes {takes}, found {}", args.len());
                 return Err(syn::Error::new(*span, message));
             }
