@@ -354,3 +354,99 @@ mod scalars_and_nesting {
         assert_same(&y.to_dense(), &want, "scalar operands");
     }
 }
+
+/// A reduction with a user operator: `y(i) = reduce_j term(A(i,j), x(j))`, folded from the
+/// operator's identity by `fold` (hand-written here), the term applied by `term` with each
+/// operand's presence.
+fn check_reduced<F: Format, G: Format>(
+    kernel: Summed<F, G>,
+    what: &str,
+    term: fn(f64, f64) -> f64,
+    fold: fn(f64, f64) -> f64,
+) {
+    for (m, n) in [(0, 0), (1, 1), (3, 1), (6, 9), (13, 7), (190, 190)] {
+        for (k, ae) in common::cases([m, n], (m * 29 + n) as u64)
+            .iter()
+            .enumerate()
+        {
+            if m > 100 && k != 4 {
+                continue;
+            }
+            for xe in vectors(n, (m + 5 * n + k) as u64, plain) {
+                let a: Tensor<f64, F> = with_fill([m, n], ae, 0.0);
+                let x: Tensor<f64, G> = with_fill([n], &xe, 0.0);
+                let mut y = garbage_out(m, 0.0);
+                kernel(&mut y, &a, &x).unwrap();
+                let (va, vx) = (values([m, n], ae, 0.0), values([n], &xe, 0.0));
+                let want: Vec<f64> = (0..m)
+                    .map(|i| (0..n).fold(0.0, |acc, j| fold(acc, term(va[i * n + j], vx[j]))))
+                    .collect();
+                assert_same(
+                    &y.to_dense(),
+                    &want,
+                    &format!("{what} on {m}x{n} input {k}"),
+                );
+            }
+        }
+    }
+}
+
+/// The kernels of one user reduction: serial over CSR, dense and CSC matrices and a sparse
+/// vector, and under every CPU race strategy.
+macro_rules! reduced {
+    ($name:ident, [$($rhs:tt)*], ops[$($ops:tt)*], $op:ident, $term:expr, $fold:expr) => {
+        mod $name {
+            use super::*;
+
+            tensor_kernel! { pub fn csr; y(i) = $($rhs)*; formats<A: csr>; reduce<j: $op>; ops<$($ops)*>; }
+            tensor_kernel! { pub fn dense; y(i) = $($rhs)*; reduce<j: $op>; ops<$($ops)*>; }
+            tensor_kernel! { pub fn sparse_x; y(i) = $($rhs)*; formats<A: csr, x: sparse>; reduce<j: $op>; ops<$($ops)*>; }
+            tensor_kernel! {
+                pub fn rows; y(i) = $($rhs)*; formats<A: csr>; reduce<j: $op>; ops<$($ops)*>;
+                schedule<split(i, i0, i1, Down, 4).parallelize(i0, CpuThread, NoRaces)>;
+            }
+            tensor_kernel! {
+                pub fn columns_temporary; y(i) = $($rhs)*; formats<A: csc>; reduce<j: $op>; ops<$($ops)*>;
+                schedule<parallelize(j, CpuThread, Temporary)>;
+            }
+            tensor_kernel! {
+                pub fn columns_atomics; y(i) = $($rhs)*; formats<A: csc>; reduce<j: $op>; ops<$($ops)*>;
+                schedule<parallelize(j, CpuThread, Atomics)>;
+            }
+            tensor_kernel! {
+                pub fn nnz_atomics; y(i) = $($rhs)*; formats<A: csr>; reduce<j: $op>; ops<$($ops)*>;
+                schedule<collapse(i, j, g).pos(g, p, A).split(p, p0, p1, Down, 4)
+                    .parallelize(p0, CpuThread, Atomics)>;
+            }
+            tensor_kernel! {
+                pub fn nnz_temporary; y(i) = $($rhs)*; formats<A: csr>; reduce<j: $op>; ops<$($ops)*>;
+                schedule<collapse(i, j, g).pos(g, p, A).split(p, p0, p1, Down, 4)
+                    .parallelize(p0, CpuThread, Temporary)>;
+            }
+
+            #[test]
+            fn agrees_with_the_dense_evaluation() {
+                let (t, f): (fn(f64, f64) -> f64, fn(f64, f64) -> f64) = ($term, $fold);
+                check_reduced::<Csr, DenseVec>(csr, "csr", t, f);
+                check_reduced::<DenseMat, DenseVec>(dense, "dense", t, f);
+                check_reduced::<Csr, SparseVec>(sparse_x, "sparse x", t, f);
+                check_reduced::<Csr, DenseVec>(rows, "rows, NoRaces", t, f);
+                check_reduced::<Csc, DenseVec>(columns_temporary, "columns, Temporary", t, f);
+                check_reduced::<Csc, DenseVec>(columns_atomics, "columns, Atomics", t, f);
+                check_reduced::<Csr, DenseVec>(nnz_atomics, "nonzeros, Atomics", t, f);
+                check_reduced::<Csr, DenseVec>(nnz_temporary, "nonzeros, Temporary", t, f);
+            }
+        }
+    };
+}
+
+// The largest magnitude: a body with no region, identity 0.
+reduced!(largest_magnitude, [A(i,j) * x(j)], ops[big(p, q) = max(abs(p), abs(q)) identity 0;], big,
+    |a, x| a * x,
+    |acc, v| if v.abs() > acc { v.abs() } else { acc });
+
+// Whether some term is nonzero, written with a `when` region over the operands' presence (a
+// partial result is present where it is not the identity).
+reduced!(some_nonzero, [A(i,j) * x(j)], ops[any(p, q) = 0 when p | q => 1 identity 0;], any,
+    |a, x| a * x,
+    |acc, v| if acc != 0.0 || v != 0.0 { 1.0 } else { 0.0 });

@@ -149,6 +149,15 @@ pub enum Op {
     /// `select(c, a, b)`: `a` where `c` is nonzero, else `b`. Not written by users: a call of a
     /// user operator (`ops<...>`) is inlined as selects over its operands' presence.
     Select,
+    /// A user operator of `ops<...>` named in `reduce<...>` (calls of one are inlined as
+    /// [`Op::Select`]s): its position in the clause and its identity, as `f64::to_bits`. Lowering
+    /// builds its combine from the definition.
+    User {
+        /// The definition's position in `ops<...>`.
+        index: u16,
+        /// The identity's bits.
+        identity: u64,
+    },
 }
 
 /// The functions written as calls, by name.
@@ -252,6 +261,7 @@ impl Op {
             Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne | Op::And | Op::Or => 2,
             Op::Pow | Op::Atan2 | Op::Max | Op::Min | Op::Heaviside => 2,
             Op::Select => 3,
+            Op::User { .. } => 2,
             _ => 1,
         }
     }
@@ -275,6 +285,7 @@ impl Op {
             Op::Not => "!",
             Op::Cast(ty) => return format!("as {}", ty.name()),
             Op::Select => "select",
+            Op::User { .. } => "a user operator",
             f => FUNCTIONS
                 .iter()
                 .find(|(_, op)| *op == f)
@@ -291,6 +302,7 @@ impl Op {
     /// The value `e` with `op(x, e) == op(e, x) == x` for every `x`, where there is one.
     pub fn identity(self) -> Option<f64> {
         match self {
+            Op::User { identity, .. } => Some(f64::from_bits(identity)),
             Op::Add => Some(0.0),
             Op::Mul => Some(1.0),
             Op::Max => Some(f64::NEG_INFINITY),
@@ -361,6 +373,7 @@ impl Op {
     /// that cannot reduce (it has no identity, or is not associative and commutative).
     pub fn reduction_identity(self) -> Option<f64> {
         match self {
+            Op::User { identity, .. } => Some(f64::from_bits(identity)),
             Op::Add | Op::Or => Some(0.0),
             Op::Mul | Op::And => Some(1.0),
             Op::Min => Some(f64::INFINITY),

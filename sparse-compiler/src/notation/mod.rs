@@ -170,6 +170,8 @@ pub struct Program {
     pub copies: Copies,
     /// The reduction `reduce<...>` names, if any (otherwise sums are implicit `+`).
     pub reduction: Option<Reduction>,
+    /// The user operators of `ops<...>` (calls are inlined; a reduction with one names it).
+    pub ops: Vec<ast::OpDef>,
 }
 
 impl Program {
@@ -330,6 +332,7 @@ impl Program {
             derived: builder.derived,
             copies: Copies::default(),
             reduction,
+            ops: kernel.ops.clone(),
         };
         program.check_sparse_output_fill(kernel)?;
         Ok(program)

@@ -15,7 +15,7 @@ use proc_macro2::Span;
 use syn::parse::ParseStream;
 use syn::{Ident, Token, parenthesized, token};
 
-use super::ast::{Access, Expr, Kernel, OpDef, Region};
+use super::ast::{Access, Expr, Kernel, LiteralValue, OpDef, ReduceDecl, Region};
 use super::expr::parse_expr;
 use super::parse::{error_at_next, open_angle, parse_fill_value, parse_name};
 use crate::algebra::{FUNCTIONS, Op};
@@ -142,7 +142,7 @@ fn parse_body(input: ParseStream, params: &[Ident], earlier: &[OpDef]) -> syn::R
 fn parse_value<K: syn::parse::Parse>(
     input: ParseStream,
     peek: impl syn::parse::Peek,
-) -> syn::Result<Option<(super::ast::LiteralValue, Span)>> {
+) -> syn::Result<Option<(LiteralValue, Span)>> {
     if !input.peek(peek) {
         return Ok(None);
     }
@@ -298,22 +298,36 @@ fn unknown_function(name: &Ident, ops: &[OpDef], in_body: bool) -> syn::Error {
     syn::Error::new(name.span(), message)
 }
 
-/// The user operator a `reduce<...>` clause names: it must exist and have an identity to start
-/// from. Reductions with a user operator are not implemented yet, so even then it is an error.
-pub(super) fn check_user_reduction(name: &Ident, ops: &[OpDef]) -> syn::Error {
-    let message = match ops.iter().find(|d| d.name == *name) {
+/// `var: name` in `reduce<...>` where `name` is no built-in operator: a user operator of two
+/// operands with an identity to start from.
+pub(super) fn user_reduction(var: &Ident, name: &Ident, ops: &[OpDef]) -> syn::Result<ReduceDecl> {
+    let found = ops.iter().position(|d| d.name == *name);
+    let message = match found.map(|k| (k, &ops[k])) {
         None => {
             let list = "`+`, `*`, `min`, `max`, `||`, `&&`";
             format!("unknown reduction operator `{name}`; expected one of {list}")
         }
-        Some(def) if def.identity.is_none() || def.params.len() != 2 => format!(
-            "`{name}` cannot reduce: a reduction needs an operator of two operands with an \
-             identity to start from; add `identity v` to its definition"
-        ),
-        Some(_) => format!(
-            "reducing with the user operator `{name}` is not supported yet; reduce with one of \
-             `+`, `*`, `min`, `max`, `||`, `&&`"
-        ),
+        Some((k, def)) => match (def.identity, def.params.len(), u16::try_from(k)) {
+            (Some((value, _)), 2, Ok(index)) => {
+                let identity = match value {
+                    LiteralValue::Int(n) => n as f64,
+                    LiteralValue::Float(f) => f,
+                };
+                let op = Op::User {
+                    index,
+                    identity: identity.to_bits(),
+                };
+                return Ok(ReduceDecl {
+                    var: var.clone(),
+                    op,
+                    span: name.span(),
+                });
+            }
+            _ => format!(
+                "`{name}` cannot reduce: a reduction needs an operator of two operands with an \
+                 identity to start from; add `identity v` to its definition"
+            ),
+        },
     };
-    syn::Error::new(name.span(), message)
+    Err(syn::Error::new(name.span(), message))
 }

@@ -43,7 +43,7 @@ use super::ast::{
 };
 use super::expr::parse_expr;
 use super::format::parse_formats;
-use super::ops::{check_user_reduction, parse_ops, resolve};
+use super::ops::{parse_ops, resolve, user_reduction};
 use super::schedule::{Written, parse_schedule};
 use crate::algebra::{Op, REDUCTIONS};
 use crate::error::Error;
@@ -92,8 +92,9 @@ fn parse_written(input: ParseStream) -> syn::Result<(Kernel, Option<Written>)> {
     let assignment: Assignment = input.parse()?;
     let clauses = parse_clauses(input)?;
     let ops = clauses.ops.unwrap_or_default();
-    if let Some(name) = clauses.user_reductions.first() {
-        return Err(check_user_reduction(name, &ops));
+    let mut reduce = clauses.reduce.unwrap_or_default();
+    for (var, name) in &clauses.user_reductions {
+        reduce.push(user_reduction(var, name, &ops)?);
     }
     let mut kernel = Kernel {
         attrs,
@@ -104,7 +105,7 @@ fn parse_written(input: ParseStream) -> syn::Result<(Kernel, Option<Written>)> {
         formats: clauses.formats.unwrap_or_default(),
         scalars: clauses.scalars.unwrap_or_default(),
         fills: clauses.fills.unwrap_or_default(),
-        reduce: clauses.reduce.unwrap_or_default(),
+        reduce,
         ops,
         schedule: None,
     };
@@ -151,8 +152,9 @@ struct Clauses {
     scalars: Option<Vec<Ident>>,
     fills: Option<Vec<FillDecl>>,
     reduce: Option<Vec<ReduceDecl>>,
-    /// Names in `reduce<...>` that are no built-in operator: checked against `ops<...>`.
-    user_reductions: Vec<Ident>,
+    /// Variables whose operator in `reduce<...>` is no built-in one, with its name: resolved
+    /// against `ops<...>`.
+    user_reductions: Vec<(Ident, Ident)>,
     ops: Option<Vec<OpDef>>,
     schedule: Option<Written>,
 }
@@ -317,7 +319,10 @@ pub(super) fn parse_fill_value(input: ParseStream) -> syn::Result<(LiteralValue,
 
 /// `<j: min, k: ||>`, after the `reduce` keyword. A name that is no built-in function is kept in
 /// `user` for `ops<...>` to resolve.
-fn parse_reduce(input: ParseStream, user: &mut Vec<Ident>) -> syn::Result<Vec<ReduceDecl>> {
+fn parse_reduce(
+    input: ParseStream,
+    user: &mut Vec<(Ident, Ident)>,
+) -> syn::Result<Vec<ReduceDecl>> {
     open_angle(input, "reduce")?;
     let mut reduce = Vec::new();
     while !input.peek(Token![>]) {
@@ -329,7 +334,7 @@ fn parse_reduce(input: ParseStream, user: &mut Vec<Ident>) -> syn::Result<Vec<Re
         if let Some((name, _)) = input.cursor().ident()
             && Op::function(&name.to_string()).is_none()
         {
-            user.push(input.call(Ident::parse_any)?);
+            user.push((var, input.call(Ident::parse_any)?));
         } else {
             let (op, span) = parse_reduction_operator(input)?;
             reduce.push(ReduceDecl { var, op, span });

@@ -607,3 +607,15 @@ fn user_operator_errors_name_what_is_wrong() {
         "unknown reduction operator `f`; expected one of `+`, `*`, `min`, `max`, `||`, `&&`"
     );
 }
+
+#[test]
+fn a_user_operator_with_an_identity_reduces() {
+    let kernel = parse_kernel(quote! {
+        fn k; y(i) = A(i,j); reduce< j: f >; ops< g(x) = x; f(x, y) = x * y identity 1; >;
+    })
+    .expect("parses");
+    let identity = 1f64.to_bits();
+    assert_eq!(kernel.reduce.len(), 1);
+    assert_eq!(kernel.reduce[0].var, "j");
+    assert_eq!(kernel.reduce[0].op, Op::User { index: 1, identity });
+}

@@ -2,10 +2,10 @@ use sparse::prelude::*;
 
 tensor_kernel! {
     pub fn sums;
-    y(i) = plus(A(i,j), 1);
+    y(i) = A(i,j);
     formats< A: csr >;
-    reduce< j: + >;
-    ops< plus(x, y) = x + y over x; >;
+    reduce< j: plus >;
+    ops< plus(x, y) = x + y identity 0; >;
 }
 
 fn main() {}
