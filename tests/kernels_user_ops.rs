@@ -450,3 +450,31 @@ reduced!(largest_magnitude, [A(i,j) * x(j)], ops[big(p, q) = max(abs(p), abs(q))
 reduced!(some_nonzero, [A(i,j) * x(j)], ops[any(p, q) = 0 when p | q => 1 identity 0;], any,
     |a, x| a * x,
     |acc, v| if acc != 0.0 || v != 0.0 { 1.0 } else { 0.0 });
+
+/// An integer kernel: literal fills, presence against them, and integer division in a `when`
+/// body.
+mod integers {
+    use super::*;
+
+    tensor_kernel! {
+        pub fn k; y(i) = f(a(i), b(i)); formats<a: sparse>; fills<a: 2, b: -1, y: -5>;
+        ops< f(x, y) = x * y - 3 over x | y when x & !y => x / 2; >;
+    }
+
+    #[test]
+    fn agrees_with_the_hand_evaluation() -> Result<(), KernelError> {
+        let entries = [([0], 7), ([1], 9), ([2], 2), ([3], -4)];
+        let a = Tensor::<i64, SparseVec>::from_entries_with_fill([5], entries, 2)?;
+        let b = Tensor::<i64, DenseVec>::from_entries_with_fill(
+            [5],
+            [([0], 3), ([3], 6), ([4], 0)],
+            -1,
+        )?;
+        let mut y = Tensor::<i64, DenseVec>::filled([5], -5);
+        k(&mut y, &a, &b)?;
+        // 0: both present, 7 * 3 - 3; 1: only a, 9 / 2; 2: a holds its fill and b its own, so
+        // the body at the fills, 2 * -1 - 3; 3: -4 * 6 - 3; 4: only b, 2 * 0 - 3.
+        assert_eq!(y.to_dense(), vec![18, 4, -5, -27, -3]);
+        Ok(())
+    }
+}
