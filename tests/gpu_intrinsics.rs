@@ -101,6 +101,7 @@ fn kernel(f: Intrinsic) -> Kernel {
             dims: vec![(0, 0), (1, 0)],
         }],
         body: vec![region(Unit::GpuBlock, "__b", blocks, vec![threads])],
+        combine: None,
     }
 }
 

@@ -1,4 +1,5 @@
-//! GPU kernels whose statements call intrinsics, compare, cast and take remainders: their CUDA
+//! GPU kernels whose statements call intrinsics, compare, cast, take remainders and call user
+//! operators (`ops<...>`, inlined as selects over their operands' presence): their CUDA
 //! source compiles through NVRTC for every value type, and they run, on a device where one is
 //! usable, else on the host simulator of `sparse::gpu` (the same source compiled as C++), against
 //! the same expression evaluated on the host. Skipped as `tests/gpu_kernels.rs` skips.
@@ -28,6 +29,39 @@ tensor_kernel! {
         .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;
 }
 
+tensor_kernel! {
+    /// A user operator per row, one thread per row.
+    pub fn user_rows;
+    y(i) = f(A(i,j), x(j));
+    formats<A: csr>;
+    ops< f(a, v) = a * v + a over a when a & !v => 2 * a - 1; >;
+    schedule<split(i, block, thread, Down, 256)
+        .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;
+}
+
+tensor_kernel! {
+    /// A user operator per row, one warp per row, its lanes' partial sums combined by shuffles.
+    pub fn user_warp;
+    y(i) = f(A(i,j), x(j));
+    formats<A: csr>;
+    ops< f(a, v) = a * v + a over a when a & !v => 2 * a - 1; >;
+    schedule<split(i, block, block_row, Down, 256).split(block_row, warp_row, warp, Down, 8)
+        .pos(j, jpos, A).split(jpos, thread_nz, thread, Down, 32)
+        .reorder(block, warp, warp_row, thread, thread_nz)
+        .parallelize(block, GpuBlock, IgnoreRaces).parallelize(warp, GpuWarp, IgnoreRaces)
+        .parallelize(thread, GpuThread, ParallelReduction)>;
+}
+
+/// The user operator of `user_rows` and `user_warp`, applied by hand: an operand is present
+/// where it is not zero (its fill).
+fn user_term(a: f64, x: f64) -> f64 {
+    match (a != 0.0, x != 0.0) {
+        (true, false) => 2.0 * a - 1.0,
+        (true, true) => a * x + a,
+        (false, _) => 0.0,
+    }
+}
+
 fn required(var: &str) -> bool {
     std::env::var(var).is_ok_and(|v| !v.is_empty() && v != "0")
 }
@@ -48,7 +82,13 @@ fn elements_value(x: f64) -> f64 {
 
 #[test]
 fn intrinsic_kernels_compile_through_nvrtc_for_every_value_type() {
-    for (name, source) in [("rows", ROWS_CUDA), ("elements", ELEMENTS_CUDA)] {
+    let kernels = [
+        ("rows", ROWS_CUDA),
+        ("elements", ELEMENTS_CUDA),
+        ("user_rows", USER_ROWS_CUDA),
+        ("user_warp", USER_WARP_CUDA),
+    ];
+    for (name, source) in kernels {
         for ty in ["double", "float", "int", "long long"] {
             let text = format!("typedef {ty} T;\ntypedef unsigned int idx_t;\n{source}");
             match sparse::gpu::compile_ptx(&text, name, "sm_90") {
@@ -103,6 +143,23 @@ fn intrinsic_kernels_run_against_the_host() -> Result<(), GpuError> {
             let xs = Tensor::from_dense([n], &x)?;
             rows(&mut y, &gpu.upload(&a)?, &gpu.upload(&xs)?)?;
             let what = format!("rows {m}x{n} case {case}");
+            assert_near(&y.download()?.to_dense(), &expected, &what);
+        }
+    }
+    for (m, n) in [(0, 0), (1, 1), (7, 5), (300, 40)] {
+        let x: Vec<f64> = (0..n).map(|j| (j % 5) as f64 - 2.0).collect();
+        for (case, entries) in cases([m, n], (m * 17 + n) as u64).into_iter().enumerate() {
+            let a = Tensor::<f64, Csr>::from_entries([m, n], entries)?;
+            let mut expected = vec![0.0; m];
+            a.for_each_entry(|c, v| expected[c[0]] += user_term(v, x[c[1]]));
+            let (da, dx) = (gpu.upload(&a)?, gpu.upload(&Tensor::from_dense([n], &x)?)?);
+            let mut y = gpu.zeros::<f64, DenseVec>([m])?;
+            user_rows(&mut y, &da, &dx)?;
+            let what = format!("user_rows {m}x{n} case {case}");
+            assert_near(&y.download()?.to_dense(), &expected, &what);
+            let mut y = gpu.zeros::<f64, DenseVec>([m])?;
+            user_warp(&mut y, &da, &dx)?;
+            let what = format!("user_warp {m}x{n} case {case}");
             assert_near(&y.download()?.to_dense(), &expected, &what);
         }
     }

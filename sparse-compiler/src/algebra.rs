@@ -146,6 +146,18 @@ pub enum Op {
     Min,
     /// `heaviside(x, h)`: 0 below zero, `h` at zero, 1 above (`heaviside(x)` is `h = 0`).
     Heaviside,
+    /// `select(c, a, b)`: `a` where `c` is nonzero, else `b`. Not written by users: a call of a
+    /// user operator (`ops<...>`) is inlined as selects over its operands' presence.
+    Select,
+    /// A user operator of `ops<...>` named in `reduce<...>` (calls of one are inlined as
+    /// [`Op::Select`]s): its position in the clause and its identity, as `f64::to_bits`. Lowering
+    /// builds its combine from the definition.
+    User {
+        /// The definition's position in `ops<...>`.
+        index: u16,
+        /// The identity's bits.
+        identity: u64,
+    },
 }
 
 /// The functions written as calls, by name.
@@ -248,6 +260,8 @@ impl Op {
             Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => 2,
             Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne | Op::And | Op::Or => 2,
             Op::Pow | Op::Atan2 | Op::Max | Op::Min | Op::Heaviside => 2,
+            Op::Select => 3,
+            Op::User { .. } => 2,
             _ => 1,
         }
     }
@@ -270,6 +284,8 @@ impl Op {
             Op::Or => "||",
             Op::Not => "!",
             Op::Cast(ty) => return format!("as {}", ty.name()),
+            Op::Select => "select",
+            Op::User { .. } => "a user operator",
             f => FUNCTIONS
                 .iter()
                 .find(|(_, op)| *op == f)
@@ -286,6 +302,7 @@ impl Op {
     /// The value `e` with `op(x, e) == op(e, x) == x` for every `x`, where there is one.
     pub fn identity(self) -> Option<f64> {
         match self {
+            Op::User { identity, .. } => Some(f64::from_bits(identity)),
             Op::Add => Some(0.0),
             Op::Mul => Some(1.0),
             Op::Max => Some(f64::NEG_INFINITY),
@@ -356,6 +373,7 @@ impl Op {
     /// that cannot reduce (it has no identity, or is not associative and commutative).
     pub fn reduction_identity(self) -> Option<f64> {
         match self {
+            Op::User { identity, .. } => Some(f64::from_bits(identity)),
             Op::Add | Op::Or => Some(0.0),
             Op::Mul | Op::And => Some(1.0),
             Op::Min => Some(f64::INFINITY),
@@ -406,7 +424,9 @@ impl Op {
             .map(|(k, o)| match o {
                 Operand::Constant(_) => false,
                 Operand::Varying { fill } => {
-                    varying == 1 || fill.is_some_and(|f| self.absorbs(k, f).is_some())
+                    varying == 1
+                        || fill.is_some_and(|f| self.absorbs(k, f).is_some())
+                        || self.selects_at_fill(k, operands)
                 }
             })
             .collect();
@@ -416,6 +436,16 @@ impl Op {
             return Iteration::Dense;
         }
         Iteration::Sparse { required }
+    }
+
+    /// Whether operand `k` is the condition of a select that is false at its fill and whose
+    /// alternative is a constant: where the condition's tensors store nothing the select gives
+    /// that constant, its own fill, so the loop may intersect with the condition.
+    fn selects_at_fill(self, k: usize, operands: &[Operand]) -> bool {
+        self == Op::Select
+            && k == 0
+            && operands[0].value() == Some(0.0)
+            && matches!(operands.get(2), Some(Operand::Constant(_)))
     }
 
     /// The result where every varying operand holds its fill, if every fill is known (or an
@@ -437,6 +467,7 @@ impl Op {
     pub fn eval(self, x: &[f64]) -> f64 {
         let a = x.first().copied().unwrap_or(0.0);
         let b = x.get(1).copied().unwrap_or(0.0);
+        let c = x.get(2).copied().unwrap_or(0.0);
         let truth = |c: bool| if c { 1.0 } else { 0.0 };
         match self {
             Op::Neg => -a,
@@ -460,6 +491,7 @@ impl Op {
             Op::Max => pick(a >= b, a, b),
             Op::Min => pick(a <= b, a, b),
             Op::Heaviside => heaviside(a, b),
+            Op::Select => pick(a != 0.0, b, c),
             f => unary(f, a),
         }
     }
@@ -604,5 +636,17 @@ mod tests {
         assert_eq!(Op::Cast(CastType::I32).symbol(), "as i32");
         assert_eq!(Op::Heaviside.eval(&[0.0, 0.5]), 0.5);
         assert!(Op::Sqrt.eval(&[-1.0]).is_nan());
+    }
+
+    #[test]
+    fn selects_intersect_with_a_condition_false_at_its_fill() {
+        let varying = |fill| Operand::Varying { fill: Some(fill) };
+        let constant = Operand::Constant(0.0);
+        let select = |c, e| Op::Select.iteration_at(&[varying(c), varying(0.0), e], None);
+        assert_eq!(select(0.0, constant), sparse(&[true, false, false]));
+        assert_eq!(select(1.0, constant), sparse(&[false, false, false]));
+        assert_eq!(select(0.0, varying(0.0)), sparse(&[false, false, false]));
+        assert_eq!(Op::Select.eval(&[1.0, 2.0, 3.0]), 2.0);
+        assert_eq!(Op::Select.eval(&[0.0, 2.0, 3.0]), 3.0);
     }
 }

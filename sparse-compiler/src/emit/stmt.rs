@@ -9,8 +9,8 @@ use super::expr::{Prec, is_constant, level_array, put_type};
 use super::names::Locals;
 use super::root::Root;
 use crate::ir::{
-    Array, BinOp, Expr, HostStep, Kernel, Place, ReduceOp, Region, Stmt, Sync, TempType, Unit,
-    UpdateOp, Var,
+    Array, BinOp, COMBINE_OPERANDS, Expr, HostStep, Kernel, Place, ReduceOp, Region, Stmt, Sync,
+    TempType, Unit, UpdateOp, Var,
 };
 
 /// The longest workspace of constant length declared as a stack array rather than a `Vec`
@@ -252,6 +252,7 @@ impl Emitter<'_> {
         let (zero, one) = (quote! { #scalar::ZERO }, quote! { #scalar::ONE });
         let (x, y) = (self.local("__x"), self.local("__y"));
         let result = match op {
+            ReduceOp::User { .. } => return self.put_user_combine(acc, value),
             ReduceOp::Add => quote! { #x + #y },
             ReduceOp::Mul => quote! { #x * #y },
             ReduceOp::Min => quote! { if #y < #x { #y } else { #x } },
@@ -260,6 +261,14 @@ impl Emitter<'_> {
             ReduceOp::And => quote! { if #x != #zero && #y != #zero { #one } else { #zero } },
         };
         quote! { { let (#x, #y): (T, T) = (#acc, #value); #result } }
+    }
+
+    /// A user operator's combine ([`Kernel::combine`]) of `acc` and `value`.
+    fn put_user_combine(&self, acc: TokenStream, value: TokenStream) -> TokenStream {
+        let [a, v] = COMBINE_OPERANDS.map(ident);
+        let body = (self.kernel.combine.as_ref())
+            .map_or_else(|| quote! { #v }, |e| self.put_expr(e).tokens);
+        quote! { { let (#a, #v): (T, T) = (#acc, #value); #body } }
     }
 
     fn put_workspace(&self, var: &Var, ty: TempType, len: &Expr, init: &Expr) -> TokenStream {

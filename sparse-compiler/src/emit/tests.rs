@@ -160,6 +160,7 @@ fn spmv_csr() -> Kernel {
         store(vals(0), var("__i"), var("__t"), false),
     ];
     Kernel {
+        combine: None,
         name: "spmv_csr".into(),
         params: vec![
             param("y", true, 1, named("Dense", &[1])),
@@ -213,6 +214,7 @@ fn spmv_dia() -> Kernel {
         ],
     )];
     Kernel {
+        combine: None,
         name: "spmv_dia".into(),
         params: vec![
             param("y", true, 1, named("Dense", &[1])),
@@ -318,6 +320,7 @@ fn sub_csr() -> Kernel {
         },
     ];
     Kernel {
+        combine: None,
         name: "sub_csr".into(),
         params: csr_params("C", "A", "B"),
         signature: vec![0, 1, 2],
@@ -397,6 +400,7 @@ fn spgemm_csr() -> Kernel {
     ];
     let workspace = |name: &str, ty| Stmt::workspace(v(name), ty, dim(0, 1));
     Kernel {
+        combine: None,
         name: "spgemm_csr".into(),
         params: csr_params("C", "A", "B"),
         signature: vec![0, 1, 2],
@@ -659,6 +663,7 @@ fn output_values_are_bound_after_every_read_of_the_output() {
 fn reading_the_output_structure_while_writing_values_splits_one_borrow() {
     // y(i,j) = A(i,j) into an already assembled CSR y: its pos is read, its values written.
     let kernel = Kernel {
+        combine: None,
         name: "copy_values".into(),
         params: vec![
             param("y", true, 2, named("Csr", &[])),

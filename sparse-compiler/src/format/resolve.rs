@@ -110,7 +110,7 @@ fn note_accesses<'k>(expr: &'k Expr, tensors: &mut Vec<TensorUse<'k>>, errors: &
     match expr {
         Expr::Access(access) => note_access(access, tensors, errors),
         Expr::Literal(_) => {}
-        Expr::Op { args, .. } => {
+        Expr::Op { args, .. } | Expr::Call { args, .. } => {
             for a in args {
                 note_accesses(a, tensors, errors);
             }

@@ -36,7 +36,7 @@ pub(crate) mod visit;
 
 pub use intrinsic::Intrinsic;
 pub use print::{format_type, print_kernel};
-pub use reduce::ReduceOp;
+pub use reduce::{COMBINE_OPERANDS, ReduceOp};
 pub use visit::{any_stmt, bin, declared_names, mentions, substitute};
 
 use crate::format::FormatType;
@@ -74,6 +74,9 @@ pub struct Kernel {
     pub shape_checks: Vec<ShapeCheck>,
     /// The statements after the shape checks.
     pub body: Vec<Stmt>,
+    /// For a reduction with a user operator ([`ReduceOp::User`]), how it combines: an expression
+    /// of the accumulator and the value ([`COMBINE_OPERANDS`]).
+    pub combine: Option<Expr>,
 }
 
 /// A tensor parameter.

@@ -18,7 +18,18 @@ pub enum ReduceOp {
     Or,
     /// `&&` on values read as booleans, giving one or zero; identity one.
     And,
+    /// A user operator of `ops<...>`: [`super::Kernel::combine`] of the accumulator and the
+    /// value ([`COMBINE_OPERANDS`]); its identity as `f64::to_bits`.
+    User {
+        /// The definition's position in `ops<...>`.
+        index: u16,
+        /// The identity's bits.
+        identity: u64,
+    },
 }
+
+/// The names the accumulator and the value combined into it have in [`super::Kernel::combine`].
+pub const COMBINE_OPERANDS: [&str; 2] = ["__acc", "__value"];
 
 impl ReduceOp {
     /// The reduction with operator `op` of index notation, if it reduces
@@ -32,6 +43,7 @@ impl ReduceOp {
             Op::Max => ReduceOp::Max,
             Op::Or => ReduceOp::Or,
             Op::And => ReduceOp::And,
+            Op::User { index, identity } => ReduceOp::User { index, identity },
             _ => return None,
         })
     }
@@ -46,6 +58,7 @@ impl ReduceOp {
             ReduceOp::Max => Op::Max,
             ReduceOp::Or => Op::Or,
             ReduceOp::And => Op::And,
+            ReduceOp::User { index, identity } => Op::User { index, identity },
         }
     }
 
@@ -57,6 +70,13 @@ impl ReduceOp {
             ReduceOp::Mul | ReduceOp::And => Literal::Int(1),
             ReduceOp::Min => Literal::Float(f64::INFINITY),
             ReduceOp::Max => Literal::Float(f64::NEG_INFINITY),
+            ReduceOp::User { identity, .. } => {
+                let v = f64::from_bits(identity);
+                match v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+                    true => Literal::Int(v as i64),
+                    false => Literal::Float(v),
+                }
+            }
         }
     }
 }

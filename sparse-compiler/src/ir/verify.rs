@@ -308,6 +308,7 @@ mod tests {
             fill: Literal::Int(0),
         };
         Kernel {
+            combine: None,
             name: "k".into(),
             params: vec![param("y", true, 1), param("x", false, 1)],
             signature: vec![0, 1],

@@ -336,7 +336,8 @@ enum Folded {
 /// `e` with every absent operand at its fill (a temporary at the value it holds), folded: an
 /// operator whose absent operand decides it (`algebra::Op::absorbs`: a zero factor, an infinite
 /// term) or whose operands are all known is its value, and an absent operand that is the
-/// operator's identity is dropped (`a + 0` is `a`, `0 - b` is `-b`, `a * 1` is `a`).
+/// operator's identity is dropped (`a + 0` is `a`, `0 - b` is `-b`, `a * 1` is `a`); a select
+/// whose condition is known is the branch it picks.
 fn fold(e: &NExpr, absent: &Absent) -> Folded {
     match e {
         NExpr::Access { id, access } if absent.accesses.contains(id) => {
@@ -360,6 +361,16 @@ fn fold(e: &NExpr, absent: &Absent) -> Folded {
             }
             if let Some(values) = folded.iter().map(value).collect::<Option<Vec<f64>>>() {
                 return Folded::Value(op.eval(&values));
+            }
+            let known = |f: &Folded| match f {
+                Folded::Value(v) => Some(*v),
+                Folded::Expr(e) => e.constant(),
+            };
+            if *op == Op::Select
+                && let Some(condition) = known(&folded[0])
+            {
+                let pick = if condition != 0.0 { 1 } else { 2 };
+                return folded.into_iter().nth(pick).unwrap_or(Folded::Value(0.0));
             }
             match (op, &folded[..]) {
                 (Op::Sub, [Folded::Value(z), Folded::Expr(b)]) if *z == 0.0 => {

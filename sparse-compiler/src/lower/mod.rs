@@ -8,6 +8,7 @@
 //! (`expr::zero`). Levels are only ever touched through their level functions (`format::Level`).
 //! Outputs are assembled as they are computed: dense levels by insert, compressed levels by append.
 
+mod combine;
 mod coord;
 mod derived;
 mod expr;
@@ -63,13 +64,34 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
     let mut stmts = body;
     stmts.append(&mut lowerer.hoisted);
     stmts.extend(rest);
+    let combine = combine::user_combine(program);
+    if combine.is_some() && runs_on_gpu(&stmts) {
+        let span = program
+            .reduction
+            .as_ref()
+            .map_or(program.tensors[0].span, |r| r.span);
+        let what = "reducing with a user operator in a GPU kernel".to_string();
+        return Err(vec![Error::new(span, ErrorKind::Unsupported(what))]);
+    }
     Ok(ir::Kernel {
         name: name.to_string(),
         params: params(program),
         signature: program.signature.clone(),
         shape_checks: shape_checks(program, &lowerer.accesses),
         body: stmts,
+        combine,
     })
+}
+
+/// Whether some region runs on GPU units.
+fn runs_on_gpu(stmts: &[Stmt]) -> bool {
+    let gpu = |u: ir::Unit| {
+        matches!(
+            u,
+            ir::Unit::GpuBlock | ir::Unit::GpuWarp | ir::Unit::GpuThread
+        )
+    };
+    ir::any_stmt(stmts, &|s| matches!(s, Stmt::Parallel(r) if gpu(r.unit)))
 }
 
 fn params(program: &Program) -> Vec<ir::Param> {

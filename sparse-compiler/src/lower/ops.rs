@@ -37,6 +37,7 @@ pub(super) fn apply(op: Op, args: Vec<Expr>) -> Option<Expr> {
         Op::Or => truth(Expr::Binary(BinOp::Or, nonzero(next()), nonzero(next()))),
         Op::Not => truth(Expr::Binary(BinOp::Eq, next(), value(0))),
         Op::Cast(CastType::Bool) => truth(*nonzero(next())),
+        Op::Select => Expr::Select(nonzero(next()), next(), next()),
         Op::Cast(ty) => call(conversion(ty)?, vec![next()]),
         f => call(intrinsic(f)?, (0..f.arity()).map(|_| next()).collect()),
     })

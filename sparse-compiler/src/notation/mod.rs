@@ -12,6 +12,7 @@
 
 mod concrete;
 mod convert;
+mod inline;
 mod order;
 mod params;
 mod plan;
@@ -169,6 +170,8 @@ pub struct Program {
     pub copies: Copies,
     /// The reduction `reduce<...>` names, if any (otherwise sums are implicit `+`).
     pub reduction: Option<Reduction>,
+    /// The user operators of `ops<...>` (calls are inlined; a reduction with one names it).
+    pub ops: Vec<ast::OpDef>,
 }
 
 impl Program {
@@ -301,6 +304,7 @@ impl Program {
             blocked_by: BTreeMap::new(),
             errors: Vec::new(),
             accesses: 1,
+            ops: kernel.ops.clone(),
         };
         let output = builder.access(&kernel.assignment.lhs);
         let rhs = builder.expr(&kernel.assignment.rhs);
@@ -328,6 +332,7 @@ impl Program {
             derived: builder.derived,
             copies: Copies::default(),
             reduction,
+            ops: kernel.ops.clone(),
         };
         program.check_sparse_output_fill(kernel)?;
         Ok(program)
@@ -423,6 +428,8 @@ struct Builder {
     blocked_by: BTreeMap<IndexVar, String>,
     errors: Errors,
     accesses: usize,
+    /// The user operators of `ops<...>`, inlined where the statement calls them.
+    ops: Vec<ast::OpDef>,
 }
 
 impl Builder {
@@ -546,6 +553,7 @@ impl Builder {
             ast::Expr::Op { op, args, .. } => {
                 Expr::Op(*op, args.iter().map(|a| self.expr(a)).collect())
             }
+            ast::Expr::Call { name, args, .. } => self.inline_call(name, args),
         }
     }
 }
@@ -628,7 +636,7 @@ fn accesses_of<'e>(e: &'e ast::Expr, name: &syn::Ident, out: &mut Vec<&'e ast::A
     match e {
         ast::Expr::Access(a) if a.tensor == *name => out.push(a),
         ast::Expr::Access(_) | ast::Expr::Literal(_) => {}
-        ast::Expr::Op { args, .. } => {
+        ast::Expr::Op { args, .. } | ast::Expr::Call { args, .. } => {
             for a in args {
                 accesses_of(a, name, out);
             }

@@ -118,7 +118,7 @@ fn expr(program: &Program, e: &Expr, outer: u8) -> String {
 /// on either side, need parentheses at the operator's own level too.
 fn operation(program: &Program, op: Op, args: &[Expr]) -> (u8, String) {
     let symbol = op.symbol();
-    if op.is_function() {
+    if op.is_function() || op == Op::Select {
         let args: Vec<String> = args.iter().map(|a| expr(program, a, 0)).collect();
         return (ATOM, format!("{symbol}({})", args.join(", ")));
     }

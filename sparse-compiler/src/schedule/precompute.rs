@@ -235,6 +235,10 @@ fn expr_text(e: &ast::Expr) -> String {
             let args: Vec<String> = args.iter().map(expr_text).collect();
             format!("{op:?}({})", args.join(","))
         }
+        ast::Expr::Call { name, args, .. } => {
+            let args: Vec<String> = args.iter().map(expr_text).collect();
+            format!("{name}({})", args.join(","))
+        }
     }
 }
 

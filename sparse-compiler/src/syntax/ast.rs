@@ -9,7 +9,7 @@ use syn::{Attribute, Ident, Visibility};
 use crate::algebra::Op;
 
 /// A whole invocation: `[attrs] [pub] fn NAME[(PARAMS)]; ASSIGNMENT;` then, in any order,
-/// `[formats<...>;] [scalars<...>;] [fills<...>;] [reduce<...>;] [schedule<...>;]`.
+/// `[formats<...>;] [scalars<...>;] [fills<...>;] [reduce<...>;] [ops<...>;] [schedule<...>;]`.
 #[derive(Clone, Debug)]
 pub struct Kernel {
     /// Doc comments and attributes written before `fn`, carried to the generated function.
@@ -33,6 +33,8 @@ pub struct Kernel {
     /// The `reduce<...>` clause: index variables reduced with an operator other than the
     /// implicit sum, in written order (empty when absent).
     pub reduce: Vec<ReduceDecl>,
+    /// The `ops<...>` clause: user-defined operators, in written order (empty when absent).
+    pub ops: Vec<OpDef>,
     /// The `schedule<...>` clause, if written.
     pub schedule: Option<Schedule>,
 }
@@ -96,6 +98,50 @@ pub enum Expr {
         /// The span of the operator token, the function's name or the cast's `as TYPE`.
         span: Span,
     },
+    /// A call of a user operator of `ops<...>`, by name (checked to name one, with its arity,
+    /// once every clause is parsed).
+    Call {
+        /// The operator's name.
+        name: Ident,
+        /// The arguments.
+        args: Vec<Expr>,
+        /// The span of the name and the parentheses.
+        span: Span,
+    },
+}
+
+/// `name(x, y) = body [over REGION] [when REGION => body].. [identity v] [annihilator v]` in the
+/// `ops<...>` clause. The bodies are expressions whose accesses are the parameters, written
+/// without parentheses.
+#[derive(Clone, Debug)]
+pub struct OpDef {
+    /// The operator's name.
+    pub name: Ident,
+    /// The parameters, in order.
+    pub params: Vec<Ident>,
+    /// The body, computed inside `over` (or wherever an operand is present without it).
+    pub body: Expr,
+    /// `over REGION`: where the body is computed with the operands' values.
+    pub over: Option<Region>,
+    /// `when REGION => body` clauses, tried in order before `over`.
+    pub whens: Vec<(Region, Expr)>,
+    /// `identity v`: `op(x, v) == op(v, x) == x`, the start of a reduction with it.
+    pub identity: Option<(LiteralValue, Span)>,
+    /// `annihilator v`: `op(x, v) == op(v, x) == v`.
+    pub annihilator: Option<(LiteralValue, Span)>,
+}
+
+/// Where operands are present: parameter names combined with `&`, `|` and `!`.
+#[derive(Clone, Debug)]
+pub enum Region {
+    /// The parameter at this position is present.
+    Param(usize),
+    /// Both hold.
+    And(Box<Region>, Box<Region>),
+    /// Either holds.
+    Or(Box<Region>, Box<Region>),
+    /// The region does not hold.
+    Not(Box<Region>),
 }
 
 /// A numeric literal as written.

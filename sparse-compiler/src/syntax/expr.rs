@@ -14,7 +14,7 @@ use super::ast::{Expr, Literal, LiteralValue};
 use super::parse::{
     error_after_operand, error_at_next, join, parse_access, parse_name, reject_suffix,
 };
-use crate::algebra::{CastType, FUNCTIONS, Op};
+use crate::algebra::{CastType, Op};
 
 /// How tightly a binary operator binds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -206,8 +206,9 @@ fn parse_operand(input: ParseStream) -> syn::Result<Expr> {
     }
 }
 
-/// `NAME(...)`: a call where `NAME` is a function, an access where the parentheses start with
-/// an index variable, and otherwise a call of an unknown function.
+/// `NAME(...)`: a call where `NAME` is a function, an access where the parentheses hold names
+/// (or start with one and hold no call or access, for the access's error), and otherwise a call
+/// of a user operator.
 fn parse_call_or_access(input: ParseStream) -> syn::Result<Expr> {
     let fork = input.fork();
     let name = fork.call(Ident::parse_any)?;
@@ -216,22 +217,69 @@ fn parse_call_or_access(input: ParseStream) -> syn::Result<Expr> {
     }
     let content;
     parenthesized!(content in fork);
-    let indexed = match content.cursor().token_tree() {
-        None => true,
-        Some((TokenTree::Ident(_), rest)) => {
-            !matches!(rest.token_tree(), Some((TokenTree::Group(_), _)))
-        }
-        Some(_) => false,
-    };
+    let first_is_name = matches!(
+        content.cursor().token_tree(),
+        Some((TokenTree::Ident(_), rest)) if !matches!(rest.token_tree(), Some((TokenTree::Group(_), _)))
+    );
+    let indexed = plain_names(content.cursor()) || (first_is_name && !holds_group(&content));
     if indexed {
         return parse_access(input, "a tensor name").map(Expr::Access);
     }
-    let names: Vec<&str> = FUNCTIONS.iter().map(|(n, _)| *n).collect();
-    let message = format!(
-        "unknown function `{name}`; the functions are {}",
-        names.join(", ")
-    );
-    Err(syn::Error::new(name.span(), message))
+    parse_user_call(input)
+}
+
+/// Whether the tokens are names separated by commas (the indices of an access, or the scalar
+/// operands of a user operator's call, which `ops<...>` tells apart).
+fn plain_names(mut cursor: syn::buffer::Cursor) -> bool {
+    loop {
+        let Some((TokenTree::Ident(_), rest)) = cursor.token_tree() else {
+            return cursor.eof();
+        };
+        match rest.punct() {
+            Some((p, next)) if p.as_char() == ',' => cursor = next,
+            Some(_) => return false,
+            None => return rest.eof(),
+        }
+    }
+}
+
+/// Whether a parenthesized or bracketed group comes among the tokens (a call or an access).
+fn holds_group(content: ParseStream) -> bool {
+    let mut cursor = content.cursor();
+    while let Some((tree, rest)) = cursor.token_tree() {
+        if matches!(tree, TokenTree::Group(_)) {
+            return true;
+        }
+        cursor = rest;
+    }
+    false
+}
+
+/// `NAME(x, ..)` where `NAME` is no built-in function: a call of a user operator, checked once
+/// `ops<...>` is parsed.
+fn parse_user_call(input: ParseStream) -> syn::Result<Expr> {
+    let name = parse_name(input, "a function")?;
+    let content;
+    let paren = parenthesized!(content in input);
+    let args = parse_args(&content)?;
+    let span = join(name.span(), paren.span.join());
+    Ok(Expr::Call { name, args, span })
+}
+
+/// Comma-separated arguments, up to the closing parenthesis.
+fn parse_args(content: ParseStream) -> syn::Result<Vec<Expr>> {
+    let mut args = Vec::new();
+    while !content.is_empty() {
+        args.push(parse_expr(content)?);
+        if content.is_empty() {
+            break;
+        }
+        if !content.peek(Token![,]) {
+            return Err(error_after_operand(content, "`,` or `)` after an argument"));
+        }
+        content.parse::<Token![,]>()?;
+    }
+    Ok(args)
 }
 
 /// `f(x, ..)` for the function `op`, with as many arguments as it takes.
@@ -239,20 +287,7 @@ fn parse_call(input: ParseStream, op: Op) -> syn::Result<Expr> {
     let name = parse_name(input, "a function")?;
     let content;
     let paren = parenthesized!(content in input);
-    let mut args = Vec::new();
-    while !content.is_empty() {
-        args.push(parse_expr(&content)?);
-        if content.is_empty() {
-            break;
-        }
-        if !content.peek(Token![,]) {
-            return Err(error_after_operand(
-                &content,
-                "`,` or `)` after an argument",
-            ));
-        }
-        content.parse::<Token![,]>()?;
-    }
+    let mut args = parse_args(&content)?;
     let span = join(name.span(), paren.span.join());
     if op == Op::Heaviside && args.len() == 1 {
         let zero = LiteralValue::Int(0);

@@ -4,6 +4,7 @@
 pub mod ast;
 mod expr;
 mod format;
+mod ops;
 mod parse;
 mod schedule;
 #[cfg(test)]

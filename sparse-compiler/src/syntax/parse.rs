@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! kernel     := attrs [vis] `fn` NAME [`(` NAME, ... `)`] `;` assignment `;` clause*
-//! clause     := formats `;` | scalars `;` | fills `;` | reduce `;` | schedule `;`
+//! clause     := formats `;` | scalars `;` | fills `;` | reduce `;` | ops `;` | schedule `;`
 //!               (any order, each at most once)
 //! assignment := access (`=` | `+=`) expr
 //! expr       := expr BINOP expr | (`-` | `!`) expr | expr `as` TYPE | `(` expr `)`
@@ -14,7 +14,8 @@
 //! level      := NAME [`(` NAME, ... `)`]
 //! scalars    := `scalars` `<` NAME, ... `>`
 //! fills      := `fills` `<` (NAME `:` [`-`] (INT | FLOAT | `inf`)), ... `>`
-//! reduce     := `reduce` `<` (NAME `:` (`+` | `*` | `min` | `max` | `||` | `&&`)), ... `>`
+//! reduce     := `reduce` `<` (NAME `:` (`+` | `*` | `min` | `max` | `||` | `&&` | NAME)), ... `>`
+//! ops        := `ops` `<` (NAME `(` NAME, ... `)` `=` expr ... `;`)* `>` (see `ops.rs`)
 //! schedule   := `schedule` `<` (`auto` | command (`.` command)*) `>`
 //! command    := NAME `(` (NAME | INT | expr), ... `)`
 //! ```
@@ -37,10 +38,12 @@ use syn::parse::{Parse, ParseStream, Parser};
 use syn::{Attribute, Ident, Token, Visibility, parenthesized, token};
 
 use super::ast::{
-    Access, AssignOp, Assignment, FillDecl, FormatDecl, Kernel, LiteralValue, ParamList, ReduceDecl,
+    Access, AssignOp, Assignment, FillDecl, FormatDecl, Kernel, LiteralValue, OpDef, ParamList,
+    ReduceDecl,
 };
 use super::expr::parse_expr;
 use super::format::parse_formats;
+use super::ops::{parse_ops, resolve, user_reduction};
 use super::schedule::{Written, parse_schedule};
 use crate::algebra::{Op, REDUCTIONS};
 use crate::error::Error;
@@ -51,6 +54,7 @@ pub(super) mod kw {
     syn::custom_keyword!(scalars);
     syn::custom_keyword!(fills);
     syn::custom_keyword!(reduce);
+    syn::custom_keyword!(ops);
     syn::custom_keyword!(schedule);
     syn::custom_keyword!(order);
     syn::custom_keyword!(auto);
@@ -87,7 +91,12 @@ fn parse_written(input: ParseStream) -> syn::Result<(Kernel, Option<Written>)> {
     }
     let assignment: Assignment = input.parse()?;
     let clauses = parse_clauses(input)?;
-    let kernel = Kernel {
+    let ops = clauses.ops.unwrap_or_default();
+    let mut reduce = clauses.reduce.unwrap_or_default();
+    for (var, name) in &clauses.user_reductions {
+        reduce.push(user_reduction(var, name, &ops)?);
+    }
+    let mut kernel = Kernel {
         attrs,
         vis,
         name,
@@ -96,9 +105,11 @@ fn parse_written(input: ParseStream) -> syn::Result<(Kernel, Option<Written>)> {
         formats: clauses.formats.unwrap_or_default(),
         scalars: clauses.scalars.unwrap_or_default(),
         fills: clauses.fills.unwrap_or_default(),
-        reduce: clauses.reduce.unwrap_or_default(),
+        reduce,
+        ops,
         schedule: None,
     };
+    resolve(&mut kernel)?;
     Ok((kernel, clauses.schedule))
 }
 
@@ -141,6 +152,10 @@ struct Clauses {
     scalars: Option<Vec<Ident>>,
     fills: Option<Vec<FillDecl>>,
     reduce: Option<Vec<ReduceDecl>>,
+    /// Variables whose operator in `reduce<...>` is no built-in one, with its name: resolved
+    /// against `ops<...>`.
+    user_reductions: Vec<(Ident, Ident)>,
+    ops: Option<Vec<OpDef>>,
     schedule: Option<Written>,
 }
 
@@ -180,10 +195,16 @@ fn parse_clauses(input: ParseStream) -> syn::Result<Clauses> {
             end_clause(input, "`fills<...>`")?;
         } else if input.peek(kw::reduce) {
             let keyword = input.parse::<kw::reduce>()?;
-            let reduce = parse_reduce(input)?;
+            let reduce = parse_reduce(input, &mut clauses.user_reductions)?;
             let twice = "name every reduction in one clause";
             once(&mut clauses.reduce, reduce, keyword.span, "reduce", twice)?;
             end_clause(input, "`reduce<...>`")?;
+        } else if input.peek(kw::ops) {
+            let keyword = input.parse::<kw::ops>()?;
+            let ops = parse_ops(input)?;
+            let twice = "define every operator in one clause";
+            once(&mut clauses.ops, ops, keyword.span, "ops", twice)?;
+            end_clause(input, "`ops<...>`")?;
         } else if input.peek(kw::schedule) {
             let keyword = input.parse::<kw::schedule>()?;
             let schedule = parse_schedule(input)?;
@@ -197,8 +218,9 @@ fn parse_clauses(input: ParseStream) -> syn::Result<Clauses> {
             )?;
             end_clause(input, "`schedule<...>`")?;
         } else {
-            let expected = "`formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>` or \
-                            `schedule<...>` after the statement (a kernel has one statement)";
+            let expected = "`formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>`, \
+                            `ops<...>` or `schedule<...>` after the statement (a kernel has one \
+                            statement)";
             return Err(error_at_next(input, expected));
         }
     }
@@ -266,7 +288,7 @@ fn parse_fills(input: ParseStream) -> syn::Result<Vec<FillDecl>> {
 }
 
 /// A fill value: `inf`, a number, either negated.
-fn parse_fill_value(input: ParseStream) -> syn::Result<(LiteralValue, Span)> {
+pub(super) fn parse_fill_value(input: ParseStream) -> syn::Result<(LiteralValue, Span)> {
     let expected = "a fill value: a number, `inf` or `-inf`";
     let minus = input
         .peek(Token![-])
@@ -295,8 +317,12 @@ fn parse_fill_value(input: ParseStream) -> syn::Result<(LiteralValue, Span)> {
     Ok((value, span))
 }
 
-/// `<j: min, k: ||>`, after the `reduce` keyword.
-fn parse_reduce(input: ParseStream) -> syn::Result<Vec<ReduceDecl>> {
+/// `<j: min, k: ||>`, after the `reduce` keyword. A name that is no built-in function is kept in
+/// `user` for `ops<...>` to resolve.
+fn parse_reduce(
+    input: ParseStream,
+    user: &mut Vec<(Ident, Ident)>,
+) -> syn::Result<Vec<ReduceDecl>> {
     open_angle(input, "reduce")?;
     let mut reduce = Vec::new();
     while !input.peek(Token![>]) {
@@ -305,8 +331,14 @@ fn parse_reduce(input: ParseStream) -> syn::Result<Vec<ReduceDecl>> {
             return Err(error_at_next(input, &format!("`:` after `{var}`")));
         }
         input.parse::<Token![:]>()?;
-        let (op, span) = parse_reduction_operator(input)?;
-        reduce.push(ReduceDecl { var, op, span });
+        if let Some((name, _)) = input.cursor().ident()
+            && Op::function(&name.to_string()).is_none()
+        {
+            user.push((var, input.call(Ident::parse_any)?));
+        } else {
+            let (op, span) = parse_reduction_operator(input)?;
+            reduce.push(ReduceDecl { var, op, span });
+        }
         if input.peek(Token![,]) {
             input.parse::<Token![,]>()?;
         } else {

@@ -30,6 +30,10 @@ fn show(e: &Expr) -> String {
             [a, b] => format!("({} {} {})", show(a), op.symbol(), show(b)),
             _ => "?".to_string(),
         },
+        Expr::Call { name, args, .. } => {
+            let args: Vec<String> = args.iter().map(show).collect();
+            format!("{name}!({})", args.join(", "))
+        }
     }
 }
 
@@ -315,7 +319,7 @@ fn statement_errors_say_what_was_expected() {
     );
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); z(i) = b(i); }),
-        "expected `formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>` or `schedule<...>` after the statement (a \
+        "expected `formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>`, `ops<...>` or `schedule<...>` after the statement (a \
          kernel has one statement), found `z`"
     );
 }
@@ -381,7 +385,7 @@ fn clause_errors_say_what_was_expected() {
     );
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); schedule<auto>; extra }),
-        "expected `formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>` or `schedule<...>` after the statement (a \
+        "expected `formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>`, `ops<...>` or `schedule<...>` after the statement (a \
          kernel has one statement), found `extra`"
     );
     assert_eq!(
@@ -473,7 +477,7 @@ fn command_arguments_are_typed() {
     // the error, not the command before it.
     assert_eq!(
         error(quote! { fn k; y(i) = a(i); schedule<tile(i)>; extra }),
-        "expected `formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>` or `schedule<...>` after the statement (a \
+        "expected `formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>`, `ops<...>` or `schedule<...>` after the statement (a \
          kernel has one statement), found `extra`"
     );
     assert!(
@@ -525,4 +529,93 @@ fn parameter_and_scalar_errors_say_what_was_expected() {
         error(quote! { fn k; y(i) = a * x(i); scalars<a> formats<x: dense>; }),
         "expected `;` after `scalars<...>`, found `formats`"
     );
+}
+
+/// A region written back with every operator parenthesized.
+fn show_region(r: &super::ast::Region, params: &[Ident]) -> String {
+    use super::ast::Region;
+    match r {
+        Region::Param(k) => params[*k].to_string(),
+        Region::And(a, b) => format!("({} & {})", show_region(a, params), show_region(b, params)),
+        Region::Or(a, b) => format!("({} | {})", show_region(a, params), show_region(b, params)),
+        Region::Not(a) => format!("!{}", show_region(a, params)),
+    }
+}
+
+#[test]
+fn user_operators_parse_with_their_regions_and_values() {
+    let kernel = parse_kernel(quote! {
+        fn k; y(i) = f(a(i), b(i)) + g(s, t);
+        ops< f(x, y) = x > y over x & !y | (y & x) when !x => 2 * y identity 0 annihilator -inf;
+             g(u, v) = f(u, v) - 1; >;
+    })
+    .expect("parses");
+    assert_eq!(show(&kernel.assignment.rhs), "(f!(a(i), b(i)) + g!(s, t))");
+    let f = &kernel.ops[0];
+    assert_eq!(show(&f.body), "(x > y)");
+    let over = f.over.as_ref().expect("over");
+    assert_eq!(show_region(over, &f.params), "((x & !y) | (y & x))");
+    assert_eq!(f.whens.len(), 1);
+    assert_eq!(show_region(&f.whens[0].0, &f.params), "!x");
+    assert_eq!(f.identity.map(|v| v.0), Some(LiteralValue::Int(0)));
+    assert_eq!(
+        f.annihilator.map(|v| v.0),
+        Some(LiteralValue::Float(f64::NEG_INFINITY))
+    );
+    assert_eq!(show(&kernel.ops[1].body), "(f!(u, v) - 1)");
+}
+
+#[test]
+fn user_operator_errors_name_what_is_wrong() {
+    assert_eq!(
+        error(quote! { fn k; y(i) = f(a(i)); ops< f(x, y) = x + y; >; }),
+        "`f` takes 2 operands, found 1"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = f(a(i), b(i)); ops< f(x, y) = x + z; >; }),
+        "`z` is not an operand of this operator; its body reads only its operands (`x`, `y`)"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = f(a(i), b(i)); ops< f(x, y) = x over x & b; >; }),
+        "`b` is not an operand of this operator; a region names its operands (`x`, `y`)"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = a(i); ops< f(x) = x; f(y) = y; >; }),
+        "the operator `f` is defined twice"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = a(i); ops< min(x, y) = x; >; }),
+        "`min` is a built-in function; give the operator another name"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = a(i); ops< f(x, x) = x; >; }),
+        "the parameter `x` is listed twice"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = a(i); ops< f(x) = g(x); g(x) = x; >; }),
+        "unknown function `g`; the functions are sqrt, abs, square, cube, cbrt, exp, log, \
+         log10, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, pow, \
+         atan2, max, min, heaviside (a body calls only the operators defined before it)"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = A(i,j); reduce< j: f >; ops< f(x, y) = x + y; >; }),
+        "`f` cannot reduce: a reduction needs an operator of two operands with an identity to \
+         start from; add `identity v` to its definition"
+    );
+    assert_eq!(
+        error(quote! { fn k; y(i) = A(i,j); reduce< j: f >; }),
+        "unknown reduction operator `f`; expected one of `+`, `*`, `min`, `max`, `||`, `&&`"
+    );
+}
+
+#[test]
+fn a_user_operator_with_an_identity_reduces() {
+    let kernel = parse_kernel(quote! {
+        fn k; y(i) = A(i,j); reduce< j: f >; ops< g(x) = x; f(x, y) = x * y identity 1; >;
+    })
+    .expect("parses");
+    let identity = 1f64.to_bits();
+    assert_eq!(kernel.reduce.len(), 1);
+    assert_eq!(kernel.reduce[0].var, "j");
+    assert_eq!(kernel.reduce[0].op, Op::User { index: 1, identity });
 }

@@ -633,5 +633,7 @@ fn combine_code(op: ReduceOp) -> u8 {
         ReduceOp::Min => 2,
         ReduceOp::Max => 3,
         ReduceOp::Or => 4,
+        // Refused before emission: lowering reports a user operator's reduction on a GPU.
+        ReduceOp::User { .. } => 0,
     }
 }

@@ -11,6 +11,7 @@ fn intrinsic_kernel(f: crate::ir::Intrinsic) -> Kernel {
     };
     let body = vec![store(vals(0), var("__i"), Expr::Call(f, args), false)];
     Kernel {
+        combine: None,
         name: "apply".into(),
         params: vec![
             param("y", true, 1, named("Dense", &[1])),

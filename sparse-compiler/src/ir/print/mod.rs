@@ -578,6 +578,7 @@ fn update_op(op: UpdateOp) -> &'static str {
         UpdateOp::Reduce(ReduceOp::Max) => "max=",
         UpdateOp::Reduce(ReduceOp::Or) => "||=",
         UpdateOp::Reduce(ReduceOp::And) => "&&=",
+        UpdateOp::Reduce(ReduceOp::User { .. }) => "combine=",
     }
 }
 
@@ -589,6 +590,7 @@ fn reduce_op(op: ReduceOp) -> &'static str {
         ReduceOp::Max => "max",
         ReduceOp::Or => "||",
         ReduceOp::And => "&&",
+        ReduceOp::User { .. } => "combine",
     }
 }
 

@@ -30,6 +30,7 @@ fn kernel(body: Vec<Stmt>) -> Kernel {
         fill: Literal::Int(0),
     };
     Kernel {
+        combine: None,
         name: "spmv".into(),
         params: vec![
             param("y", true, 1, "Dense", &[1]),
