@@ -258,7 +258,9 @@ pub fn end_entries<T: Scalar, F: Format>(
 /// Gives `tensor` the structure of `other`'s first levels, values set to its fill (generated kernels call
 /// it when the output's nonzeros are among an input's: SDDMM, TTV into a sparse output). The
 /// arrays are copied into the existing ones, keeping their capacity, and validated against
-/// `tensor`'s format and shape.
+/// `tensor`'s format and shape. Where `tensor`'s format has dense levels in place of `other`'s
+/// compressed ones (a CSR output of TTV over a CSF tensor), the compressed levels below are
+/// spread over the dense parents, positions unchanged.
 pub fn copy_structure<T: Scalar, F: Format, G: Format>(
     tensor: &mut Tensor<T, F>,
     other: &Tensor<T, G>,
@@ -279,10 +281,15 @@ pub fn copy_structure<T: Scalar, F: Format, G: Format>(
             limit: usize::MAX,
         })?;
     }
-    crate::validate::validate(F::LEVELS, tensor.shape(), source, parent_len)?;
-    if tensor.levels.len() == n {
+    if G::LEVELS.get(..n) != Some(F::LEVELS) {
+        let levels = crate::pattern::converted_levels(F::LEVELS, tensor.shape(), source)?;
+        crate::validate::validate(F::LEVELS, tensor.shape(), &levels, parent_len)?;
+        tensor.levels = levels;
+    } else if tensor.levels.len() == n {
+        crate::validate::validate(F::LEVELS, tensor.shape(), source, parent_len)?;
         tensor.levels.clone_from_slice(source);
     } else {
+        crate::validate::validate(F::LEVELS, tensor.shape(), source, parent_len)?;
         tensor.levels = source.to_vec();
     }
     tensor.vals.clear();

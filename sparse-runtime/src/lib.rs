@@ -22,6 +22,7 @@ mod error;
 mod interop;
 pub mod io;
 mod pack;
+mod pattern;
 mod prefetch;
 mod scalar;
 mod search;

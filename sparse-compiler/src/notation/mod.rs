@@ -30,7 +30,7 @@ use proc_macro2::Span;
 
 use crate::algebra::{Iteration, Op, Operand};
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{Coord, FormatType, LevelSpec, TensorFormat, level_of};
+use crate::format::{Coord, FormatType, LevelKind, LevelSpec, TensorFormat, level_of};
 use crate::syntax::ast::{self, AssignOp, LiteralValue};
 
 /// An index variable, numbered in order of first appearance (output indices first).
@@ -235,10 +235,25 @@ impl Program {
         factors.into_iter().find_map(|(id, access)| {
             let source = self.iterated_levels(access.tensor);
             let n = out.len();
-            let same_levels = source.get(..n) == Some(out);
+            let same_levels = source.get(..n).is_some_and(|s| pattern_levels(s, out));
             let same_vars = access.level_vars.get(..n) == Some(&self.output.level_vars[..]);
             let copied = self.copies.get(access.tensor).is_some();
             (same_levels && same_vars && !copied).then_some(id)
+        })
+    }
+
+    /// Whether the output takes an input's structure through a conversion (`pattern_source`
+    /// with dense output levels where the input's are compressed: TTV from a CSF tensor into a
+    /// CSR result), which only the host runtime makes.
+    pub fn pattern_converted(&self) -> bool {
+        let out = self.iterated_levels(self.output.tensor);
+        let Some(source) = self.pattern_source() else {
+            return false;
+        };
+        let mut factors = Vec::new();
+        product_factors(&self.rhs, &mut factors);
+        (factors.iter()).any(|&(id, access)| {
+            id == source && self.iterated_levels(access.tensor).get(..out.len()) != Some(out)
         })
     }
 
@@ -791,4 +806,26 @@ impl Expr {
         self.value_without(absent)
             .is_some_and(|v| crate::algebra::same(v, skip))
     }
+}
+
+/// Whether an output stored in levels `out` can take the structure of an input's first levels
+/// `source` and sit at its positions: the same levels, or dense output levels where the input's
+/// are compressed (unique and ordered, so the dense level enumerates a superset of the same
+/// coordinates in the same order) above compressed levels that match, ending in a level that
+/// matches. The last level's positions are then the input's, which is what the kernel writes at.
+fn pattern_levels(source: &[LevelSpec], out: &[LevelSpec]) -> bool {
+    let converted = |s: &LevelSpec, o: &LevelSpec| {
+        o.kind == LevelKind::Dense
+            && s.kind == LevelKind::Compressed
+            && s.unique
+            && s.ordered
+            && s.coord == o.coord
+    };
+    let Some(first) = (source.iter().zip(out)).position(|(s, o)| s != o) else {
+        return source.len() == out.len();
+    };
+    let matches_below = |k: usize| source[k] == out[k] && out[k].kind == LevelKind::Compressed;
+    (first..out.len()).all(|k| converted(&source[k], &out[k]) || matches_below(k))
+        && out.last().is_some_and(|l| l.kind == LevelKind::Compressed)
+        && out.last() == source.get(out.len() - 1)
 }
