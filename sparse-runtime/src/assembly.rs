@@ -41,8 +41,8 @@ use crate::{FormatError, Scalar, Tensor};
 /// ```
 #[derive(Debug)]
 pub struct Assembly<T> {
-    levels: Vec<Level>,
-    vals: Vec<T>,
+    pub(crate) levels: Vec<Level>,
+    pub(crate) vals: Vec<T>,
     /// The first thing that went wrong; later calls are then ignored and
     /// [`end_assembly`] returns it. Recording instead of panicking keeps the kernel's hot
     /// loop free of error paths.
@@ -155,7 +155,7 @@ impl<T: Scalar> Assembly<T> {
 
 /// `pos[parent + 1] = end`, after giving the parents since the last closed one empty segments;
 /// nothing when `parent` is closed already.
-fn close_segment(pos: &mut Vec<Idx>, parent: usize, end: Idx) {
+pub(crate) fn close_segment(pos: &mut Vec<Idx>, parent: usize, end: Idx) {
     let closed = pos.last().copied().unwrap_or(0);
     let len = parent.saturating_add(1);
     if pos.len() <= len {
@@ -164,7 +164,7 @@ fn close_segment(pos: &mut Vec<Idx>, parent: usize, end: Idx) {
     }
 }
 
-fn too_large(what: &'static str, value: usize) -> FormatError {
+pub(crate) fn too_large(what: &'static str, value: usize) -> FormatError {
     FormatError::TooLarge {
         what,
         value: Some(value),
@@ -172,7 +172,7 @@ fn too_large(what: &'static str, value: usize) -> FormatError {
     }
 }
 
-fn not_appendable(level: usize) -> FormatError {
+pub(crate) fn not_appendable(level: usize) -> FormatError {
     FormatError::Unrepresentable {
         format: "the kernel's output",
         level,
