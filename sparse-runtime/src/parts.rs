@@ -161,3 +161,142 @@ pub fn part_count(work: usize, span: usize) -> usize {
         threads => threads.saturating_mul(4).min(span).max(1),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::__private::{Assembly, begin_assembly, end_assembly};
+    use crate::{Coo, Csr, Dcsr, Format, Tensor};
+
+    /// Appends rows `(i, [(j, v)])` the way a generated kernel does for `format`: DCSR rows
+    /// lazily (children closed under the next row position, then the row coordinate), CSR rows
+    /// closed under the row, COO entries with both coordinates.
+    fn rows<A: Appender>(asm: &mut A, format: &str, rows: &Rows) {
+        for &(i, row) in rows {
+            for &(j, v) in row {
+                if format == "coo" {
+                    asm.append(0, i);
+                }
+                asm.append(1, j);
+                asm.append_value(v);
+            }
+            match format {
+                "dcsr" if !row.is_empty() => {
+                    let at = asm.len(0);
+                    asm.finish_segment(1, at);
+                    asm.append(0, i);
+                }
+                "csr" => asm.finish_segment(1, i),
+                _ => {}
+            }
+        }
+    }
+
+    /// The calls a kernel makes, on a whole assembly or on a part.
+    trait Appender {
+        fn append(&mut self, level: usize, coord: usize);
+        fn append_value(&mut self, value: f64);
+        fn finish_segment(&mut self, level: usize, parent: usize);
+        fn len(&self, level: usize) -> usize;
+    }
+
+    macro_rules! appender {
+        ($t:ty) => {
+            impl Appender for $t {
+                fn append(&mut self, level: usize, coord: usize) {
+                    <$t>::append(self, level, coord)
+                }
+                fn append_value(&mut self, value: f64) {
+                    <$t>::append_value(self, value)
+                }
+                fn finish_segment(&mut self, level: usize, parent: usize) {
+                    <$t>::finish_segment(self, level, parent)
+                }
+                fn len(&self, level: usize) -> usize {
+                    <$t>::len(self, level)
+                }
+            }
+        };
+    }
+    appender!(Assembly<f64>);
+    appender!(AssemblyPart<f64>);
+
+    type Rows<'a> = [(usize, &'a [(usize, f64)])];
+
+    /// The rows appended serially, and cut into parts at `cuts` and joined: the same tensor.
+    fn serial_and_parts<F: Format>(format: &str, all: &Rows, cuts: &[usize]) {
+        let mut serial = Tensor::<f64, F>::zeros([6, 4]);
+        let mut asm = begin_assembly(&mut serial);
+        rows(&mut asm, format, all);
+        if format != "csr" {
+            asm.finish_segment(0, 0);
+        }
+        end_assembly(&mut serial, asm).unwrap();
+        let mut joined = Tensor::<f64, F>::from_entries([6, 4], [([5, 3], 9.0)]).unwrap();
+        let mut asm = begin_assembly(&mut joined);
+        let bounds: Vec<usize> = [0].iter().chain(cuts).chain(&[all.len()]).copied().collect();
+        let parts = (bounds.windows(2))
+            .map(|w| {
+                let mut part = asm.part();
+                rows(&mut part, format, &all[w[0]..w[1]]);
+                part
+            })
+            .collect();
+        asm.join(parts).unwrap();
+        if format != "csr" {
+            asm.finish_segment(0, 0);
+        }
+        end_assembly(&mut joined, asm).unwrap();
+        assert_eq!(joined.levels, serial.levels, "{format}, cut at {cuts:?}");
+        assert_eq!(joined.values(), serial.values());
+        assert_eq!(joined.nnz(), serial.nnz());
+    }
+
+    /// Rows 0, 2 and 5 empty; parts that are empty, hold one row, or several.
+    #[test]
+    fn joined_parts_give_the_serial_arrays() {
+        let all: &Rows = &[
+            (1, &[(0, 1.0), (2, 2.0)]),
+            (3, &[(1, 3.0)]),
+            (4, &[(0, 4.0), (1, 5.0), (3, 6.0)]),
+        ];
+        for cuts in [&[][..], &[0], &[1], &[1, 2], &[0, 0, 3], &[2, 3]] {
+            serial_and_parts::<Dcsr>("dcsr", all, cuts);
+            serial_and_parts::<Csr>("csr", all, cuts);
+            serial_and_parts::<Coo<2>>("coo", all, cuts);
+        }
+        serial_and_parts::<Dcsr>("dcsr", &[], &[0]);
+    }
+
+    #[test]
+    fn a_fault_in_a_part_is_returned_by_the_join() {
+        let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
+        let mut asm = begin_assembly(&mut y);
+        let mut part = asm.part();
+        part.append(0, 1);
+        assert!(asm.join(vec![part]).is_err());
+        let mut part = asm.part();
+        part.append(1, Idx::MAX as usize + 1);
+        assert!(asm.join(vec![asm.part(), part]).is_err());
+    }
+
+    #[test]
+    fn lists_of_triples_are_appended_in_order() {
+        let mut list = Entries::<i64>::new([3, 3]);
+        list.push(&[2, 2], 1).unwrap();
+        let mut part = list.part();
+        part.push(&[0, 1], 2).unwrap();
+        list.join(vec![list.part(), part]).unwrap();
+        let pairs: Vec<(Vec<usize>, i64)> = list.iter().map(|(c, v)| (c.to_vec(), v)).collect();
+        assert_eq!(pairs, [(vec![2, 2], 1), (vec![0, 1], 2)]);
+    }
+
+    #[test]
+    fn one_part_below_the_threshold_and_never_more_than_the_iterations() {
+        assert_eq!(part_count(0, 1000), 1);
+        let threads = rayon::current_num_threads();
+        let big = crate::__private::PARALLEL_MIN_WORK;
+        assert_eq!(part_count(big, 3), if threads > 1 { 3 } else { 1 });
+        assert_eq!(part_count(big, 0), 1);
+    }
+}
