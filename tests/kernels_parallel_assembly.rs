@@ -121,7 +121,10 @@ fn check_pair<F: Format, G: Format>(
     exact: bool,
 ) {
     for [m, n] in SHAPES {
-        let (bs, cs) = (matrices([m, n], 11 + m as u64), matrices([m, n], 13 + n as u64));
+        let (bs, cs) = (
+            matrices([m, n], 11 + m as u64),
+            matrices([m, n], 13 + n as u64),
+        );
         for (k, b) in bs.iter().enumerate() {
             for c in [&cs[(k + 2) % cs.len()], &Vec::new()] {
                 let (tb, tc) = (tensor::<G, 2>([m, n], b), tensor::<G, 2>([m, n], c));
@@ -262,7 +265,10 @@ fn check_ttv(shape: [usize; 3], b: &[([usize; 3], f64)], seed: u64) {
     let positive: Entries<3> = b.iter().map(|&(at, v)| (at, v.abs() + 0.5)).collect();
     let mut rng = Rng::new(seed);
     let c: Vec<f64> = (0..r).map(|_| rng.value().abs() + 0.25).collect();
-    let (tb, tc) = (tensor::<Csf<3>, 3>(shape, &positive), Tensor::from_dense([r], &c).unwrap());
+    let (tb, tc) = (
+        tensor::<Csf<3>, 3>(shape, &positive),
+        Tensor::from_dense([r], &c).unwrap(),
+    );
     let want = ttv_reference(shape, &positive, &c);
     let mut serial = full::<Csr>([p, q]);
     ttv(&mut serial, &tb, &tc).unwrap();
@@ -283,7 +289,14 @@ fn check_ttv(shape: [usize; 3], b: &[([usize; 3], f64)], seed: u64) {
 
 #[test]
 fn ttv_over_csf_into_csr_with_the_evaluation_schedule() {
-    let shapes: [[usize; 3]; 6] = [[0, 0, 0], [1, 1, 1], [7, 5, 6], [65, 4, 3], [130, 3, 5], [3, 70, 2]];
+    let shapes: [[usize; 3]; 6] = [
+        [0, 0, 0],
+        [1, 1, 1],
+        [7, 5, 6],
+        [65, 4, 3],
+        [130, 3, 5],
+        [3, 70, 2],
+    ];
     for shape in shapes {
         let [p, q, r] = shape;
         let mut inputs = cases(shape, 61 + p as u64);
@@ -313,8 +326,15 @@ fn parallel_assembly_on_threads_above_the_work_threshold() {
         e
     };
     let (eb, ec) = (entries(&mut rng), entries(&mut rng));
-    let want = zip(&dense([rows, cols], &eb), &dense([rows, cols], &ec), |x, y| x + y);
-    let (b, c) = (tensor::<Dcsr, 2>([rows, cols], &eb), tensor([rows, cols], &ec));
+    let want = zip(
+        &dense([rows, cols], &eb),
+        &dense([rows, cols], &ec),
+        |x, y| x + y,
+    );
+    let (b, c) = (
+        tensor::<Dcsr, 2>([rows, cols], &eb),
+        tensor([rows, cols], &ec),
+    );
     let mut serial = Tensor::<f64, Dcsr>::zeros([rows, cols]);
     add_dcsr(&mut serial, &b, &c).unwrap();
     assert_close(&serial.to_dense(), &want);
@@ -328,7 +348,10 @@ fn parallel_assembly_on_threads_above_the_work_threshold() {
     let mut got = Tensor::<f64, Coo<2>>::zeros([rows, cols]);
     add_coo_tiles(&mut got, &b, &c).unwrap();
     assert_eq!(got.entries(), serial.entries());
-    let (b, c) = (tensor::<Csr, 2>([rows, cols], &eb), tensor([rows, cols], &ec));
+    let (b, c) = (
+        tensor::<Csr, 2>([rows, cols], &eb),
+        tensor([rows, cols], &ec),
+    );
     let mut got = Tensor::<f64, HashMat>::zeros([rows, cols]);
     add_hash_rows(&mut got, &b, &c).unwrap();
     assert_close(&got.to_dense(), &want);
@@ -350,7 +373,12 @@ fn parallel_assembly_on_threads_above_the_work_threshold() {
     assert_eq!(got.nnz(), serial.nnz());
     let shape = [3000, 40, 40];
     let bt: Entries<3> = (0..PARALLEL_MIN_WORK + 5000)
-        .map(|_| ([rng.below(3000) / 2 * 2, rng.below(40), rng.below(40)], rng.value()))
+        .map(|_| {
+            (
+                [rng.below(3000) / 2 * 2, rng.below(40), rng.below(40)],
+                rng.value(),
+            )
+        })
         .collect();
     check_ttv(shape, &bt, 93);
 }

@@ -59,7 +59,10 @@ impl<T: Scalar> AssemblyPart<T> {
     /// The coordinates appended to `level` by this part.
     #[inline]
     pub fn len(&self, level: usize) -> usize {
-        self.crd.get(level).and_then(Option::as_ref).map_or(0, Vec::len)
+        self.crd
+            .get(level)
+            .and_then(Option::as_ref)
+            .map_or(0, Vec::len)
     }
 
     #[cold]
@@ -234,7 +237,12 @@ mod tests {
         end_assembly(&mut serial, asm).unwrap();
         let mut joined = Tensor::<f64, F>::from_entries([6, 4], [([5, 3], 9.0)]).unwrap();
         let mut asm = begin_assembly(&mut joined);
-        let bounds: Vec<usize> = [0].iter().chain(cuts).chain(&[all.len()]).copied().collect();
+        let bounds: Vec<usize> = [0]
+            .iter()
+            .chain(cuts)
+            .chain(&[all.len()])
+            .copied()
+            .collect();
         let parts = (bounds.windows(2))
             .map(|w| {
                 let mut part = asm.part();

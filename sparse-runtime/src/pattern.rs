@@ -110,7 +110,10 @@ mod tests {
         let levels = converted_levels(Csr::LEVELS, &[3, 2], &b.levels).unwrap();
         assert_eq!(levels[1].pos(), &[0, 0, 0, 0]);
         let b = Tensor::<f64, Dcsr>::from_entries([3, 2], [([2, 1], 1.0)]).unwrap();
-        assert_eq!(converted_levels(Dcsr::LEVELS, &[3, 2], &b.levels).unwrap(), b.levels);
+        assert_eq!(
+            converted_levels(Dcsr::LEVELS, &[3, 2], &b.levels).unwrap(),
+            b.levels
+        );
         // A compressed output level over a dense input level cannot take its structure.
         let c = Tensor::<f64, Csr>::from_entries([3, 2], [([2, 1], 1.0)]).unwrap();
         assert!(converted_levels(Dcsr::LEVELS, &[3, 2], &c.levels).is_err());

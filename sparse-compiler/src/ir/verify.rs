@@ -492,6 +492,24 @@ mod tests {
         assert!(check(append).is_err());
     }
 
+    /// Appends belong in regions that append parts, triples in regions that push entry parts.
+    #[test]
+    fn parts_take_their_own_kind_of_statement() {
+        let value = Expr::Value(Literal::Int(1));
+        let parts = |output, stmt: Stmt| check(vec![region(Unit::CpuThread, output, vec![stmt])]);
+        let append = Stmt::AppendValue(value.clone());
+        assert_eq!(parts(OutputAccess::AppendParts, append.clone()), Ok(()));
+        assert!(parts(OutputAccess::EntryParts, append).is_err());
+        let entry = Stmt::AppendEntry {
+            coords: vec![Expr::Index(0)],
+            value: value.clone(),
+        };
+        assert_eq!(parts(OutputAccess::EntryParts, entry.clone()), Ok(()));
+        assert!(parts(OutputAccess::AppendParts, entry).is_err());
+        let store = Stmt::store(Array::Vals { param: 0 }, Expr::Index(0), value, false);
+        assert!(parts(OutputAccess::AppendParts, store).is_err());
+    }
+
     #[test]
     fn passes_must_have_shaped_lanes_and_split_assemblies() {
         let lanes = vec![region(Unit::CpuVector, OutputAccess::Scattered, Vec::new())];

@@ -184,7 +184,10 @@ impl Lowerer<'_> {
                 true => OutputAccess::AppendParts,
                 false => {
                     let tensor = self.program.tensors[0].name.clone();
-                    return Err(Error::new(tag.span, ErrorKind::ParallelSparseOutput(tensor)));
+                    return Err(Error::new(
+                        tag.span,
+                        ErrorKind::ParallelSparseOutput(tensor),
+                    ));
                 }
             },
             Race::Atomics => OutputAccess::Scattered,

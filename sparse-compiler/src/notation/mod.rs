@@ -14,6 +14,7 @@ mod concrete;
 mod convert;
 mod order;
 mod params;
+mod pattern;
 mod plan;
 mod print;
 mod reread;
@@ -30,7 +31,7 @@ use proc_macro2::Span;
 
 use crate::algebra::{Iteration, Op, Operand};
 use crate::error::{Error, ErrorKind, Errors};
-use crate::format::{Coord, FormatType, LevelKind, LevelSpec, TensorFormat, level_of};
+use crate::format::{Coord, FormatType, LevelSpec, TensorFormat, level_of};
 use crate::syntax::ast::{self, AssignOp, LiteralValue};
 
 /// An index variable, numbered in order of first appearance (output indices first).
@@ -211,50 +212,6 @@ impl Program {
     pub fn assembles_output(&self) -> bool {
         let sparse = (self.iterated_levels(self.output.tensor).iter()).any(|l| !level_of(l).full());
         sparse && self.pattern_source().is_none()
-    }
-
-    /// The access whose nonzeros contain the output's, when the output is sparse, overwritten
-    /// (`=`), stored in the same levels as that input over the same variables, and the right-hand
-    /// side is zero wherever that input is (it is a factor of a product): SDDMM, TTV into a
-    /// sparse output. The output then takes that input's structure and is written at its
-    /// positions, with no assembly (so it can also be written in parallel).
-    pub fn pattern_source(&self) -> Option<usize> {
-        let out = self.iterated_levels(self.output.tensor);
-        if self.op != AssignOp::Assign || out.iter().all(|l| level_of(l).full()) {
-            return None;
-        }
-        if !self
-            .rhs
-            .fill()
-            .is_some_and(|f| crate::algebra::same(f, self.skip_value()))
-        {
-            return None;
-        }
-        let mut factors = Vec::new();
-        product_factors(&self.rhs, &mut factors);
-        factors.into_iter().find_map(|(id, access)| {
-            let source = self.iterated_levels(access.tensor);
-            let n = out.len();
-            let same_levels = source.get(..n).is_some_and(|s| pattern_levels(s, out));
-            let same_vars = access.level_vars.get(..n) == Some(&self.output.level_vars[..]);
-            let copied = self.copies.get(access.tensor).is_some();
-            (same_levels && same_vars && !copied).then_some(id)
-        })
-    }
-
-    /// Whether the output takes an input's structure through a conversion (`pattern_source`
-    /// with dense output levels where the input's are compressed: TTV from a CSF tensor into a
-    /// CSR result), which only the host runtime makes.
-    pub fn pattern_converted(&self) -> bool {
-        let out = self.iterated_levels(self.output.tensor);
-        let Some(source) = self.pattern_source() else {
-            return false;
-        };
-        let mut factors = Vec::new();
-        product_factors(&self.rhs, &mut factors);
-        (factors.iter()).any(|&(id, access)| {
-            id == source && self.iterated_levels(access.tensor).get(..out.len()) != Some(out)
-        })
     }
 
     /// `vars` with every derived variable replaced by the variables it is recovered from.
@@ -565,20 +522,6 @@ impl Builder {
     }
 }
 
-/// The accesses whose zero makes the whole expression zero through operands that annihilate it
-/// (the factors of a product, the operand of a negation or of `sqrt`, ...).
-fn product_factors<'e>(e: &'e Expr, out: &mut Vec<(usize, &'e Access)>) {
-    match e {
-        Expr::Access { id, access } => out.push((*id, access)),
-        Expr::Op(_, args) => {
-            for k in e.required_operands() {
-                product_factors(&args[k], out);
-            }
-        }
-        Expr::Temp(_) | Expr::Literal(_) => {}
-    }
-}
-
 /// The output's indices must all be used on the right: their extents come from there.
 fn check_output(
     kernel: &ast::Kernel,
@@ -806,26 +749,4 @@ impl Expr {
         self.value_without(absent)
             .is_some_and(|v| crate::algebra::same(v, skip))
     }
-}
-
-/// Whether an output stored in levels `out` can take the structure of an input's first levels
-/// `source` and sit at its positions: the same levels, or dense output levels where the input's
-/// are compressed (unique and ordered, so the dense level enumerates a superset of the same
-/// coordinates in the same order) above compressed levels that match, ending in a level that
-/// matches. The last level's positions are then the input's, which is what the kernel writes at.
-fn pattern_levels(source: &[LevelSpec], out: &[LevelSpec]) -> bool {
-    let converted = |s: &LevelSpec, o: &LevelSpec| {
-        o.kind == LevelKind::Dense
-            && s.kind == LevelKind::Compressed
-            && s.unique
-            && s.ordered
-            && s.coord == o.coord
-    };
-    let Some(first) = (source.iter().zip(out)).position(|(s, o)| s != o) else {
-        return source.len() == out.len();
-    };
-    let matches_below = |k: usize| source[k] == out[k] && out[k].kind == LevelKind::Compressed;
-    (first..out.len()).all(|k| converted(&source[k], &out[k]) || matches_below(k))
-        && out.last().is_some_and(|l| l.kind == LevelKind::Compressed)
-        && out.last() == source.get(out.len() - 1)
 }
