@@ -76,8 +76,9 @@ pub trait TaskParts: Sized {
     /// What one piece fills.
     type Part: Send;
 
-    /// An empty part for one piece.
-    fn part(&self) -> Self::Part;
+    /// The parts of `pieces` pieces, the first holding whatever the kernel collected before (so
+    /// joining it back moves it, and copies nothing), the others empty.
+    fn parts(&mut self, pieces: usize) -> Vec<Self::Part>;
 
     /// Appends the parts, in piece order.
     fn join(&mut self, parts: Vec<Self::Part>) -> Result<(), KernelError>;
@@ -86,15 +87,42 @@ pub trait TaskParts: Sized {
 impl<T: Scalar> TaskParts for crate::assembly::Assembly<T> {
     type Part = AssemblyPart<T>;
 
-    fn part(&self) -> AssemblyPart<T> {
-        let levels = &self.levels;
-        let takes = |l: &Level| matches!(l, Level::Compressed { .. } | Level::Singleton { .. });
-        AssemblyPart {
-            crd: (levels.iter()).map(|l| takes(l).then(Vec::new)).collect(),
+    /// The first part takes the output's arrays as they are, empty but with the room they kept
+    /// from their last assembly, when nothing was appended before the region (so joining it
+    /// back moves them, and copies nothing); the others start with a share of that room (a kernel
+    /// run in a loop assembles outputs of about the same size), a quarter more than an even share
+    /// so that uneven pieces seldom grow theirs.
+    fn parts(&mut self, pieces: usize) -> Vec<AssemblyPart<T>> {
+        let pieces = pieces.max(1);
+        let share = |capacity: usize| capacity / pieces + capacity / (4 * pieces);
+        let empty = self.vals.is_empty() && self.levels.iter().all(|l| l.crd().is_empty());
+        let fresh = |levels: &[Level], vals: &Vec<T>| AssemblyPart {
+            crd: (levels.iter())
+                .map(|l| match l {
+                    Level::Compressed { crd, .. } | Level::Singleton { crd } => {
+                        Some(Vec::with_capacity(share(crd.capacity())))
+                    }
+                    _ => None,
+                })
+                .collect(),
             closed: vec![Vec::new(); levels.len()],
-            vals: Vec::new(),
+            vals: Vec::with_capacity(share(vals.capacity())),
             fault: None,
+        };
+        let mut parts: Vec<AssemblyPart<T>> =
+            (0..pieces).map(|_| fresh(&self.levels, &self.vals)).collect();
+        if empty {
+            let first = &mut parts[0];
+            for (level, crd) in self.levels.iter_mut().zip(&mut first.crd) {
+                if let (Level::Compressed { crd: own, .. } | Level::Singleton { crd: own }, Some(crd)) =
+                    (level, crd)
+                {
+                    *crd = std::mem::take(own);
+                }
+            }
+            first.vals = std::mem::take(&mut self.vals);
         }
+        parts
     }
 
     /// Each level's coordinates are appended after the earlier parts', each closed segment
@@ -120,29 +148,42 @@ impl<T: Scalar> TaskParts for crate::assembly::Assembly<T> {
                             })?;
                             close_segment(pos, parent_start + parent, end);
                         }
-                        crd.extend_from_slice(&appended);
+                        append(crd, appended);
                         start
                     }
                     (Level::Singleton { crd }, Some(appended)) => {
                         let start = crd.len();
-                        crd.extend_from_slice(&appended);
+                        append(crd, appended);
                         start
                     }
                     (Level::Dense { size }, _) => parent_start * *size,
                     _ => parent_start,
                 };
             }
-            vals.extend_from_slice(&part.vals);
+            append(vals, part.vals);
         }
         Ok(())
+    }
+}
+
+/// `to` followed by `from`: `from` itself where `to` is empty (no copy; the first part's arrays
+/// go back to the output so).
+fn append<X: Copy>(to: &mut Vec<X>, from: Vec<X>) {
+    match to.is_empty() {
+        true => *to = from,
+        false => to.extend_from_slice(&from),
     }
 }
 
 impl<T: Scalar> TaskParts for Entries<T> {
     type Part = Entries<T>;
 
-    fn part(&self) -> Entries<T> {
-        Entries::new(self.shape().to_vec())
+    /// The first part is the list itself (the stored entries of `+=` first), the others empty.
+    fn parts(&mut self, pieces: usize) -> Vec<Entries<T>> {
+        let shape = self.shape().to_vec();
+        let first = std::mem::replace(self, Entries::new(shape.clone()));
+        let rest = (1..pieces.max(1)).map(|_| Entries::new(shape.clone()));
+        std::iter::once(first).chain(rest).collect()
     }
 
     fn join(&mut self, parts: Vec<Entries<T>>) -> Result<(), KernelError> {
@@ -155,13 +196,14 @@ impl<T: Scalar> TaskParts for Entries<T> {
 
 /// How many parts a region that stands for `work` stored values cuts its `span` iterations into:
 /// one below [`crate::__private::PARALLEL_MIN_WORK`] (the calling thread runs them in order),
-/// otherwise a few per thread, so that rayon can balance pieces of uneven work, and never more
-/// than there are iterations.
+/// otherwise two per thread, and never more than there are iterations. Every part but the first
+/// is copied when the parts are joined, so fewer parts copy less; two per thread let rayon give
+/// a thread whose piece ran short a second one.
 #[inline]
 pub fn part_count(work: usize, span: usize) -> usize {
     match crate::threads::pieces(work) {
         1 => 1,
-        threads => threads.saturating_mul(4).min(span).max(1),
+        threads => threads.saturating_mul(2).min(span).max(1),
     }
 }
 
@@ -243,13 +285,10 @@ mod tests {
             .chain(&[all.len()])
             .copied()
             .collect();
-        let parts = (bounds.windows(2))
-            .map(|w| {
-                let mut part = asm.part();
-                rows(&mut part, format, &all[w[0]..w[1]]);
-                part
-            })
-            .collect();
+        let mut parts = asm.parts(bounds.len() - 1);
+        for (part, w) in parts.iter_mut().zip(bounds.windows(2)) {
+            rows(part, format, &all[w[0]..w[1]]);
+        }
         asm.join(parts).unwrap();
         if format != "csr" {
             asm.finish_segment(0, 0);
@@ -280,21 +319,22 @@ mod tests {
     fn a_fault_in_a_part_is_returned_by_the_join() {
         let mut y = Tensor::<f64, Csr>::zeros([2, 2]);
         let mut asm = begin_assembly(&mut y);
-        let mut part = asm.part();
-        part.append(0, 1);
-        assert!(asm.join(vec![part]).is_err());
-        let mut part = asm.part();
-        part.append(1, Idx::MAX as usize + 1);
-        assert!(asm.join(vec![asm.part(), part]).is_err());
+        let mut parts = asm.parts(1);
+        parts[0].append(0, 1);
+        assert!(asm.join(parts).is_err());
+        let mut parts = asm.parts(2);
+        parts[1].append(1, Idx::MAX as usize + 1);
+        assert!(asm.join(parts).is_err());
     }
 
     #[test]
     fn lists_of_triples_are_appended_in_order() {
         let mut list = Entries::<i64>::new([3, 3]);
         list.push(&[2, 2], 1).unwrap();
-        let mut part = list.part();
-        part.push(&[0, 1], 2).unwrap();
-        list.join(vec![list.part(), part]).unwrap();
+        let mut parts = list.parts(3);
+        assert_eq!(parts[0].len(), 1);
+        parts[2].push(&[0, 1], 2).unwrap();
+        list.join(parts).unwrap();
         let pairs: Vec<(Vec<usize>, i64)> = list.iter().map(|(c, v)| (c.to_vec(), v)).collect();
         assert_eq!(pairs, [(vec![2, 2], 1), (vec![0, 1], 2)]);
     }

@@ -219,16 +219,17 @@ impl Emitter<'_> {
     }
 
     /// Per-task parts: the range cut into contiguous pieces, each running its iterations in
-    /// order into its own part of the assembly (or list of triples), which shadows the kernel's
-    /// inside the piece, so the body appends as a serial kernel does; the parts joined in piece
-    /// order after the region.
+    /// order into its own part of the assembly (or list of triples), which takes the kernel's
+    /// name inside the piece, so the body appends as a serial kernel does; the parts joined in
+    /// piece order after the region.
     fn put_parts(&self, region: &Region, body: TokenStream) -> TokenStream {
         let root = self.root;
         let (lo, hi) = self.bounds(region);
         let var = super::bindings::ident(&region.var.0);
         let asm = self.bindings.assembly();
-        let [lo_, hi_, span, pieces, parts, piece, from, to] = [
+        let [lo_, hi_, span, pieces, parts, piece, from, to, empty] = [
             "__lo", "__hi", "__span", "__pieces", "__parts", "__piece", "__from", "__to",
+            "__empty_parts",
         ]
         .map(|name| self.local(name));
         let rayon = quote! { #root::__private::rayon };
@@ -238,12 +239,14 @@ impl Emitter<'_> {
                 let (#lo_, #hi_): (usize, usize) = (#lo, #hi);
                 let #span = #hi_.saturating_sub(#lo_);
                 let #pieces = #root::__private::part_count(#work, #span);
+                let #empty = #tasks::parts(&mut #asm, #pieces);
                 let #parts: ::core::result::Result<::std::vec::Vec<_>, #root::KernelError> =
                     #rayon::iter::ParallelIterator::collect(
                         #rayon::iter::ParallelIterator::map(
-                            #rayon::iter::IntoParallelIterator::into_par_iter(0..#pieces),
-                            |#piece: usize| -> ::core::result::Result<_, #root::KernelError> {
-                                let mut #asm = #tasks::part(&#asm);
+                            #rayon::iter::IndexedParallelIterator::enumerate(
+                                #rayon::iter::IntoParallelIterator::into_par_iter(#empty),
+                            ),
+                            |(#piece, mut #asm)| -> ::core::result::Result<_, #root::KernelError> {
                                 let #from = #lo_ + #span * #piece / #pieces;
                                 let #to = #lo_ + #span * (#piece + 1) / #pieces;
                                 for #var in #from..#to { #body }
