@@ -109,13 +109,16 @@ impl<T: Scalar> TaskParts for crate::assembly::Assembly<T> {
             vals: Vec::with_capacity(share(vals.capacity())),
             fault: None,
         };
-        let mut parts: Vec<AssemblyPart<T>> =
-            (0..pieces).map(|_| fresh(&self.levels, &self.vals)).collect();
+        let mut parts: Vec<AssemblyPart<T>> = (0..pieces)
+            .map(|_| fresh(&self.levels, &self.vals))
+            .collect();
         if empty {
             let first = &mut parts[0];
             for (level, crd) in self.levels.iter_mut().zip(&mut first.crd) {
-                if let (Level::Compressed { crd: own, .. } | Level::Singleton { crd: own }, Some(crd)) =
-                    (level, crd)
+                if let (
+                    Level::Compressed { crd: own, .. } | Level::Singleton { crd: own },
+                    Some(crd),
+                ) = (level, crd)
                 {
                     *crd = std::mem::take(own);
                 }

@@ -33,11 +33,11 @@ pub(crate) fn converted_levels(
                 let size = shape.get(dim).copied().ok_or_else(|| unconvertible(k))?;
                 let mut next = Vec::with_capacity(crd.len());
                 for p in 0..source_len {
-                    let base = at(p).checked_mul(size).ok_or_else(|| too_large())?;
+                    let base = at(p).checked_mul(size).ok_or_else(too_large)?;
                     let children = &crd[pos[p] as usize..pos[p + 1] as usize];
                     next.extend(children.iter().map(|&c| base + c as usize));
                 }
-                out_len = out_len.checked_mul(size).ok_or_else(|| too_large())?;
+                out_len = out_len.checked_mul(size).ok_or_else(too_large)?;
                 source_len = crd.len();
                 parents = Some(next);
                 levels.push(Level::Dense { size });
@@ -60,7 +60,7 @@ pub(crate) fn converted_levels(
                 });
             }
             (kind, level) if kind == level.kind() && parents.is_none() => {
-                source_len = level.positions(source_len).ok_or_else(|| too_large())?;
+                source_len = level.positions(source_len).ok_or_else(too_large)?;
                 out_len = source_len;
                 levels.push(level.clone());
             }

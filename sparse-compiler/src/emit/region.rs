@@ -228,7 +228,14 @@ impl Emitter<'_> {
         let var = super::bindings::ident(&region.var.0);
         let asm = self.bindings.assembly();
         let [lo_, hi_, span, pieces, parts, piece, from, to, empty] = [
-            "__lo", "__hi", "__span", "__pieces", "__parts", "__piece", "__from", "__to",
+            "__lo",
+            "__hi",
+            "__span",
+            "__pieces",
+            "__parts",
+            "__piece",
+            "__from",
+            "__to",
             "__empty_parts",
         ]
         .map(|name| self.local(name));
