@@ -54,6 +54,18 @@ tensor_kernel! {
     fn ata_dcsr_threads; G(i,j) = A(k,i) * A(k,j); formats<A: csr, G: dcsr>;
     schedule<parallelize(k, CpuThread, Atomics)>;
 }
+// `+=` into a DCSR output (the stored entries merged with the new triples), and a CSC result of
+// row-major loops (its entries collected), on threads.
+tensor_kernel! { fn add_into; C(i,j) += A(i,j) + B(i,j); formats<A: csr, B: csr, C: dcsr>; }
+tensor_kernel! {
+    fn add_into_rows; C(i,j) += A(i,j) + B(i,j); formats<A: csr, B: csr, C: dcsr>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
+tensor_kernel! { fn to_csc; A(i,j) = B(i,j) + C(i,j); formats<A: csc, B: csr, C: csr>; }
+tensor_kernel! {
+    fn to_csc_rows; A(i,j) = B(i,j) + C(i,j); formats<A: csc, B: csr, C: csr>;
+    schedule<parallelize(i, CpuThread, NoRaces)>;
+}
 // A CSF output of three levels, appended by parallel tiles.
 tensor_kernel! { fn add3; A(i,j,k) = B(i,j,k) + C(i,j,k); formats<A: csf, B: csf, C: csf>; }
 tensor_kernel! {
@@ -180,6 +192,35 @@ fn coo_outputs_appended_by_parallel_rows() {
 fn hashed_outputs_from_per_task_lists_of_triples() {
     let kernels: [(&str, Pair<HashMat, Csr>); 1] = [("add_hash_rows", add_hash_rows)];
     check_pair(add_hash, &kernels, |x, y| x + y, false);
+}
+
+#[test]
+fn accumulating_and_collected_outputs_on_threads() {
+    let kernels: [(&str, Pair<Csc, Csr>); 1] = [("to_csc_rows", to_csc_rows)];
+    check_pair(to_csc, &kernels, |x, y| x + y, false);
+    for [m, n] in SHAPES {
+        let (bs, cs) = (matrices([m, n], 41), matrices([m, n], 43));
+        for (k, b) in bs.iter().enumerate() {
+            let c = &cs[(k + 1) % cs.len()];
+            let (tb, tc) = (tensor::<Csr, 2>([m, n], b), tensor::<Csr, 2>([m, n], c));
+            let stored = &bs[(k + 3) % bs.len()];
+            let start = tensor::<Dcsr, 2>([m, n], stored);
+            let once = zip(&dense([m, n], b), &dense([m, n], c), |x, y| x + y);
+            let mut want = dense([m, n], stored);
+            let (mut serial, mut got) = (start.clone(), start.clone());
+            for run in 0..2 {
+                want = zip(&want, &once, |x, y| x + y);
+                add_into(&mut serial, &tb, &tc).unwrap();
+                add_into_rows(&mut got, &tb, &tc).unwrap();
+                assert_close(&serial.to_dense(), &want);
+                assert_eq!(
+                    got.entries(),
+                    serial.entries(),
+                    "{m}x{n}, case {k}, run {run}"
+                );
+            }
+        }
+    }
 }
 
 /// AᵀA with the rows of A outermost and parallel: each task pushes its triples into its own
@@ -312,7 +353,8 @@ fn ttv_over_csf_into_csr_with_the_evaluation_schedule() {
 }
 
 /// Inputs above the work threshold, so the parts are filled on rayon's pool: DCSR and COO
-/// outputs of row tiles, a hashed output, AᵀA, and TTV with the evaluation's schedule.
+/// outputs of row tiles, a hashed output, `+=` into DCSR, AᵀA, and TTV with the evaluation's
+/// schedule.
 #[test]
 fn parallel_assembly_on_threads_above_the_work_threshold() {
     let mut rng = Rng::new(91);
@@ -355,6 +397,11 @@ fn parallel_assembly_on_threads_above_the_work_threshold() {
     let mut got = Tensor::<f64, HashMat>::zeros([rows, cols]);
     add_hash_rows(&mut got, &b, &c).unwrap();
     assert_close(&got.to_dense(), &want);
+    let start = tensor::<Dcsr, 2>([rows, cols], &eb);
+    let (mut serial, mut got) = (start.clone(), start);
+    add_into(&mut serial, &b, &c).unwrap();
+    add_into_rows(&mut got, &b, &c).unwrap();
+    assert_eq!(got.entries(), serial.entries());
     let mut serial = Tensor::<f64, Dcsr>::zeros([rows, cols]);
     mul_dcsr(&mut serial, &b, &c).unwrap();
     let mut got = Tensor::<f64, Dcsr>::zeros([rows, cols]);
