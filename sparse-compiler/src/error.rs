@@ -523,10 +523,10 @@ impl Error {
                  over it); here iterations of `{v}` write different output entries"
             ),
             ErrorKind::ParallelSparseOutput(t) => format!(
-                "output `{t}` is assembled serially (appended in order, or scattered as triples \
-                 that are sorted and packed) and cannot be written from these parallel \
-                 iterations; parallelize over the rows of a CSR-like output (dense rows \
-                 over one compressed level), or use a dense output"
+                "output `{t}` is assembled by appending in order, and these parallel \
+                 iterations do not each append whole rows of it: parallelize the loop over its \
+                 first coordinate (or the outer loop of a `Down` split of it), or use a dense \
+                 output"
             ),
             ErrorKind::PrecomputeNotFound => {
                 "the expression to precompute is not a subexpression of the statement".to_string()

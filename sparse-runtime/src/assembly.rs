@@ -41,8 +41,8 @@ use crate::{FormatError, Scalar, Tensor};
 /// ```
 #[derive(Debug)]
 pub struct Assembly<T> {
-    levels: Vec<Level>,
-    vals: Vec<T>,
+    pub(crate) levels: Vec<Level>,
+    pub(crate) vals: Vec<T>,
     /// The first thing that went wrong; later calls are then ignored and
     /// [`end_assembly`] returns it. Recording instead of panicking keeps the kernel's hot
     /// loop free of error paths.
@@ -155,7 +155,7 @@ impl<T: Scalar> Assembly<T> {
 
 /// `pos[parent + 1] = end`, after giving the parents since the last closed one empty segments;
 /// nothing when `parent` is closed already.
-fn close_segment(pos: &mut Vec<Idx>, parent: usize, end: Idx) {
+pub(crate) fn close_segment(pos: &mut Vec<Idx>, parent: usize, end: Idx) {
     let closed = pos.last().copied().unwrap_or(0);
     let len = parent.saturating_add(1);
     if pos.len() <= len {
@@ -164,7 +164,7 @@ fn close_segment(pos: &mut Vec<Idx>, parent: usize, end: Idx) {
     }
 }
 
-fn too_large(what: &'static str, value: usize) -> FormatError {
+pub(crate) fn too_large(what: &'static str, value: usize) -> FormatError {
     FormatError::TooLarge {
         what,
         value: Some(value),
@@ -172,7 +172,7 @@ fn too_large(what: &'static str, value: usize) -> FormatError {
     }
 }
 
-fn not_appendable(level: usize) -> FormatError {
+pub(crate) fn not_appendable(level: usize) -> FormatError {
     FormatError::Unrepresentable {
         format: "the kernel's output",
         level,
@@ -258,7 +258,9 @@ pub fn end_entries<T: Scalar, F: Format>(
 /// Gives `tensor` the structure of `other`'s first levels, values set to its fill (generated kernels call
 /// it when the output's nonzeros are among an input's: SDDMM, TTV into a sparse output). The
 /// arrays are copied into the existing ones, keeping their capacity, and validated against
-/// `tensor`'s format and shape.
+/// `tensor`'s format and shape. Where `tensor`'s format has dense levels in place of `other`'s
+/// compressed ones (a CSR output of TTV over a CSF tensor), the compressed levels below are
+/// spread over the dense parents, positions unchanged.
 pub fn copy_structure<T: Scalar, F: Format, G: Format>(
     tensor: &mut Tensor<T, F>,
     other: &Tensor<T, G>,
@@ -279,10 +281,15 @@ pub fn copy_structure<T: Scalar, F: Format, G: Format>(
             limit: usize::MAX,
         })?;
     }
-    crate::validate::validate(F::LEVELS, tensor.shape(), source, parent_len)?;
-    if tensor.levels.len() == n {
+    if G::LEVELS.get(..n) != Some(F::LEVELS) {
+        let levels = crate::pattern::converted_levels(F::LEVELS, tensor.shape(), source)?;
+        crate::validate::validate(F::LEVELS, tensor.shape(), &levels, parent_len)?;
+        tensor.levels = levels;
+    } else if tensor.levels.len() == n {
+        crate::validate::validate(F::LEVELS, tensor.shape(), source, parent_len)?;
         tensor.levels.clone_from_slice(source);
     } else {
+        crate::validate::validate(F::LEVELS, tensor.shape(), source, parent_len)?;
         tensor.levels = source.to_vec();
     }
     tensor.vals.clear();

@@ -57,6 +57,17 @@ impl<T: Scalar> Entries<T> {
         Ok(())
     }
 
+    /// Moves `other`'s entries after these (a parallel kernel's per-task lists, joined in
+    /// order); both lists have the same shape.
+    pub(crate) fn append(&mut self, mut other: Entries<T>) {
+        if self.values.is_empty() {
+            (self.coords, self.values) = (other.coords, other.values);
+            return;
+        }
+        self.coords.append(&mut other.coords);
+        self.values.append(&mut other.values);
+    }
+
     /// The logical shape.
     pub fn shape(&self) -> &[usize] {
         &self.shape

@@ -22,6 +22,8 @@ mod error;
 mod interop;
 pub mod io;
 mod pack;
+mod parts;
+mod pattern;
 mod prefetch;
 mod scalar;
 mod search;
@@ -57,6 +59,7 @@ pub mod __private {
     };
     pub use crate::atomic::{AtomicCell, AtomicF32, AtomicF64, as_atomic};
     pub use crate::error::check_fill;
+    pub use crate::parts::{AssemblyPart, TaskParts, part_count};
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
     pub use crate::search::binary_search_after;
     pub use crate::threads::{PARALLEL_MIN_WORK, min_len, pieces};

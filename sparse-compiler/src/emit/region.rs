@@ -6,7 +6,9 @@
 //! - reduced over tasks: the range cut into one contiguous piece per thread, each adding into its
 //!   own zeroed copy of the values, the copies added into the output in piece order;
 //! - the count and fill phases of a row assembly: a parallel map collecting each iteration's row
-//!   counts, then (after the host's layout) a parallel fill of each iteration's own part.
+//!   counts, then (after the host's layout) a parallel fill of each iteration's own part;
+//! - per-task parts of an assembly or of a list of triples: contiguous pieces of the range, each
+//!   appending into its own part, joined in piece order.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -25,6 +27,7 @@ impl Emitter<'_> {
                 scope: Scope::Tasks,
                 ..
             } => Writes::Reduced,
+            OutputAccess::AppendParts | OutputAccess::EntryParts => Writes::Parts,
             OutputAccess::CountRows { .. } => Writes::CountRows,
             OutputAccess::FillRows { .. } => Writes::FillRows,
             other => return internal_error(&format!("a thread region whose output is {other:?}")),
@@ -41,6 +44,7 @@ impl Emitter<'_> {
             (_, Writes::Reduced) => self.put_reduced(region, body),
             (_, Writes::CountRows) => self.put_count_rows(region, body),
             (_, Writes::FillRows) => self.put_fill_rows(region, body),
+            (_, Writes::Parts) => self.put_parts(region, body),
             _ => self.put_scattered(region, body),
         }
     }
@@ -210,6 +214,54 @@ impl Emitter<'_> {
                     #range,
                     |#var: usize| { #body },
                 );
+            }
+        }
+    }
+
+    /// Per-task parts: the range cut into contiguous pieces, each running its iterations in
+    /// order into its own part of the assembly (or list of triples), which takes the kernel's
+    /// name inside the piece, so the body appends as a serial kernel does; the parts joined in
+    /// piece order after the region.
+    fn put_parts(&self, region: &Region, body: TokenStream) -> TokenStream {
+        let root = self.root;
+        let (lo, hi) = self.bounds(region);
+        let var = super::bindings::ident(&region.var.0);
+        let asm = self.bindings.assembly();
+        let [lo_, hi_, span, pieces, parts, piece, from, to, empty] = [
+            "__lo",
+            "__hi",
+            "__span",
+            "__pieces",
+            "__parts",
+            "__piece",
+            "__from",
+            "__to",
+            "__empty_parts",
+        ]
+        .map(|name| self.local(name));
+        let rayon = quote! { #root::__private::rayon };
+        let (work, tasks) = (self.work(region), quote! { #root::__private::TaskParts });
+        quote! {
+            {
+                let (#lo_, #hi_): (usize, usize) = (#lo, #hi);
+                let #span = #hi_.saturating_sub(#lo_);
+                let #pieces = #root::__private::part_count(#work, #span);
+                let #empty = #tasks::parts(&mut #asm, #pieces);
+                let #parts: ::core::result::Result<::std::vec::Vec<_>, #root::KernelError> =
+                    #rayon::iter::ParallelIterator::collect(
+                        #rayon::iter::ParallelIterator::map(
+                            #rayon::iter::IndexedParallelIterator::enumerate(
+                                #rayon::iter::IntoParallelIterator::into_par_iter(#empty),
+                            ),
+                            |(#piece, mut #asm)| -> ::core::result::Result<_, #root::KernelError> {
+                                let #from = #lo_ + #span * #piece / #pieces;
+                                let #to = #lo_ + #span * (#piece + 1) / #pieces;
+                                for #var in #from..#to { #body }
+                                ::core::result::Result::Ok(#asm)
+                            },
+                        ),
+                    );
+                #tasks::join(&mut #asm, #parts?)?;
             }
         }
     }

@@ -31,6 +31,8 @@ pub(super) enum Writes {
     CountRows,
     /// The fill phase of a row assembly.
     FillRows,
+    /// Appends or triples into the piece's own part (the output's values are not written).
+    Parts,
 }
 
 /// What the statements being printed need to know.
@@ -232,7 +234,7 @@ impl Emitter<'_> {
                     }
                 }
             }
-            (Some(Writes::CountRows | Writes::FillRows), ..) => {
+            (Some(Writes::CountRows | Writes::FillRows | Writes::Parts), ..) => {
                 internal_error("an update of the output in a row assembly")
             }
         }

@@ -334,6 +334,17 @@ pub enum OutputAccess {
         /// The output level appended to.
         level: usize,
     },
+    /// Per-task parts of an assembly by append: the iterations are cut into contiguous pieces in
+    /// order, each piece appends (coordinates, values, closed segments) into a part of its own,
+    /// counting positions from the part's start, and after the region the parts are
+    /// concatenated in piece order, their positions shifted, which gives the arrays a serial run
+    /// appends. The region's iterations must append in the output's storage order, each after
+    /// the one before (the outer loop over the output's first coordinate, or over its tiles).
+    AppendParts,
+    /// Per-task lists of coordinate/value triples: each piece of the iterations pushes into a list
+    /// of its own, and the lists are appended to the kernel's in piece order after the region
+    /// (the triples are sorted and summed when the output is packed, so any order is right).
+    EntryParts,
     /// The count phase of a row-parallel assembly: each iteration counts the entries it appends
     /// to each row of output level `level` ([`Stmt::CountEntry`], [`Stmt::CloseRow`]).
     CountRows {

@@ -10,8 +10,9 @@
 //!   array), and a local or workspace only after its declaration;
 //! - inside a thread region, a scalar declared outside is written only as a declared reduction;
 //! - `Atomic` updates are sums into the output inside a region whose iterations share it;
-//! - appends happen only outside regions or in a row-assembling region, and the statements of
-//!   the count and fill phases only in those phases;
+//! - appends happen only outside regions or in a row-assembling or part-appending region,
+//!   triples only outside regions or in one that pushes entry parts, and the statements of the
+//!   count and fill phases only in those phases;
 //! - after the passes: no `AppendRows` region is left, and each lane region is one update;
 //! - only CPU thread regions carry a work estimate (whether they run serially);
 //! - the prologue (bound checks, structure copies) comes first;
@@ -217,6 +218,8 @@ impl<'k> Verifier<'k> {
             && matches!(
                 region.output,
                 OutputAccess::Untouched
+                    | OutputAccess::AppendParts
+                    | OutputAccess::EntryParts
                     | OutputAccess::CountRows { .. }
                     | OutputAccess::FillRows { .. }
             )
@@ -245,9 +248,13 @@ impl<'k> Verifier<'k> {
                 matches!(output, Some(OutputAccess::FillRows { .. }))
             }
             Stmt::Append { .. } | Stmt::AppendValue(_) | Stmt::FinishSegment { .. } => {
-                matches!(output, None | Some(OutputAccess::AppendRows { .. }))
+                matches!(
+                    output,
+                    None | Some(OutputAccess::AppendRows { .. } | OutputAccess::AppendParts)
+                )
             }
-            Stmt::Host(HostStep::LayoutRows { .. }) | Stmt::AppendEntry { .. } => output.is_none(),
+            Stmt::AppendEntry { .. } => matches!(output, None | Some(OutputAccess::EntryParts)),
+            Stmt::Host(HostStep::LayoutRows { .. }) => output.is_none(),
             Stmt::Host(_) => output.is_none(),
             _ => true,
         };
@@ -484,6 +491,24 @@ mod tests {
             vec![Stmt::AppendValue(Expr::Value(Literal::Int(1)))],
         )];
         assert!(check(append).is_err());
+    }
+
+    /// Appends belong in regions that append parts, triples in regions that push entry parts.
+    #[test]
+    fn parts_take_their_own_kind_of_statement() {
+        let value = Expr::Value(Literal::Int(1));
+        let parts = |output, stmt: Stmt| check(vec![region(Unit::CpuThread, output, vec![stmt])]);
+        let append = Stmt::AppendValue(value.clone());
+        assert_eq!(parts(OutputAccess::AppendParts, append.clone()), Ok(()));
+        assert!(parts(OutputAccess::EntryParts, append).is_err());
+        let entry = Stmt::AppendEntry {
+            coords: vec![Expr::Index(0)],
+            value: value.clone(),
+        };
+        assert_eq!(parts(OutputAccess::EntryParts, entry.clone()), Ok(()));
+        assert!(parts(OutputAccess::AppendParts, entry).is_err());
+        let store = Stmt::store(Array::Vals { param: 0 }, Expr::Index(0), value, false);
+        assert!(parts(OutputAccess::AppendParts, store).is_err());
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use super::Lowerer;
 use super::races::{make_output_sums_atomic, shared_by_iterations};
 use crate::error::{Error, ErrorKind};
-use crate::format::{bin, level_fns, level_of};
+use crate::format::{bin, level_fns, level_of, properties};
 use crate::ir::{
     Array, BinOp, Expr, OutputAccess, Region, Scope, Stmt, Type, Unit as IrUnit, Var, any_stmt,
     visit::inputs_read,
@@ -177,20 +177,16 @@ impl Lowerer<'_> {
         tag: ParallelTag,
     ) -> Result<Region, Error> {
         let output = match tag.race {
-            _ if self.collects_entries => {
-                let what = format!(
-                    "a thread-parallel loop into `{}`, whose entries are collected \
-                     and packed at the end (its loops visit it against its level \
-                     order, through a hashed input, or only through derived loops)",
-                    self.program.tensors[0].name
-                );
-                return Err(Error::new(tag.span, ErrorKind::Unsupported(what)));
-            }
+            // Triples may come in any order: each task pushes into its own list.
+            _ if self.collects_entries => OutputAccess::EntryParts,
             _ if self.assembles() => match self.counts_rows(v) {
-                true => OutputAccess::AppendRows { level: 1 },
+                true if self.csr_like_output() => OutputAccess::AppendRows { level: 1 },
+                true => OutputAccess::AppendParts,
                 false => {
-                    return Err(self.unsupported(
-                        "a parallel loop that is not over the rows of the assembled output",
+                    let tensor = self.program.tensors[0].name.clone();
+                    return Err(Error::new(
+                        tag.span,
+                        ErrorKind::ParallelSparseOutput(tensor),
                     ));
                 }
             },
@@ -240,6 +236,15 @@ impl Lowerer<'_> {
             units: None,
             work,
         })
+    }
+
+    /// Whether the output is dense rows over one compressed level, whose rows a count pass can
+    /// lay out before a fill pass writes them (`OutputAccess::AppendRows`); other appended
+    /// outputs are assembled in per-task parts.
+    fn csr_like_output(&self) -> bool {
+        let levels = self.levels(0);
+        matches!(levels, [rows, cols] if level_of(rows).full() && level_of(cols).segments()
+            && cols.unique && properties(cols).ordered)
     }
 
     /// Whether `v` runs over the output's rows: its first coordinate, or the outer part of a

@@ -15,6 +15,7 @@ mod convert;
 mod inline;
 mod order;
 mod params;
+mod pattern;
 mod plan;
 mod print;
 mod reread;
@@ -214,35 +215,6 @@ impl Program {
     pub fn assembles_output(&self) -> bool {
         let sparse = (self.iterated_levels(self.output.tensor).iter()).any(|l| !level_of(l).full());
         sparse && self.pattern_source().is_none()
-    }
-
-    /// The access whose nonzeros contain the output's, when the output is sparse, overwritten
-    /// (`=`), stored in the same levels as that input over the same variables, and the right-hand
-    /// side is zero wherever that input is (it is a factor of a product): SDDMM, TTV into a
-    /// sparse output. The output then takes that input's structure and is written at its
-    /// positions, with no assembly (so it can also be written in parallel).
-    pub fn pattern_source(&self) -> Option<usize> {
-        let out = self.iterated_levels(self.output.tensor);
-        if self.op != AssignOp::Assign || out.iter().all(|l| level_of(l).full()) {
-            return None;
-        }
-        if !self
-            .rhs
-            .fill()
-            .is_some_and(|f| crate::algebra::same(f, self.skip_value()))
-        {
-            return None;
-        }
-        let mut factors = Vec::new();
-        product_factors(&self.rhs, &mut factors);
-        factors.into_iter().find_map(|(id, access)| {
-            let source = self.iterated_levels(access.tensor);
-            let n = out.len();
-            let same_levels = source.get(..n) == Some(out);
-            let same_vars = access.level_vars.get(..n) == Some(&self.output.level_vars[..]);
-            let copied = self.copies.get(access.tensor).is_some();
-            (same_levels && same_vars && !copied).then_some(id)
-        })
     }
 
     /// `vars` with every derived variable replaced by the variables it is recovered from.
@@ -555,20 +527,6 @@ impl Builder {
             }
             ast::Expr::Call { name, args, .. } => self.inline_call(name, args),
         }
-    }
-}
-
-/// The accesses whose zero makes the whole expression zero through operands that annihilate it
-/// (the factors of a product, the operand of a negation or of `sqrt`, ...).
-fn product_factors<'e>(e: &'e Expr, out: &mut Vec<(usize, &'e Access)>) {
-    match e {
-        Expr::Access { id, access } => out.push((*id, access)),
-        Expr::Op(_, args) => {
-            for k in e.required_operands() {
-                product_factors(&args[k], out);
-            }
-        }
-        Expr::Temp(_) | Expr::Literal(_) => {}
     }
 }
 

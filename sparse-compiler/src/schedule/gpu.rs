@@ -119,8 +119,9 @@ pub(super) fn gpu_launch(
         return fail(p, GpuPrecondition::MixedUnits { var, unit });
     }
     // The kernel has no assembly phase on the device: it can only fill values into a structure
-    // known before the launch.
-    if program.assembles_output() {
+    // known before the launch, copied from an input with the same levels (the device copy does
+    // not convert levels).
+    if program.assembles_output() || program.pattern_converted() {
         let t = program.tensors[program.output.tensor].name.clone();
         return fail(&first, GpuPrecondition::SparseOutput(t));
     }

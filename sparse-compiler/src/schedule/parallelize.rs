@@ -7,11 +7,10 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::error::{Error, ErrorKind};
-use crate::format::level_of;
 use crate::notation::IndexVar;
 
 use super::nest::loops_below;
-use super::{Direction, Parallel, Race, Relation, State, Unit};
+use super::{Parallel, Race, State, Unit};
 
 impl State<'_> {
     /// The loop runs in parallel only where `race` makes its writes safe: `NoRaces` needs each
@@ -40,13 +39,6 @@ impl State<'_> {
             && (!self.scheduled.is_position(v)
                 || positions_own_entries
                 || self.scheduled.tiles_coordinates(v));
-        if unit == Unit::CpuThread && self.program.assembles_output() && !self.assembles_by_rows(v)
-        {
-            return Err(Error::new(
-                span,
-                ErrorKind::ParallelSparseOutput(self.program.tensors[0].name.clone()),
-            ));
-        }
         let reduces_inside = self.reduces_below(v);
         match race {
             Race::NoRaces if !output_like || (unit == Unit::CpuVector && reduces_inside) => {
@@ -68,32 +60,6 @@ impl State<'_> {
             .insert(v, Parallel { unit, race, span });
         self.parallelized.get_or_insert(span);
         Ok(())
-    }
-
-    /// Whether the output is CSR-like (dense rows over one ordered, unique compressed level) and `v`
-    /// runs over its rows (the row variable, or the outer part of a `Down` split of it): then the
-    /// rows can be assembled in parallel (count, prefix sum, fill).
-    fn assembles_by_rows(&self, v: IndexVar) -> bool {
-        let out = &self.program.tensors[0];
-        let [row_level, col_level] = &out.levels[..] else {
-            return false;
-        };
-        let csr_like = level_of(row_level).full()
-            && level_of(col_level).segments()
-            && col_level.unique
-            && col_level.ordered;
-        let row = self.program.output.level_vars.first().copied();
-        let over_rows = match self.scheduled.deriving(v) {
-            None => Some(v) == row,
-            Some(Relation::Split {
-                parent,
-                outer,
-                direction: Direction::Down,
-                ..
-            }) => Some(parent) == row && outer == v,
-            _ => false,
-        };
-        csr_like && over_rows
     }
 
     /// Whether a loop nested inside `v`'s iterates a variable the output is not indexed by.

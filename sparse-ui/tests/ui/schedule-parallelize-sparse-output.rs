@@ -1,12 +1,13 @@
-// A DCSR output appends its rows lazily (only nonempty ones get a position), so its rows cannot be
-// counted and filled in parallel; a CSR output can (see pass/schedule-parallelize-csr-rows.rs).
+// A DCSR output is appended in order: parallel iterations over its columns cannot each append
+// whole rows. Over its rows (or tiles of them) it compiles (see
+// pass/schedule-parallelize-dcsr-rows.rs).
 use sparse::prelude::*;
 
 tensor_kernel! {
     pub fn kernel;
-    C(i,j) = A(i,j) + B(i,j);
-    formats< A: csr, B: csr, C: dcsr >;
-    schedule< parallelize(i, CpuThread, NoRaces) >;
+    C(i,j) = A(i,j) * d(j);
+    formats< A: csr, C: dcsr >;
+    schedule< parallelize(j, CpuThread, NoRaces) >;
 }
 
 fn main() {}

@@ -317,6 +317,8 @@ impl Printer<'_> {
                 ));
             }
             OutputAccess::AppendRows { level } => how.push(format!("appends rows of l{level}")),
+            OutputAccess::AppendParts => how.push("appends parts".into()),
+            OutputAccess::EntryParts => how.push("pushes entry parts".into()),
             OutputAccess::CountRows { level } => how.push(format!("counts rows of l{level}")),
             OutputAccess::FillRows { level } => how.push(format!("fills rows of l{level}")),
         }

@@ -1,5 +1,5 @@
-// Twin of `schedule-parallelize-sparse-output.rs`: a dense output, whose rows are written
-// independently.
+// A dense output (the DCSR one of `schedule-parallelize-sparse-output.rs` is refused), whose
+// rows are written independently.
 use sparse::prelude::*;
 
 tensor_kernel! {

@@ -1,5 +1,5 @@
-// Twin of `schedule-parallelize-scatter-output.rs`: the same contraction without the thread loop
-// compiles, its output scattered as triples and packed after the loops.
+// A contraction over the outermost index compiles, its output scattered as triples and packed
+// after the loops (on threads, `schedule-parallelize-scatter-output.rs`).
 use sparse::prelude::*;
 
 tensor_kernel! {
