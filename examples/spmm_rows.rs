@@ -1,6 +1,7 @@
-//! SpMM `C(i,k) = A(i,j) * B(j,k)` (A CSR, B and C dense and row-major) against two hand-written
-//! safe loops: rows of `B` scaled into a row of `C` through slices, and the same with the row of
-//! `C` held in a local array of 32 columns.
+//! SpMM `C(i,k) = A(i,j) * B(j,k)` (A CSR, B and C dense and row-major), unscheduled and split
+//! into blocks of rows on threads, against two hand-written safe loops on one thread: rows of `B`
+//! scaled into a row of `C` through slices, and the same with the row of `C` held in a local
+//! array of 32 columns.
 //!
 //! ```sh
 //! RUSTFLAGS="-C target-cpu=native" cargo run --release --example spmm_rows             # 200k rows
@@ -23,6 +24,12 @@ use sparse::{Idx, Level};
 tensor_kernel! {
     /// The unscheduled kernel (loops i, j, k).
     fn spmm; C(i,k) = A(i,j) * B(j,k); formats<A: csr>;
+}
+
+tensor_kernel! {
+    /// Blocks of 16 rows on rayon's threads.
+    fn spmm_split; C(i,k) = A(i,j) * B(j,k); formats<A: csr>;
+    schedule<split(i, i0, i1, Down, 16).parallelize(i0, CpuThread, NoRaces)>;
 }
 
 const N: usize = 32;
@@ -83,7 +90,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let b = Tensor::<f64, DenseMat>::from_dense([n, N], &b_vals)?;
     let mut want = vec![0.0; n * N];
     by_slices(&mut want, &pos, &crd, &vals, &b_vals);
-    let mut times = [Vec::new(), Vec::new(), Vec::new()];
+    let mut times = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
     // Outputs made (and their pages touched) once, outside the timed calls.
     let mut c = Tensor::<f64, DenseMat>::from_dense([n, N], &want)?;
     let mut hand = want.clone();
@@ -94,6 +101,13 @@ fn main() -> Result<(), Box<dyn Error>> {
         let error = relative_error(c.values(), &want);
         if error > 1e-12 {
             return Err(format!("generated: relative error {error}").into());
+        }
+        let start = Instant::now();
+        spmm_split(&mut c, &a, &b)?;
+        times[3].push(start.elapsed().as_secs_f64() * 1e3);
+        let error = relative_error(c.values(), &want);
+        if error > 1e-12 {
+            return Err(format!("row split: relative error {error}").into());
         }
         let start = Instant::now();
         by_slices(&mut hand, &pos, &crd, &vals, &b_vals);
@@ -107,7 +121,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
     }
     println!("{n} rows, {} nonzeros, {N} columns; {rounds} rounds; ms as fastest / median / slowest", crd.len());
-    for (label, t) in ["generated", "hand, slices", "hand, registers"].iter().zip(&mut times) {
+    for (label, t) in ["generated", "hand, slices", "hand, registers", "row split 16"].iter().zip(&mut times) {
         t.sort_by(f64::total_cmp);
         println!("  {label:16} {:8.2} {:8.2} {:8.2}", t[0], t[t.len() / 2], t[t.len() - 1]);
     }

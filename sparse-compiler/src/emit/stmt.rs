@@ -203,11 +203,11 @@ impl Emitter<'_> {
         let cells = self.local("__out_cells");
         let cell = quote! { #root::__private::AtomicCell };
         let (old, new) = (self.local("__old"), self.local("__new"));
+        if let Some((row, at)) = self.window_of(array, index_expr) {
+            let at = ident(&at.0);
+            return update(quote! { #row[#at] });
+        }
         match (self.writes.filter(|_| output), op, sync) {
-            (None, ..) if let Some((row, at)) = self.window_of(array, index_expr) => {
-                let at = ident(&at.0);
-                update(quote! { #row[#at] })
-            }
             (None, ..) => {
                 let array = self.put_array(array);
                 update(quote! { #array[#index] })

@@ -9,7 +9,8 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::stmt::{Emitter, find_every_iteration_uses};
+use super::expr::Prec;
+use super::stmt::{Emitter, Writes, find_every_iteration_uses};
 use crate::ir::{Array, BinOp, Expr, Place, Stmt, Var, visit};
 
 /// `array[at]` printed as `name[var]`, where `at = base + var` and `name` is `array[base..]`.
@@ -25,9 +26,10 @@ pub(super) struct Window {
 impl Emitter<'_> {
     /// The windows of the innermost loop over `var` with `body`: for each local `at = base + var`
     /// the body declares first, with `base` the same in every iteration, the values arrays read
-    /// or written at `at` in every iteration. The output is one only outside thread regions
-    /// (inside, its values are borrowed by the region's chunks or cells) and when every access
-    /// of it in the body is at `at` (its window is a mutable borrow).
+    /// or written at `at` in every iteration. The output is one outside thread regions and in
+    /// an iteration's own block of rows (elsewhere its values are borrowed by atomic cells or
+    /// a task's copy), when every access of it in the body is at `at` (its window is a mutable
+    /// borrow).
     pub(super) fn windows(&self, var: &Var, body: &[Stmt]) -> Vec<Window> {
         if body.iter().any(|s| !s.bodies().is_empty()) {
             return Vec::new();
@@ -53,7 +55,8 @@ impl Emitter<'_> {
             find_every_iteration_uses(at, body, &mut arrays);
             for array in arrays {
                 let output = matches!(array, Array::Vals { param: 0 });
-                let owned = self.writes.is_none() && only_indexed_at(body, array, at);
+                let plain = matches!(self.writes, None | Some(Writes::Blocks));
+                let owned = plain && only_indexed_at(body, array, at);
                 if !matches!(array, Array::Vals { .. }) || (output && !owned) {
                     continue;
                 }
@@ -71,17 +74,32 @@ impl Emitter<'_> {
     }
 
     /// `let name = array.get(base..).unwrap_or_default();` for each window (`get_mut` for the
-    /// output's): an empty slice where `base` is past the end.
+    /// output's, from the iteration's rows in a block of a thread region): an empty slice where
+    /// `base` is past the end.
     pub(super) fn put_windows(&self, windows: &[Window]) -> TokenStream {
         (windows.iter())
             .map(|w| {
-                let (name, array) = (&w.name, self.put_array(&w.array));
-                let base = self.put_expr(&w.base).tokens;
-                let get = match w.array {
-                    Array::Vals { param: 0 } => quote! { get_mut },
-                    _ => quote! { get },
-                };
-                quote! { let #name = #array.#get(#base..).unwrap_or_default(); }
+                let name = &w.name;
+                let base = self.put_expr(&w.base);
+                let output = matches!(w.array, Array::Vals { param: 0 });
+                match self.writes {
+                    Some(Writes::Blocks) if output => {
+                        let (rows, offset) =
+                            (self.local("__out_rows"), self.local("__out_offset"));
+                        // Below the block, the subtraction wraps past the end: no elements.
+                        let base = base.at(Prec::Postfix);
+                        let from = quote! { #base.wrapping_sub(#offset) };
+                        quote! { let #name = #rows.get_mut(#from..).unwrap_or_default(); }
+                    }
+                    _ if output => {
+                        let (array, base) = (self.put_array(&w.array), base.at(Prec::Or));
+                        quote! { let #name = #array.get_mut(#base..).unwrap_or_default(); }
+                    }
+                    _ => {
+                        let (array, base) = (self.put_array(&w.array), base.at(Prec::Or));
+                        quote! { let #name = #array.get(#base..).unwrap_or_default(); }
+                    }
+                }
             })
             .collect()
     }
