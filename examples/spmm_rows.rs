@@ -120,10 +120,26 @@ fn main() -> Result<(), Box<dyn Error>> {
             return Err(format!("in registers: relative error {error}").into());
         }
     }
-    println!("{n} rows, {} nonzeros, {N} columns; {rounds} rounds; ms as fastest / median / slowest", crd.len());
-    for (label, t) in ["generated", "hand, slices", "hand, registers", "row split 16"].iter().zip(&mut times) {
+    println!(
+        "{n} rows, {} nonzeros, {N} columns; {rounds} rounds; ms as fastest / median / slowest",
+        crd.len()
+    );
+    for (label, t) in [
+        "generated",
+        "hand, slices",
+        "hand, registers",
+        "row split 16",
+    ]
+    .iter()
+    .zip(&mut times)
+    {
         t.sort_by(f64::total_cmp);
-        println!("  {label:16} {:8.2} {:8.2} {:8.2}", t[0], t[t.len() / 2], t[t.len() - 1]);
+        println!(
+            "  {label:16} {:8.2} {:8.2} {:8.2}",
+            t[0],
+            t[t.len() / 2],
+            t[t.len() - 1]
+        );
     }
     Ok(())
 }

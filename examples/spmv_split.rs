@@ -60,8 +60,11 @@ fn random_row(n: usize, count: usize, rng: &mut Rng) -> Vec<usize> {
     row
 }
 
-/// The matrices: name and matrix.
-fn matrices(n: usize, rng: &mut Rng) -> Result<Vec<(String, Tensor<f64, Csr>)>, Box<dyn Error>> {
+/// A matrix with its name.
+type Named = (&'static str, Tensor<f64, Csr>);
+
+/// The matrices.
+fn matrices(n: usize, rng: &mut Rng) -> Result<Vec<Named>, Box<dyn Error>> {
     let band = (0..n)
         .map(|i| (i.saturating_sub(8)..(i + 9).min(n)).collect())
         .collect();
@@ -79,10 +82,10 @@ fn matrices(n: usize, rng: &mut Rng) -> Result<Vec<(String, Tensor<f64, Csr>)>, 
         .map(|i| random_row(n, if i < 10 { n / 4 } else { 4 }, rng))
         .collect();
     Ok(vec![
-        (format!("banded (width 17)"), csr(n, band, rng)?),
-        (format!("uniform (10 per row)"), csr(n, uniform, rng)?),
-        (format!("power-law (Zipf rows)"), csr(n, power, rng)?),
-        (format!("hubs (10 rows of n/4)"), csr(n, hubs, rng)?),
+        ("banded (width 17)", csr(n, band, rng)?),
+        ("uniform (10 per row)", csr(n, uniform, rng)?),
+        ("power-law (Zipf rows)", csr(n, power, rng)?),
+        ("hubs (10 rows of n/4)", csr(n, hubs, rng)?),
     ])
 }
 
@@ -106,8 +109,15 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut rng = Rng::new(7);
     let x_vals: Vec<f64> = (0..n).map(|_| rng.unit()).collect();
     let x = Vector::from_vec([n], x_vals.clone())?;
-    let kernels: [(&str, Kernel); 3] = [("serial", serial), ("rows 32", rows), ("nonzeros 16", nonzeros)];
-    println!("{} threads, {rounds} rounds; ms as fastest / median / slowest", rayon::current_num_threads());
+    let kernels: [(&str, Kernel); 3] = [
+        ("serial", serial),
+        ("rows 32", rows),
+        ("nonzeros 16", nonzeros),
+    ];
+    println!(
+        "{} threads, {rounds} rounds; ms as fastest / median / slowest",
+        rayon::current_num_threads()
+    );
     for (name, a) in matrices(n, &mut rng)? {
         let expected = reference(&a, &x_vals);
         let mut times = vec![Vec::new(); kernels.len()];
@@ -126,7 +136,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         println!("{name}, {} nonzeros:", a.values().len());
         for ((label, _), t) in kernels.iter().zip(&mut times) {
             t.sort_by(f64::total_cmp);
-            println!("  {label:12} {:8.2} {:8.2} {:8.2}", t[0], t[t.len() / 2], t[t.len() - 1]);
+            println!(
+                "  {label:12} {:8.2} {:8.2} {:8.2}",
+                t[0],
+                t[t.len() / 2],
+                t[t.len() - 1]
+            );
         }
     }
     Ok(())

@@ -97,7 +97,9 @@ fn inputs() -> Vec<(&'static str, Vec<usize>)> {
     huge.push(100_003);
     huge.extend((0..300).map(|i| i % 4));
     huge.extend([0; 4]);
-    let skewed = (0..20_011).map(|r| (3000 / (r % 997 + 1)) % 50 + r % 3).collect();
+    let skewed = (0..20_011)
+        .map(|r| (3000 / (r % 997 + 1)) % 50 + r % 3)
+        .collect();
     vec![
         ("no rows", Vec::new()),
         ("no entries", vec![0; 100]),

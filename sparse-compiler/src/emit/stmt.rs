@@ -458,7 +458,11 @@ pub(super) fn internal_error(what: &str) -> TokenStream {
 /// in statements of the body itself, before any that can leave it, outside conditional parts
 /// (branches, loop bodies, the right of `&&`/`||`, the arms of a select). Without duplicates, in
 /// order of appearance.
-pub(super) fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'b Array>) {
+pub(super) fn find_every_iteration_uses<'b>(
+    var: &Var,
+    body: &'b [Stmt],
+    found: &mut Vec<&'b Array>,
+) {
     for stmt in body {
         match stmt {
             // `end_assembly(..)?` can return: nothing after it runs on every iteration.

@@ -84,8 +84,7 @@ impl Emitter<'_> {
                 let output = matches!(w.array, Array::Vals { param: 0 });
                 match self.writes {
                     Some(Writes::Blocks) if output => {
-                        let (rows, offset) =
-                            (self.local("__out_rows"), self.local("__out_offset"));
+                        let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
                         // Below the block, the subtraction wraps past the end: no elements.
                         let base = base.at(Prec::Postfix);
                         let from = quote! { #base.wrapping_sub(#offset) };

@@ -65,11 +65,7 @@ impl Lowerer<'_> {
         let per_task = self.let_fresh(&format!("{name}_per_task"), per_task, out);
         // ceil(tiles / per_task), per_task >= 1.
         let last = bin(BinOp::Sub, per_task.clone(), Expr::Index(1));
-        let tasks = bin(
-            BinOp::Div,
-            bin(BinOp::Add, tiles, last),
-            per_task.clone(),
-        );
+        let tasks = bin(BinOp::Div, bin(BinOp::Add, tiles, last), per_task.clone());
         Some((per_task, tasks))
     }
 }
