@@ -209,6 +209,10 @@ impl Emitter<'_> {
     }
 
     fn put_load(&self, array: &Array, index: &Expr) -> Operand {
+        if let Some((row, at)) = self.window_of(array, index) {
+            let at = ident(&at.0);
+            return Operand::new(quote! { #row[#at] }, Prec::Postfix);
+        }
         let index = self.put_expr(index).tokens;
         if matches!(array, Array::Vals { param: 0 }) && self.writes == Some(Writes::Blocks) {
             let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));

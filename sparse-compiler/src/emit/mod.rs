@@ -27,6 +27,7 @@ mod signature;
 mod stmt;
 #[cfg(test)]
 mod tests;
+mod windows;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -75,6 +76,7 @@ fn write_function(
         bindings,
         locals: &locals,
         writes: None,
+        windows: &[],
     };
     let (copies, prologue) = stmt::put_prologue(&emitter, &kernel.body);
     let data = bindings.put_data(kernel);

@@ -8,6 +8,7 @@ use super::bindings::{Binding, Bindings, LevelArray, ident, lit};
 use super::expr::{Prec, is_constant, level_array, put_type};
 use super::names::Locals;
 use super::root::Root;
+use super::windows::Window;
 use crate::ir::{
     Array, BinOp, COMBINE_OPERANDS, Expr, HostStep, Kernel, Place, ReduceOp, Region, Stmt, Sync,
     TempType, Unit, UpdateOp, Var,
@@ -45,6 +46,8 @@ pub(super) struct Emitter<'k> {
     pub(super) locals: &'k Locals,
     /// Inside a thread region: how it reaches the output.
     pub(super) writes: Option<Writes>,
+    /// Inside the innermost loop over a row of values arrays: the rows as slices.
+    pub(super) windows: &'k [Window],
 }
 
 /// The prologue at the start of `stmts` (bound checks, then output-structure copies), which must
@@ -194,12 +197,18 @@ impl Emitter<'_> {
                 let var = ident(&var.0);
                 return update(quote! { #var });
             }
-            Place::Elem(array, index) => (array, self.put_expr(index).tokens),
+            Place::Elem(array, index) => (array, index),
         };
+        let index_expr = index;
+        let index = self.put_expr(index).tokens;
         let output = matches!(array, Array::Vals { param: 0 });
         let cells = self.local("__out_cells");
         let cell = quote! { #root::__private::AtomicCell };
         let (old, new) = (self.local("__old"), self.local("__new"));
+        if let Some((row, at)) = self.window_of(array, index_expr) {
+            let at = ident(&at.0);
+            return update(quote! { #row[#at] });
+        }
         match (self.writes.filter(|_| output), op, sync) {
             (None, ..) => {
                 let array = self.put_array(array);
@@ -393,7 +402,12 @@ impl Emitter<'_> {
             // The output's values are borrowed by its atomic cells inside a parallel loop.
             indexed.retain(|a| !matches!(a, Array::Vals { param: 0 }));
         }
-        let hi = if indexed.is_empty() {
+        let windows = self.windows(var, body);
+        let inner = Emitter {
+            windows: &windows,
+            ..*self
+        };
+        let hi = if indexed.is_empty() && windows.is_empty() {
             self.put_expr(hi).at(Prec::Or)
         } else {
             let mut bound = match hi {
@@ -407,10 +421,15 @@ impl Emitter<'_> {
                 let array = self.put_array(array);
                 bound = quote! { #bound.min(#array.len()) };
             }
+            for window in &windows {
+                let name = window.name();
+                bound = quote! { #bound.min(#name.len()) };
+            }
             bound
         };
-        let (var, body) = (ident(&var.0), self.put_stmts(body));
-        quote! { for #var in #lo..#hi { #body } }
+        let rows = self.put_windows(&windows);
+        let (var, body) = (ident(&var.0), inner.put_stmts(body));
+        quote! { #rows for #var in #lo..#hi { #body } }
     }
 
     pub(super) fn output(&self) -> proc_macro2::Ident {
@@ -450,7 +469,11 @@ pub(super) fn internal_error(what: &str) -> TokenStream {
 /// in statements of the body itself, before any that can leave it, outside conditional parts
 /// (branches, loop bodies, the right of `&&`/`||`, the arms of a select). Without duplicates, in
 /// order of appearance.
-fn find_every_iteration_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'b Array>) {
+pub(super) fn find_every_iteration_uses<'b>(
+    var: &Var,
+    body: &'b [Stmt],
+    found: &mut Vec<&'b Array>,
+) {
     for stmt in body {
         match stmt {
             // `end_assembly(..)?` can return: nothing after it runs on every iteration.

@@ -25,7 +25,12 @@ impl Lowerer<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
         let (lo, hi) = self.derived_bounds(v)?;
-        let name = self.names.fresh(&self.program.vars[v].clone());
+        let tasks = self.tiles_per_task(v, &lo, &hi, out);
+        let hi = tasks.as_ref().map_or(hi, |(_, count)| count.clone());
+        let name = match tasks {
+            Some(_) => self.names.fresh(&format!("{}_task", self.program.vars[v])),
+            None => self.names.fresh(&self.program.vars[v].clone()),
+        };
         let tiles_segment = self.segment_of_tiles(v, body);
         let saved = self.scope.clone();
         let tracker_outside = self
@@ -43,6 +48,12 @@ impl Lowerer<'_> {
         let hi = tight.clone().unwrap_or(hi);
         let mut inner = Vec::new();
         self.scope.coords.insert(v, Expr::Var(name.clone()));
+        // An iteration over a run of tiles starts at its first.
+        if let Some((per_task, _)) = tasks {
+            let first = bin(BinOp::Mul, Expr::Var(name.clone()), per_task.clone());
+            self.scope.coords.insert(v, first);
+            self.scope.tiles_per_task = Some((v, per_task));
+        }
         if tight.is_some() {
             self.scope.tight.insert(v);
         }

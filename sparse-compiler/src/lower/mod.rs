@@ -19,6 +19,7 @@ mod ops;
 mod output;
 mod precompute;
 mod races;
+mod tasks;
 mod tile;
 mod tracking;
 mod written;
@@ -186,6 +187,9 @@ struct Scope {
     untracked: std::collections::BTreeSet<usize>,
     /// The tracker of each position relation over a collapsed variable.
     trackers: BTreeMap<usize, Tracker>,
+    /// The loop over position tiles whose iterations each walk a run of tiles (`tasks.rs`), and
+    /// the run's length in tiles.
+    tiles_per_task: Option<(IndexVar, Expr)>,
     /// A segment sum collecting the output's additions (the relation and its scalar).
     segment_sum: Option<(usize, Var)>,
     /// Levels (access, level) whose position steps by one from a run of the innermost enclosing

@@ -471,7 +471,7 @@ impl Lowerer<'_> {
     /// The loop of a tracked position relation that walks its tiles segment by segment: the
     /// position variable itself, or the inner part of its one split, when that loop is plain (not
     /// parallel, vector or unrolled) and nothing is derived from it.
-    fn segment_walk_var(&self, relation: usize) -> Option<IndexVar> {
+    pub(super) fn segment_walk_var(&self, relation: usize) -> Option<IndexVar> {
         let Relation::Pos { pos, parent, .. } = self.scheduled.relations[relation] else {
             return None;
         };
@@ -520,7 +520,13 @@ impl Lowerer<'_> {
                     return Ok(None);
                 };
                 let start = bin(BinOp::Add, lo, bin(BinOp::Mul, o, hi.clone()));
-                let stop = bin(BinOp::Min, bin(BinOp::Add, start.clone(), hi.clone()), top);
+                let width = match &self.scope.tiles_per_task {
+                    Some((tiles, per_task)) if *tiles == outer => {
+                        bin(BinOp::Mul, hi.clone(), per_task.clone())
+                    }
+                    _ => hi.clone(),
+                };
+                let stop = bin(BinOp::Min, bin(BinOp::Add, start.clone(), width), top);
                 (start, stop)
             }
             _ => (lo, top),

@@ -46,16 +46,18 @@ fn spmv_positions<T: ::sparse::Scalar>(
     let __x_vals: &[T] = x.values();
     let __y_vals: &mut [T] = y.values_mut();
     ::sparse::__private::zero_in_parallel(&mut *__y_vals);
+    let __p0_tiles: usize = (__A_l1_crd.len() - 0 + 2047) / 2048;
+    let __p0_per_task: usize = ::core::cmp::max((__p0_tiles + 255) / 256, 2);
     {
         let __out_cells = ::sparse::__private::as_atomic(&mut *__y_vals);
         ::sparse::__private::rayon::iter::ParallelIterator::for_each(
             ::sparse::__private::rayon::iter::IndexedParallelIterator::with_min_len(
                 ::sparse::__private::rayon::iter::IntoParallelIterator::into_par_iter(
-                    0..(__A_l1_crd.len() - 0 + 2047) / 2048,
+                    0..(__p0_tiles + (__p0_per_task - 1)) / __p0_per_task,
                 ),
                 ::sparse::__private::min_len(__A_vals.len() + __x_vals.len()),
             ),
-            |__p0: usize| {
+            |__p0_task: usize| {
                 let __y_shape0 = __y_shape0;
                 let __A_shape0 = __A_shape0;
                 let __A_shape1 = __A_shape1;
@@ -65,15 +67,17 @@ fn spmv_positions<T: ::sparse::Scalar>(
                 let __A_vals = __A_vals;
                 let __x_vals = __x_vals;
                 let mut __A_segment: usize = __A_l1_pos
-                    .partition_point(|&__x| (__x as usize) <= 0 + (__p0 * 2048 + 0)) - 1;
+                    .partition_point(|&__x| {
+                        (__x as usize) <= 0 + (__p0_task * __p0_per_task * 2048 + 0)
+                    }) - 1;
                 let mut __A_segment_end: usize = if __A_segment + 1 < __A_l1_pos.len() {
                     __A_l1_pos[__A_segment + 1] as usize
                 } else {
                     0
                 };
-                let mut __p_cursor: usize = 0 + __p0 * 2048;
+                let mut __p_cursor: usize = 0 + __p0_task * __p0_per_task * 2048;
                 let __p_stop: usize = ::core::cmp::min(
-                    0 + __p0 * 2048 + 2048,
+                    0 + __p0_task * __p0_per_task * 2048 + 2048 * __p0_per_task,
                     __A_l1_crd.len(),
                 );
                 let __p_tile_first: usize = __A_segment;

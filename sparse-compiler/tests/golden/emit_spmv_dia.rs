@@ -50,16 +50,18 @@ pub fn spmv_dia<T: ::sparse::Scalar>(
     let __y_vals: &mut [T] = y.values_mut();
     __y_vals.fill(<T as ::sparse::Scalar>::ZERO);
     for __d in 0..__A_l0_size.min(__A_l1_offsets.len()) {
+        let __p_row = __A_vals.get(__d * __A_l1_size..).unwrap_or_default();
         for __i in ::core::cmp::max(-__A_l1_offsets[__d], 0)
             as usize..(::core::cmp::min(
             __A_shape1 as i64 - __A_l1_offsets[__d],
             __A_l1_size as i64,
         ) as usize)
             .min(__y_vals.len())
+            .min(__p_row.len())
         {
             let __p: usize = __d * __A_l1_size + __i;
             let __j: usize = (__i as i64 + __A_l1_offsets[__d]) as usize;
-            __y_vals[__i] += __A_vals[__p] * __x_vals[__j];
+            __y_vals[__i] += __p_row[__i] * __x_vals[__j];
         }
     }
     ::core::result::Result::Ok(())
