@@ -207,13 +207,24 @@ fn scalar_temporaries() {
 
 #[test]
 fn dense_workspace_spgemm() {
-    for (m, k, n) in [(0, 0, 0), (1, 1, 1), (4, 0, 3), (7, 5, 6), (9, 9, 4), (13, 11, 12)] {
+    for (m, k, n) in [
+        (0, 0, 0),
+        (1, 1, 1),
+        (4, 0, 3),
+        (7, 5, 6),
+        (9, 9, 4),
+        (13, 11, 12),
+    ] {
         let bs = cases([m, k], (m * 3 + k) as u64);
         let cs = cases([k, n], (k * 11 + n) as u64);
         for (eb, ec) in bs.iter().zip(cs.iter().rev()) {
             let (db, dc) = (dense([m, k], eb), dense([k, n], ec));
             let want: Vec<f64> = (0..m * n)
-                .map(|at| (0..k).map(|l| db[at / n * k + l] * dc[l * n + at % n]).sum())
+                .map(|at| {
+                    (0..k)
+                        .map(|l| db[at / n * k + l] * dc[l * n + at % n])
+                        .sum()
+                })
                 .collect();
             let b = tensor::<Csr, 2>([m, k], eb);
             let c = tensor::<Csr, 2>([k, n], ec);
@@ -335,7 +346,9 @@ fn min_plus_with_a_written_temporary() {
     for (m, n) in SHAPES {
         for (entries, _) in matrices(m, n, (m * 43 + n) as u64) {
             let a = Tensor::from_entries_with_fill([m, n], entries.iter().copied(), INF).unwrap();
-            let xv: Vec<f64> = (0..n).map(|j| if j % 3 == 2 { INF } else { j as f64 }).collect();
+            let xv: Vec<f64> = (0..n)
+                .map(|j| if j % 3 == 2 { INF } else { j as f64 })
+                .collect();
             let xe = (xv.iter().enumerate()).filter(|(_, v)| v.is_finite());
             let x = Tensor::from_entries_with_fill([n], xe.map(|(j, &v)| ([j], v)), INF).unwrap();
             let mut want = vec![INF; m];

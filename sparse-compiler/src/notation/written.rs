@@ -191,7 +191,7 @@ impl Walk<'_> {
         self.producer_depth = saved;
         let produced = produced?;
         let Some(t) = produced_temp(&produced) else {
-            self.mistake(span_of(producer), CinMistake::ProducerWritesOutput);
+            self.mistake(produced_span(producer), CinMistake::ProducerWritesOutput);
             return None;
         };
         if let Some(&var) = self.workspace_var.get(&t) {
@@ -203,7 +203,7 @@ impl Walk<'_> {
         let consumed = consumed?;
         if !consumed.reads_temp(t) {
             let name = self.kernel.temporaries[t].name.to_string();
-            self.mistake(span_of(producer), CinMistake::Unread(name));
+            self.mistake(produced_span(producer), CinMistake::Unread(name));
             return None;
         }
         Some(Cin::Where {
@@ -449,6 +449,17 @@ fn produced_temp(cin: &Cin) -> Option<usize> {
             ..
         } => Some(*t),
         _ => None,
+    }
+}
+
+/// Where a producer assigns what it produces: the left side of its assignment under foralls and
+/// the consumers of `where`s.
+fn produced_span(cin: &CinStmt) -> proc_macro2::Span {
+    match cin {
+        CinStmt::Forall { body, .. } => produced_span(body),
+        CinStmt::Where { consumer, .. } => produced_span(consumer),
+        CinStmt::Assign(a) => a.lhs.span,
+        CinStmt::Sequence { .. } | CinStmt::Multi { .. } => span_of(cin),
     }
 }
 

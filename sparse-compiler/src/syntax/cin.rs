@@ -307,3 +307,75 @@ pub fn span_of(cin: &CinStmt) -> Span {
         CinStmt::Assign(a) => join(a.lhs.span, a.op_span),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::super::parse_kernel;
+    use super::CinStmt;
+
+    /// The statement's shape, written independently of the parser: `F(i, ..)`, `W(.., ..)`,
+    /// `S(.., ..)`, `M(.., ..)`, and `y` for an assignment to `y`.
+    fn shape(s: &CinStmt) -> String {
+        match s {
+            CinStmt::Forall { var, body } => format!("F({var}, {})", shape(body)),
+            CinStmt::Where {
+                consumer, producer, ..
+            } => format!("W({}, {})", shape(consumer), shape(producer)),
+            CinStmt::Sequence { first, second, .. } => {
+                format!("S({}, {})", shape(first), shape(second))
+            }
+            CinStmt::Multi { first, second, .. } => {
+                format!("M({}, {})", shape(first), shape(second))
+            }
+            CinStmt::Assign(a) => a.lhs.tensor.to_string(),
+        }
+    }
+
+    #[test]
+    fn statements_nest_and_long_sequences_nest_to_the_right() {
+        let kernel = parse_kernel(quote! {
+            fn k;
+            forall(i, sequence(y(i) = b(i), where(y(i) += t, forall(j, t += A(i,j))), y(i) += c(i)));
+            temporaries< t, w: dense >;
+        })
+        .unwrap();
+        let cin = kernel.cin.as_ref().unwrap();
+        assert_eq!(shape(cin), "F(i, S(y, S(W(y, F(j, t)), y)))");
+        let temps: Vec<(String, bool)> = (kernel.temporaries.iter())
+            .map(|t| (t.name.to_string(), t.dense))
+            .collect();
+        assert_eq!(temps, [("t".into(), false), ("w".into(), true)]);
+        assert_eq!(kernel.assignment.lhs.tensor, "y");
+    }
+
+    #[test]
+    fn a_tensor_named_like_a_word_is_still_index_notation() {
+        let kernel = parse_kernel(quote! { fn k; forall(i) = sequence(i) * 2; }).unwrap();
+        assert!(kernel.cin.is_none());
+        assert_eq!(kernel.assignment.lhs.tensor, "forall");
+    }
+
+    #[test]
+    fn malformed_statements_and_temporaries_are_errors() {
+        let error = |tokens| parse_kernel(tokens).unwrap_err().message();
+        assert_eq!(
+            error(quote! { fn k; where(y(i) = t, t = 1, t = 2); }),
+            "`where(..)` takes two statements, the consumer and the producer"
+        );
+        assert_eq!(
+            error(quote! { fn k; sequence(forall(i, y(i) = b(i))); }),
+            "`sequence(..)` takes two or more statements"
+        );
+        assert_eq!(
+            error(quote! { fn k; forall(i, y(i) = t); temporaries< t: sparse >; }),
+            "expected `dense` after `t:`, found `sparse`; a temporary is a scalar (`t`) or a \
+             dense vector (`t: dense`)"
+        );
+        assert_eq!(
+            error(quote! { fn k; forall(i, y(i) = t); temporaries< t, t >; }),
+            "temporary `t` is declared twice"
+        );
+    }
+}

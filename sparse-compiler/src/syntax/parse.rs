@@ -223,9 +223,8 @@ fn parse_clauses(input: ParseStream) -> syn::Result<Clauses> {
             clauses.temporaries_keyword = Some(keyword.span);
             end_clause(input, "`temporaries<...>`")?;
         } else {
-            let expected = "`formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>`, \
-                            `temporaries<...>` or `schedule<...>` after the statement (a kernel \
-                            has one statement)";
+            let expected = "`formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>` or \
+                            `schedule<...>` after the statement (a kernel has one statement)";
             return Err(error_at_next(input, expected));
         }
     }
