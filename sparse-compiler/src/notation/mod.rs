@@ -270,7 +270,7 @@ impl Program {
         kernel: &ast::Kernel,
         formats: &[(syn::Ident, TensorFormat)],
     ) -> Result<Self, Errors> {
-        let (tensors, signature, mut errors) = tensors_of(kernel, formats);
+        let (tensors, signature, mut errors) = params::tensors_of(kernel, formats);
         let mut builder = Builder::new(&tensors);
         let output = builder.access(&kernel.assignment.lhs);
         let rhs = builder.expr(&kernel.assignment.rhs);
@@ -323,32 +323,6 @@ impl Program {
         };
         Err(vec![Error::new(span, kind)])
     }
-}
-
-/// The tensors of the kernel, its signature, and the errors of its parameter list, scalars and
-/// fills.
-fn tensors_of(
-    kernel: &ast::Kernel,
-    formats: &[(syn::Ident, TensorFormat)],
-) -> (Vec<Tensor>, Vec<usize>, Errors) {
-    let mut tensors: Vec<Tensor> = formats
-        .iter()
-        .map(|(name, f)| Tensor {
-            name: name.to_string(),
-            order: sparse_format::named::order_of(&f.levels),
-            levels: f.levels.clone(),
-            format: f.rust_type.clone(),
-            span: name.span(),
-            by_value: false,
-            copy_of: None,
-            fill: None,
-        })
-        .collect();
-    let mut errors = Vec::new();
-    let signature = params::signature(kernel, &tensors, &mut errors);
-    params::mark_scalars(kernel, &mut tensors, &mut errors);
-    params::mark_fills(kernel, &mut tensors, &mut errors);
-    (tensors, signature, errors)
 }
 
 /// A value as a message shows it: `inf`, `-inf`, `0`, `2.5`.

@@ -11,7 +11,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{Access, Builder, Copies, Expr, IndexVar, Program, reduction, tensors_of};
+use super::params::tensors_of;
+use super::{Access, Builder, Copies, Expr, IndexVar, Program, reduction};
 use crate::algebra::Op;
 use crate::error::{CinMistake, Error, ErrorKind, Errors};
 use crate::format::{TensorFormat, level_of};
