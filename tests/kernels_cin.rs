@@ -147,8 +147,11 @@ fn vector(n: usize) -> (Vec<f64>, Tensor<f64, Dense<1>>) {
     (xs, x)
 }
 
+/// A matrix's entries and its dense row-major form.
+type Matrix = (Vec<([usize; 2], f64)>, Vec<f64>);
+
 /// Every matrix of the edge cases, with its dense form.
-fn matrices(m: usize, n: usize, seed: u64) -> Vec<(Vec<([usize; 2], f64)>, Vec<f64>)> {
+fn matrices(m: usize, n: usize, seed: u64) -> Vec<Matrix> {
     (cases([m, n], seed).into_iter())
         .map(|e| {
             let d = dense([m, n], &e);

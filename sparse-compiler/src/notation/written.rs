@@ -376,12 +376,12 @@ impl Walk<'_> {
             return None;
         }
         let vars = self.bind_indices(&a.indices)?;
-        if let (Some(&v), Some(&at)) = (vars.first(), self.workspace_var.get(&t)) {
-            if v != at {
-                let expected = self.builder.vars[at].clone();
-                self.mistake(a.span, CinMistake::TempIndex { name, expected });
-                return None;
-            }
+        if let (Some(&v), Some(&at)) = (vars.first(), self.workspace_var.get(&t))
+            && v != at
+        {
+            let expected = self.builder.vars[at].clone();
+            self.mistake(a.span, CinMistake::TempIndex { name, expected });
+            return None;
         }
         Some(Expr::Temp(t))
     }
@@ -425,8 +425,8 @@ impl Walk<'_> {
                 continue;
             }
             let inner = access.level_vars[k];
-            let above = access.level_vars[..k].iter();
-            if let Some(&outer) = above.filter(|&&v| depth(v) > depth(inner)).next() {
+            let mut above = access.level_vars[..k].iter();
+            if let Some(&outer) = above.find(|&&v| depth(v) > depth(inner)) {
                 let mistake = CinMistake::Order {
                     tensor: a.tensor.to_string(),
                     inner: self.builder.vars[inner].clone(),
