@@ -133,6 +133,24 @@ mod min_plus {
     }
 }
 
+/// A constant start, then a sum: `y = 1 + A x`; and min-plus with `+=`, which keeps the
+/// output's content (`y = min(y, min_j A(i,j) + x(j))`).
+mod more {
+    use super::*;
+    tensor_kernel! {
+        pub fn constant_start;
+        sequence(forall(i, y(i) = 1), forall(i, forall(j, y(i) += A(i,j) * x(j))));
+        formats< A: csr >;
+    }
+    tensor_kernel! {
+        pub fn min_plus_into;
+        forall(i, forall(j, y(i) += A(i,j) + x(j)));
+        formats< A: csr >;
+        fills< A: inf, x: inf, y: inf >;
+        reduce< j: min >;
+    }
+}
+
 const SHAPES: [(usize, usize); 6] = [(0, 0), (1, 1), (3, 0), (7, 5), (5, 9), (13, 13)];
 
 fn matvec(m: usize, n: usize, a: &[f64], x: &[f64]) -> Vec<f64> {
@@ -367,6 +385,35 @@ fn min_plus_with_a_written_temporary() {
             let mut y_index = Tensor::filled([m], INF);
             min_plus::index(&mut y_index, &a, &x).unwrap();
             assert_eq!(y.to_dense(), y_index.to_dense());
+        }
+    }
+}
+
+#[test]
+fn a_constant_start_and_min_plus_into_the_output() {
+    const INF: f64 = f64::INFINITY;
+    for (m, n) in SHAPES {
+        for (entries, a_dense) in matrices(m, n, (m * 47 + n) as u64) {
+            let a = tensor::<Csr, 2>([m, n], &entries);
+            let (xs, x) = vector(n);
+            let want: Vec<f64> = matvec(m, n, &a_dense, &xs)
+                .iter()
+                .map(|v| v + 1.0)
+                .collect();
+            let mut y = garbage([m]);
+            more::constant_start(&mut y, &a, &x).unwrap();
+            assert_close(y.values(), &want);
+
+            let a = Tensor::from_entries_with_fill([m, n], entries.iter().copied(), INF).unwrap();
+            let x = Tensor::from_dense([n], &xs).unwrap().with_fill(INF);
+            let start: Vec<f64> = (0..m).map(|i| if i % 2 == 0 { INF } else { 1.0 }).collect();
+            let a_dense = a.to_dense();
+            let want: Vec<f64> = (0..m)
+                .map(|i| (0..n).fold(start[i], |acc, j| acc.min(a_dense[i * n + j] + xs[j])))
+                .collect();
+            let mut y = Tensor::from_dense([m], &start).unwrap().with_fill(INF);
+            more::min_plus_into(&mut y, &a, &x).unwrap();
+            assert_eq!(y.to_dense(), want);
         }
     }
 }
