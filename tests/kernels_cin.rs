@@ -151,6 +151,17 @@ mod more {
     }
 }
 
+/// A CSR output written column by column (its entries scattered, then packed in order).
+mod columns_into_rows {
+    use super::*;
+    tensor_kernel! {
+        pub fn cin;
+        forall(j, forall(i, Z(i,j) = B(i,j) * 2));
+        formats< Z: csr, B: csc >;
+    }
+    tensor_kernel! { pub fn index; Z(i,j) = B(i,j) * 2; formats< Z: csr, B: csc >; }
+}
+
 const SHAPES: [(usize, usize); 6] = [(0, 0), (1, 1), (3, 0), (7, 5), (5, 9), (13, 13)];
 
 fn matvec(m: usize, n: usize, a: &[f64], x: &[f64]) -> Vec<f64> {
@@ -414,6 +425,22 @@ fn a_constant_start_and_min_plus_into_the_output() {
             let mut y = Tensor::from_dense([m], &start).unwrap().with_fill(INF);
             more::min_plus_into(&mut y, &a, &x).unwrap();
             assert_eq!(y.to_dense(), want);
+        }
+    }
+}
+
+#[test]
+fn a_csr_output_written_column_by_column() {
+    for (m, n) in SHAPES {
+        for (entries, b_dense) in matrices(m, n, (m * 53 + n) as u64) {
+            let b = tensor::<Csc, 2>([m, n], &entries);
+            let want: Vec<f64> = b_dense.iter().map(|v| v * 2.0).collect();
+            let mut z = Tensor::<f64, Csr>::zeros([m, n]);
+            columns_into_rows::cin(&mut z, &b).unwrap();
+            assert_close(&z.to_dense(), &want);
+            let mut z_index = Tensor::<f64, Csr>::zeros([m, n]);
+            columns_into_rows::index(&mut z_index, &b).unwrap();
+            assert_eq!(z.to_dense(), z_index.to_dense());
         }
     }
 }
