@@ -61,6 +61,10 @@ pub fn build_written(
     }
     let reduction = reduction(kernel, &builder.vars, &output, &mut errors);
     let (Some(cin), true) = (cin, errors.is_empty()) else {
+        if errors.is_empty() {
+            let what = "a written statement refused without an error".to_string();
+            errors.push(Error::new(kernel.name.span(), ErrorKind::Internal(what)));
+        }
         return Err(errors);
     };
     let rhs = (computed.into_iter())
@@ -286,7 +290,7 @@ impl Walk<'_> {
     /// for the output, those outside the producer for a temporary), and the place as written.
     fn lhs(&mut self, a: &ast::Assignment) -> Option<(Lhs, usize, String)> {
         let access = &a.lhs;
-        let place = written(access);
+        let place = super::written(access);
         if let Some((t, decl)) = self.temp(&access.tensor) {
             let dense = decl.dense;
             let name = access.tensor.to_string();
@@ -502,9 +506,4 @@ fn substitute(e: &Expr, produced: &BTreeMap<usize, Expr>) -> Expr {
         Expr::Access { .. } | Expr::Literal(_) => e.clone(),
         Expr::Op(op, args) => Expr::Op(*op, args.iter().map(|a| substitute(a, produced)).collect()),
     }
-}
-
-/// An access as written, for messages.
-fn written(access: &ast::Access) -> String {
-    super::written(access)
 }
