@@ -85,7 +85,8 @@ impl CinMistake {
                  of a `where(.., producer)` whose producer assigns `{t}`"
             ),
             CinMistake::Unread(t) => format!(
-                "temporary `{t}` is produced but never read: the consumer of its `where` must use it"
+                "temporary `{t}` is produced but never read: the consumer of its `where` must \
+                 use it"
             ),
             CinMistake::Undeclared(t) => format!(
                 "`{t}` is assigned by the producer of a `where` but is not a temporary: declare \
@@ -116,7 +117,8 @@ impl CinMistake {
             } => format!(
                 "the loop over `{inner}` visits `{tensor}` out of its storage order: \
                  `forall({outer}, ..)` must enclose `forall({inner}, ..)` (a sparse level is \
-                 iterated below its parent level); reorder the foralls or change `{tensor}`'s format"
+                 iterated below its parent level); reorder the foralls or change `{tensor}`'s \
+                 format"
             ),
             CinMistake::SecondOutput { output, other } => format!(
                 "`{other}` is assigned but `{output}` is the output: a kernel computing several \

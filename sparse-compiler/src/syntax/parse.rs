@@ -25,8 +25,9 @@
 //!
 //! Every grammar error is a `syn::Error` spanned on the token where the grammar stopped matching,
 //! saying what was expected there and what was found. The `formats<...>` clause is parsed in
-//! `format.rs`, concrete index notation and `temporaries<...>` in `cin.rs`, the `schedule<...>` clause in `schedule.rs`, which also types each command's
-//! arguments once the whole grammar has matched. Nothing is resolved: level and format names are
+//! `format.rs`, concrete index notation and `temporaries<...>` in `cin.rs`, the `schedule<...>`
+//! clause in `schedule.rs`, which also types each command's arguments once the whole grammar has
+//! matched. Nothing is resolved: level and format names are
 //! kept as identifiers for `format::resolve`, and the names a command takes for `schedule`. Tensor
 //! and index names are checked here to be plain identifiers (no keyword, no raw identifier, no `__`
 //! prefix, which the generator reserves for its own names), because they become names in the
@@ -88,19 +89,23 @@ fn parse_written(input: ParseStream) -> syn::Result<(Kernel, Option<Written>)> {
         );
         return Err(syn::Error::new(name.span(), message));
     }
+    // A statement in concrete index notation stands in `assignment` as its summary, completed
+    // once the temporaries are known (`cin::finish`).
     let (assignment, cin) = match super::cin::starts_cin(input) {
-        true => (None, Some(super::cin::parse_cin(input)?)),
-        false => (Some(parse_assignment(input)?), None),
+        true => {
+            let cin = super::cin::parse_cin(input)?;
+            (super::cin::summary(&cin, &[]), Some(cin))
+        }
+        false => (parse_assignment(input)?, None),
     };
     end_statement(input)?;
     let clauses = parse_clauses(input)?;
-    let summary = cin.as_ref().map(|c| super::cin::summary(c, &[]));
     let mut kernel = Kernel {
         attrs,
         vis,
         name,
         params,
-        assignment: assignment.or(summary).expect("a statement"),
+        assignment,
         formats: clauses.formats.unwrap_or_default(),
         scalars: clauses.scalars.unwrap_or_default(),
         fills: clauses.fills.unwrap_or_default(),
