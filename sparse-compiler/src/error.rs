@@ -2,6 +2,9 @@
 //! few things the compiler does not support yet, each with the span it points at. All wording lives
 //! in [`Error::message`]; the macro shell turns errors into spanned `compile_error!`s.
 
+mod cin;
+
+pub use cin::CinMistake;
 use proc_macro2::Span;
 
 /// A compile error with the span of the offending tokens.
@@ -292,6 +295,8 @@ pub enum ErrorKind {
 
     /// A GPU precondition (the README).
     Gpu(GpuPrecondition),
+    /// A mistake in concrete index notation written directly.
+    Cin(CinMistake),
 
     // not supported yet, and bugs
     /// A feature of the contract that this version does not compile yet.
@@ -532,6 +537,7 @@ impl Error {
                 "the expression to precompute is not a subexpression of the statement".to_string()
             }
             ErrorKind::Gpu(p) => p.message(),
+            ErrorKind::Cin(m) => m.message(),
             ErrorKind::ExtentMismatch {
                 index,
                 first,

@@ -93,12 +93,31 @@ pub fn lower_to_ir(input: TokenStream) -> Result<ir::Kernel, Errors> {
     front_end(input).map(|(_, _, ir)| ir)
 }
 
-fn planned(input: TokenStream) -> Result<(syntax::ast::Kernel, notation::Program), Errors> {
+/// A kernel written in concrete index notation comes with its statement, its loops as written
+/// (nothing is planned: a loop order its tensors cannot follow is an error).
+fn planned_with_written(
+    input: TokenStream,
+) -> Result<
+    (
+        syntax::ast::Kernel,
+        notation::Program,
+        Option<notation::Cin>,
+    ),
+    Errors,
+> {
     let kernel = syntax::parse_kernel(input).map_err(|e| vec![e])?;
     let formats = format::resolve_formats(&kernel)?;
+    if let Some(written) = &kernel.cin {
+        let (program, cin) = notation::build_written(&kernel, &formats, written)?;
+        return Ok((kernel, program, Some(cin)));
+    }
     let mut program = notation::Program::build(&kernel, &formats)?;
     notation::plan_copies(&mut program)?;
-    Ok((kernel, program))
+    Ok((kernel, program, None))
+}
+
+fn planned(input: TokenStream) -> Result<(syntax::ast::Kernel, notation::Program), Errors> {
+    planned_with_written(input).map(|(kernel, program, _)| (kernel, program))
 }
 
 /// The copies are planned before concretizing: they decide the levels the default loop order
@@ -106,8 +125,11 @@ fn planned(input: TokenStream) -> Result<(syntax::ast::Kernel, notation::Program
 fn notation_of(
     input: TokenStream,
 ) -> Result<(syntax::ast::Kernel, notation::Program, notation::Cin), Errors> {
-    let (kernel, program) = planned(input)?;
-    let cin = notation::concretize(&program)?;
+    let (kernel, program, written) = planned_with_written(input)?;
+    let cin = match written {
+        Some(cin) => cin,
+        None => notation::concretize(&program)?,
+    };
     Ok((kernel, program, cin))
 }
 

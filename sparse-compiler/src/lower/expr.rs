@@ -282,7 +282,7 @@ fn assigned_value(cin: &Cin) -> Option<&NExpr> {
     match cin {
         Cin::Forall { body, .. } => assigned_value(body),
         Cin::Assign { rhs, .. } => Some(rhs),
-        Cin::Where { .. } => None,
+        Cin::Where { .. } | Cin::Sequence { .. } => None,
     }
 }
 
@@ -450,6 +450,17 @@ pub(super) fn absent_stmt(
                 absent_stmt(consumer, &absent, skip)
             }
         },
+        Cin::Sequence { first, second } => {
+            let first = absent_stmt(first, absent, skip);
+            let second = absent_stmt(second, absent, skip);
+            match (first, second) {
+                (Some(first), Some(second)) => Some(Cin::Sequence {
+                    first: Box::new(first),
+                    second: Box::new(second),
+                }),
+                (first, second) => first.or(second),
+            }
+        }
         Cin::Assign {
             lhs,
             accumulate,

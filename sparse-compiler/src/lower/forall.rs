@@ -718,7 +718,11 @@ impl Lowerer<'_> {
 pub(super) fn writes_output(cin: &Cin) -> bool {
     match cin {
         Cin::Forall { body, .. } => writes_output(body),
-        Cin::Where { consumer, producer } => writes_output(consumer) || writes_output(producer),
+        Cin::Where {
+            consumer: first,
+            producer: second,
+        }
+        | Cin::Sequence { first, second } => writes_output(first) || writes_output(second),
         Cin::Assign { lhs, .. } => *lhs == crate::notation::Lhs::Output,
     }
 }

@@ -323,6 +323,10 @@ impl<'p> Lowerer<'p> {
         match cin {
             Cin::Forall { var, body } => self.forall(*var, body, out),
             Cin::Where { consumer, producer } => self.where_(consumer, producer, out),
+            Cin::Sequence { first, second } => {
+                self.stmt(first, out)?;
+                self.stmt(second, out)
+            }
             Cin::Assign {
                 lhs,
                 accumulate,
@@ -376,6 +380,11 @@ impl<'p> Lowerer<'p> {
         match body {
             Cin::Forall { body, .. } => self.skip_of(body),
             Cin::Where { consumer, .. } => self.skip_of(consumer),
+            // A loop may skip what both statements leave as it is; where they differ, nothing.
+            Cin::Sequence { first, second } => match (self.skip_of(first), self.skip_of(second)) {
+                (a, b) if crate::algebra::same(a, b) => a,
+                _ => f64::NAN,
+            },
             Cin::Assign {
                 lhs,
                 accumulate,
@@ -704,8 +713,12 @@ fn output_init(program: &Program, scheduled: &Scheduled) -> f64 {
 fn reduces_into_output(cin: &Cin) -> bool {
     match cin {
         Cin::Forall { body, .. } => reduces_into_output(body),
-        Cin::Where { consumer, producer } => {
-            reduces_into_output(consumer) || reduces_into_output(producer)
+        Cin::Where {
+            consumer: first,
+            producer: second,
+        }
+        | Cin::Sequence { first, second } => {
+            reduces_into_output(first) || reduces_into_output(second)
         }
         Cin::Assign {
             lhs, accumulate, ..
@@ -741,6 +754,11 @@ fn effective_with(
             }
             effective_with(consumer, &temps)
         }
+        // The loops around a sequence visit what either statement needs.
+        Cin::Sequence { first, second } => E::Op(
+            crate::algebra::Op::Add,
+            vec![effective_with(first, temps), effective_with(second, temps)],
+        ),
         Cin::Assign { rhs, .. } => substitute(rhs, temps),
     }
 }
@@ -750,6 +768,7 @@ fn produced_assign(cin: &Cin) -> Option<(usize, Lhs, bool, crate::algebra::Op)> 
     match cin {
         Cin::Forall { body, .. } => produced_assign(body),
         Cin::Where { consumer, .. } => produced_assign(consumer),
+        Cin::Sequence { .. } => None,
         Cin::Assign {
             lhs,
             accumulate,
@@ -767,6 +786,7 @@ fn produced_temp(cin: &Cin) -> Option<(usize, Lhs)> {
     match cin {
         Cin::Forall { body, .. } => produced_temp(body),
         Cin::Where { consumer, .. } => produced_temp(consumer),
+        Cin::Sequence { .. } => None,
         Cin::Assign {
             lhs: lhs @ Lhs::Scalar(t),
             ..

@@ -139,7 +139,11 @@ impl Lowerer<'_> {
         fn accumulates(cin: &Cin) -> bool {
             match cin {
                 Cin::Forall { body, .. } => accumulates(body),
-                Cin::Where { consumer, producer } => accumulates(consumer) || accumulates(producer),
+                Cin::Where {
+                    consumer: first,
+                    producer: second,
+                }
+                | Cin::Sequence { first, second } => accumulates(first) || accumulates(second),
                 Cin::Assign {
                     lhs, accumulate, ..
                 } => *lhs == Lhs::Output && *accumulate,
@@ -538,6 +542,8 @@ impl Lowerer<'_> {
         } else if self.assembles() {
             self.append(value, &mut body)?;
         } else {
+            // Only the touched coordinates are stored: the others keep the zeros written first.
+            self.partial_output_write = true;
             let index = self.output_position()?;
             body.push(Stmt::store(Array::Vals { param: 0 }, index, value, false));
         }

@@ -155,6 +155,7 @@ fn sums_into(producer: &Cin) -> bool {
     match producer {
         Cin::Forall { body, .. } => sums_into(body),
         Cin::Where { consumer, .. } => sums_into(consumer),
+        Cin::Sequence { first, second } => sums_into(first) || sums_into(second),
         Cin::Assign { accumulate, .. } => *accumulate,
     }
 }

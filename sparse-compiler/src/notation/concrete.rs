@@ -36,6 +36,13 @@ pub enum Cin {
         /// The producer.
         producer: Box<Cin>,
     },
+    /// `first ; second`: the first statement, then the second (written `sequence(..)`).
+    Sequence {
+        /// The statement that runs first.
+        first: Box<Cin>,
+        /// The statement that runs after it.
+        second: Box<Cin>,
+    },
     /// `lhs = rhs` or `lhs op= rhs`.
     Assign {
         /// What is written.
@@ -134,6 +141,10 @@ impl Cin {
                 consumer.collect_loops(out);
                 producer.collect_loops(out);
             }
+            Cin::Sequence { first, second } => {
+                first.collect_loops(out);
+                second.collect_loops(out);
+            }
             Cin::Assign { .. } => {}
         }
     }
@@ -143,6 +154,7 @@ impl Cin {
         match self {
             Cin::Forall { body, .. } => body.reads_temp(t),
             Cin::Where { consumer, producer } => consumer.reads_temp(t) || producer.reads_temp(t),
+            Cin::Sequence { first, second } => first.reads_temp(t) || second.reads_temp(t),
             Cin::Assign { rhs, .. } => rhs.reads_temp(t),
         }
     }
@@ -155,6 +167,7 @@ impl Cin {
             Cin::Where { consumer, producer } => {
                 consumer.reads_access(id) || producer.reads_access(id)
             }
+            Cin::Sequence { first, second } => first.reads_access(id) || second.reads_access(id),
             Cin::Assign { rhs, .. } => rhs.find_access(id).is_some(),
         }
     }
@@ -164,6 +177,7 @@ impl Cin {
         match self {
             Cin::Forall { body, .. } => body.next_temp(),
             Cin::Where { consumer, producer } => consumer.next_temp().max(producer.next_temp()),
+            Cin::Sequence { first, second } => first.next_temp().max(second.next_temp()),
             Cin::Assign { lhs, rhs, .. } => {
                 let own = match lhs {
                     Lhs::Scalar(t)
@@ -184,6 +198,28 @@ impl Cin {
     /// `consumer where producer`.
     pub fn where_of(consumer: Cin, producer: Cin) -> Cin {
         Cin::where_(consumer, producer)
+    }
+
+    /// The two statements of a `where` (consumer, producer) or of a sequence (first, second).
+    pub fn parts(&self) -> Option<(&Cin, &Cin)> {
+        match self {
+            Cin::Where { consumer, producer } => Some((consumer, producer)),
+            Cin::Sequence { first, second } => Some((first, second)),
+            Cin::Forall { .. } | Cin::Assign { .. } => None,
+        }
+    }
+
+    /// The same `where` or sequence over `first` and `second` (in [`Cin::parts`]' order); any
+    /// other statement unchanged.
+    pub fn with_parts(&self, first: Cin, second: Cin) -> Cin {
+        match self {
+            Cin::Where { .. } => Cin::where_(first, second),
+            Cin::Sequence { .. } => Cin::Sequence {
+                first: Box::new(first),
+                second: Box::new(second),
+            },
+            Cin::Forall { .. } | Cin::Assign { .. } => self.clone(),
+        }
     }
 }
 

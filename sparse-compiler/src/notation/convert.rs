@@ -94,6 +94,8 @@ fn nested_conflict(
             nested_conflict(program, consumer, enclosing)
                 .or_else(|| nested_conflict(program, producer, enclosing))
         }
+        Cin::Sequence { first, second } => nested_conflict(program, first, enclosing)
+            .or_else(|| nested_conflict(program, second, enclosing)),
         Cin::Assign { .. } => None,
     }
 }
@@ -109,6 +111,7 @@ fn producer_rhs(cin: &Cin) -> Option<&Expr> {
     match cin {
         Cin::Forall { body, .. } => producer_rhs(body),
         Cin::Where { consumer, .. } => producer_rhs(consumer),
+        Cin::Sequence { .. } => None,
         Cin::Assign { rhs, .. } => Some(rhs),
     }
 }
@@ -238,9 +241,13 @@ fn repeats_other_terms(
         Cin::Forall { var, body } => {
             repeats_other_terms(program, body, hidden, t, inside || hidden.contains(var))
         }
-        Cin::Where { consumer, producer } => {
-            repeats_other_terms(program, consumer, hidden, t, inside)
-                || repeats_other_terms(program, producer, hidden, t, inside)
+        Cin::Where {
+            consumer: first,
+            producer: second,
+        }
+        | Cin::Sequence { first, second } => {
+            repeats_other_terms(program, first, hidden, t, inside)
+                || repeats_other_terms(program, second, hidden, t, inside)
         }
         // A temporary assigned once per slot is harmless; a sum or the output is not.
         Cin::Assign {

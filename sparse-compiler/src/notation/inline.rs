@@ -27,8 +27,9 @@ impl Builder {
         self.inline(name, &args)
     }
 
-    /// The call of `name` on operands already converted.
-    fn inline(&mut self, name: &syn::Ident, args: &[Expr]) -> Expr {
+    /// The call of `name` on operands already converted (a written statement's converts its
+    /// temporaries too).
+    pub(super) fn inline(&mut self, name: &syn::Ident, args: &[Expr]) -> Expr {
         let Some(def) = self.ops.iter().find(|d| d.name == *name).cloned() else {
             return Expr::Literal(LiteralValue::Int(0));
         };

@@ -20,11 +20,13 @@ mod plan;
 mod print;
 mod reread;
 mod rowwise;
+mod written;
 
 pub use concrete::{Cin, Lhs, concretize};
 pub use order::order_edges;
 pub use plan::{Copies, PlannedCopy, Rule, plan_copies};
 pub use print::{print_cin, print_plan};
+pub use written::build_written;
 
 use std::collections::BTreeMap;
 
@@ -243,41 +245,8 @@ impl Program {
         kernel: &ast::Kernel,
         formats: &[(syn::Ident, TensorFormat)],
     ) -> Result<Self, Errors> {
-        let mut tensors: Vec<Tensor> = formats
-            .iter()
-            .map(|(name, f)| Tensor {
-                name: name.to_string(),
-                order: sparse_format::named::order_of(&f.levels),
-                levels: f.levels.clone(),
-                format: f.rust_type.clone(),
-                span: name.span(),
-                by_value: false,
-                copy_of: None,
-                fill: None,
-            })
-            .collect();
-        let mut errors = Vec::new();
-        let signature = params::signature(kernel, &tensors, &mut errors);
-        params::mark_scalars(kernel, &mut tensors, &mut errors);
-        params::mark_fills(kernel, &mut tensors, &mut errors);
-        let by_name: BTreeMap<String, usize> = tensors
-            .iter()
-            .enumerate()
-            .map(|(k, t)| (t.name.clone(), k))
-            .collect();
-        let mut builder = Builder {
-            by_name,
-            levels: tensors.iter().map(|t| t.levels.clone()).collect(),
-            names: tensors.iter().map(|t| t.name.clone()).collect(),
-            fills: tensors.iter().map(Tensor::fill_value).collect(),
-            vars: Vec::new(),
-            hidden: Vec::new(),
-            derived: BTreeMap::new(),
-            blocked_by: BTreeMap::new(),
-            errors: Vec::new(),
-            accesses: 1,
-            ops: kernel.ops.clone(),
-        };
+        let (tensors, signature, mut errors) = params::tensors_of(kernel, formats);
+        let mut builder = Builder::new(&tensors, &kernel.ops);
         let output = builder.access(&kernel.assignment.lhs);
         let rhs = builder.expr(&kernel.assignment.rhs);
         errors.extend(builder.errors);
@@ -405,6 +374,24 @@ struct Builder {
 }
 
 impl Builder {
+    fn new(tensors: &[Tensor], ops: &[ast::OpDef]) -> Self {
+        Builder {
+            by_name: (tensors.iter().enumerate())
+                .map(|(k, t)| (t.name.clone(), k))
+                .collect(),
+            levels: tensors.iter().map(|t| t.levels.clone()).collect(),
+            names: tensors.iter().map(|t| t.name.clone()).collect(),
+            fills: tensors.iter().map(Tensor::fill_value).collect(),
+            vars: Vec::new(),
+            hidden: Vec::new(),
+            derived: BTreeMap::new(),
+            blocked_by: BTreeMap::new(),
+            errors: Vec::new(),
+            accesses: 1,
+            ops: ops.to_vec(),
+        }
+    }
+
     fn var(&mut self, name: &syn::Ident) -> IndexVar {
         let name = name.to_string();
         match self.vars.iter().position(|v| *v == name) {

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use super::Tensor;
 use crate::error::{Error, ErrorKind, Errors};
+use crate::format::TensorFormat;
 use crate::syntax::ast;
 
 /// The tensor numbers in the order the function takes them, checked against the statement's
@@ -99,4 +100,30 @@ pub(super) fn mark_fills(kernel: &ast::Kernel, tensors: &mut [Tensor], errors: &
             tensors[k].fill = Some(decl.value);
         }
     }
+}
+
+/// The tensors of the kernel, its signature, and the errors of its parameter list, scalars and
+/// fills.
+pub(super) fn tensors_of(
+    kernel: &ast::Kernel,
+    formats: &[(syn::Ident, TensorFormat)],
+) -> (Vec<Tensor>, Vec<usize>, Errors) {
+    let mut tensors: Vec<Tensor> = formats
+        .iter()
+        .map(|(name, f)| Tensor {
+            name: name.to_string(),
+            order: sparse_format::named::order_of(&f.levels),
+            levels: f.levels.clone(),
+            format: f.rust_type.clone(),
+            span: name.span(),
+            by_value: false,
+            copy_of: None,
+            fill: None,
+        })
+        .collect();
+    let mut errors = Vec::new();
+    let signature = signature(kernel, &tensors, &mut errors);
+    mark_scalars(kernel, &mut tensors, &mut errors);
+    mark_fills(kernel, &mut tensors, &mut errors);
+    (tensors, signature, errors)
 }

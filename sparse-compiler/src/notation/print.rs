@@ -7,7 +7,7 @@ use crate::ir::format_type;
 use crate::syntax::ast::LiteralValue;
 
 /// `cin` on one line: `∀i` for a forall, `(consumer where producer)`, and `t0` for temporary 0
-/// (`t0(j)` where it is a workspace indexed by `j`).
+/// (`t0(j)` where it is a workspace indexed by `j`), `(first ; second)` for a sequence.
 pub fn print_cin(program: &Program, cin: &Cin) -> String {
     match cin {
         Cin::Forall { var, body } => {
@@ -17,6 +17,11 @@ pub fn print_cin(program: &Program, cin: &Cin) -> String {
             "({} where {})",
             print_cin(program, consumer),
             print_cin(program, producer)
+        ),
+        Cin::Sequence { first, second } => format!(
+            "({} ; {})",
+            print_cin(program, first),
+            print_cin(program, second)
         ),
         Cin::Assign {
             lhs,

@@ -57,9 +57,9 @@ fn directly_nested(cin: &Cin, outer: IndexVar, inner: IndexVar) -> bool {
             matches!(&**body, Cin::Forall { var, .. } if *var == inner)
         }
         Cin::Forall { body, .. } => directly_nested(body, outer, inner),
-        Cin::Where { consumer, producer } => {
-            directly_nested(consumer, outer, inner) || directly_nested(producer, outer, inner)
-        }
+        Cin::Where { .. } | Cin::Sequence { .. } => cin.parts().is_some_and(|(a, b)| {
+            directly_nested(a, outer, inner) || directly_nested(b, outer, inner)
+        }),
         Cin::Assign { .. } => false,
     }
 }
@@ -75,10 +75,13 @@ fn collapse_forall(cin: &Cin, outer: IndexVar, inner: IndexVar, fused: IndexVar)
             var: *var,
             body: Box::new(collapse_forall(body, outer, inner, fused)),
         },
-        Cin::Where { consumer, producer } => Cin::where_of(
-            collapse_forall(consumer, outer, inner, fused),
-            collapse_forall(producer, outer, inner, fused),
-        ),
+        Cin::Where { .. } | Cin::Sequence { .. } => match cin.parts() {
+            Some((a, b)) => cin.with_parts(
+                collapse_forall(a, outer, inner, fused),
+                collapse_forall(b, outer, inner, fused),
+            ),
+            None => cin.clone(),
+        },
         Cin::Assign { .. } => cin.clone(),
     }
 }

@@ -277,8 +277,8 @@ fn enclosing_loops(cin: &Cin, v: IndexVar) -> Option<Vec<IndexVar>> {
             around.insert(0, *var);
             around
         }),
-        Cin::Where { consumer, producer } => {
-            enclosing_loops(consumer, v).or_else(|| enclosing_loops(producer, v))
+        Cin::Where { .. } | Cin::Sequence { .. } => {
+            (cin.parts()).and_then(|(a, b)| enclosing_loops(a, v).or_else(|| enclosing_loops(b, v)))
         }
         Cin::Assign { .. } => None,
     }

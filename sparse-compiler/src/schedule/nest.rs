@@ -33,10 +33,10 @@ pub(super) fn replace_forall(cin: &Cin, v: IndexVar, with: &[IndexVar]) -> Cin {
             var: *var,
             body: Box::new(replace_forall(body, v, with)),
         },
-        Cin::Where { consumer, producer } => Cin::where_of(
-            replace_forall(consumer, v, with),
-            replace_forall(producer, v, with),
-        ),
+        Cin::Where { .. } | Cin::Sequence { .. } => match cin.parts() {
+            Some((a, b)) => cin.with_parts(replace_forall(a, v, with), replace_forall(b, v, with)),
+            None => cin.clone(),
+        },
         Cin::Assign { .. } => cin.clone(),
     }
 }
@@ -46,11 +46,10 @@ pub(crate) fn loops_below(cin: &Cin, v: IndexVar) -> Vec<IndexVar> {
     match cin {
         Cin::Forall { var, body } if *var == v => body.loops(),
         Cin::Forall { body, .. } => loops_below(body, v),
-        Cin::Where { consumer, producer } => {
-            let mut out = loops_below(consumer, v);
-            out.extend(loops_below(producer, v));
-            out
-        }
+        Cin::Where { .. } | Cin::Sequence { .. } => (cin.parts().into_iter())
+            .flat_map(|(a, b)| [loops_below(a, v), loops_below(b, v)])
+            .flatten()
+            .collect(),
         Cin::Assign { .. } => Vec::new(),
     }
 }

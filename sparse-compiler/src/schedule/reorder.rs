@@ -111,8 +111,8 @@ fn perfect_nest(cin: &Cin, vars: &[IndexVar]) -> Option<Vec<IndexVar>> {
             left.is_empty().then_some(nest)
         }
         Cin::Forall { body, .. } => perfect_nest(body, vars),
-        Cin::Where { consumer, producer } => {
-            perfect_nest(consumer, vars).or_else(|| perfect_nest(producer, vars))
+        Cin::Where { .. } | Cin::Sequence { .. } => {
+            (cin.parts()).and_then(|(a, b)| perfect_nest(a, vars).or_else(|| perfect_nest(b, vars)))
         }
         Cin::Assign { .. } => None,
     }
@@ -129,9 +129,11 @@ fn crosses_where(cin: &Cin, vars: &[IndexVar]) -> bool {
                 }
                 path(body, vars, seen, crossed)
             }
-            Cin::Where { consumer, producer } => {
+            Cin::Where { .. } | Cin::Sequence { .. } => {
                 let crossed = crossed || seen > 0;
-                path(consumer, vars, seen, crossed) || path(producer, vars, seen, crossed)
+                (cin.parts()).is_some_and(|(a, b)| {
+                    path(a, vars, seen, crossed) || path(b, vars, seen, crossed)
+                })
             }
             Cin::Assign { .. } => false,
         }
@@ -149,10 +151,12 @@ fn reorder_nest(cin: &Cin, nest: &[IndexVar], order: &[IndexVar]) -> Cin {
             var: *var,
             body: Box::new(reorder_nest(body, nest, order)),
         },
-        Cin::Where { consumer, producer } => Cin::where_of(
-            reorder_nest(consumer, nest, order),
-            reorder_nest(producer, nest, order),
-        ),
+        Cin::Where { .. } | Cin::Sequence { .. } => match cin.parts() {
+            Some((a, b)) => {
+                cin.with_parts(reorder_nest(a, nest, order), reorder_nest(b, nest, order))
+            }
+            None => cin.clone(),
+        },
         Cin::Assign { .. } => cin.clone(),
     }
 }

@@ -6,10 +6,12 @@
 use proc_macro2::Span;
 use syn::{Attribute, Ident, Visibility};
 
+pub use super::cin::{CinStmt, TempDecl};
 use crate::algebra::Op;
 
-/// A whole invocation: `[attrs] [pub] fn NAME[(PARAMS)]; ASSIGNMENT;` then, in any order,
-/// `[formats<...>;] [scalars<...>;] [fills<...>;] [reduce<...>;] [ops<...>;] [schedule<...>;]`.
+/// A whole invocation: `[attrs] [pub] fn NAME[(PARAMS)]; STATEMENT;` then, in any order,
+/// `[formats<...>;] [scalars<...>;] [fills<...>;] [reduce<...>;] [ops<...>;] [temporaries<...>;]
+/// [schedule<...>;]`.
 #[derive(Clone, Debug)]
 pub struct Kernel {
     /// Doc comments and attributes written before `fn`, carried to the generated function.
@@ -37,6 +39,11 @@ pub struct Kernel {
     pub ops: Vec<OpDef>,
     /// The `schedule<...>` clause, if written.
     pub schedule: Option<Schedule>,
+    /// The statement, when it is written in concrete index notation (`assignment` is then its
+    /// summary for format resolution: `syntax::cin::summary`).
+    pub cin: Option<CinStmt>,
+    /// The `temporaries<...>` clause, in written order (empty when absent).
+    pub temporaries: Vec<TempDecl>,
 }
 
 /// `(y, alpha, x)` on the `fn` line: the generated function's parameters, in order.

@@ -2,6 +2,7 @@
 //! (the README), schedule commands included.
 
 pub mod ast;
+pub mod cin;
 mod expr;
 mod format;
 mod ops;

@@ -208,7 +208,12 @@ fn parse_region_unary(input: ParseStream, params: &[Ident]) -> syn::Result<Regio
 /// Checks every call of the statement against `kernel.ops` (a call written with bare names,
 /// `f(a, b)`, parses as an access and becomes a call here).
 pub(super) fn resolve(kernel: &mut Kernel) -> syn::Result<()> {
-    resolve_expr(&mut kernel.assignment.rhs, &kernel.ops, None)
+    resolve_expr(&mut kernel.assignment.rhs, &kernel.ops, None)?;
+    let mut written = Vec::new();
+    if let Some(cin) = &mut kernel.cin {
+        super::cin::assignments_of_mut(cin, &mut written);
+    }
+    (written.into_iter()).try_for_each(|a| resolve_expr(&mut a.rhs, &kernel.ops, None))
 }
 
 /// Resolves the calls of `e` against `ops`; inside a body, `params` are the only names it reads.

@@ -2,8 +2,9 @@
 //! precedence loop for expressions.
 //!
 //! ```text
-//! kernel     := attrs [vis] `fn` NAME [`(` NAME, ... `)`] `;` assignment `;` clause*
-//! clause     := formats `;` | scalars `;` | fills `;` | reduce `;` | ops `;` | schedule `;`
+//! kernel     := attrs [vis] `fn` NAME [`(` NAME, ... `)`] `;` (assignment | cin) `;` clause*
+//! clause     := formats `;` | scalars `;` | fills `;` | reduce `;` | ops `;` | temporaries `;`
+//!               | schedule `;`
 //!               (any order, each at most once)
 //! assignment := access (`=` | `+=`) expr
 //! expr       := expr BINOP expr | (`-` | `!`) expr | expr `as` TYPE | `(` expr `)`
@@ -25,8 +26,9 @@
 //!
 //! Every grammar error is a `syn::Error` spanned on the token where the grammar stopped matching,
 //! saying what was expected there and what was found. The `formats<...>` clause is parsed in
-//! `format.rs`, the `schedule<...>` clause in `schedule.rs`, which also types each command's
-//! arguments once the whole grammar has matched. Nothing is resolved: level and format names are
+//! `format.rs`, concrete index notation and `temporaries<...>` in `cin.rs`, the `schedule<...>`
+//! clause in `schedule.rs`, which also types each command's arguments once the whole grammar has
+//! matched. Nothing is resolved: level and format names are
 //! kept as identifiers for `format::resolve`, and the names a command takes for `schedule`. Tensor
 //! and index names are checked here to be plain identifiers (no keyword, no raw identifier, no `__`
 //! prefix, which the generator reserves for its own names), because they become names in the
@@ -34,13 +36,14 @@
 
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::ext::IdentExt;
-use syn::parse::{Parse, ParseStream, Parser};
+use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Ident, Token, Visibility, parenthesized, token};
 
 use super::ast::{
     Access, AssignOp, Assignment, FillDecl, FormatDecl, Kernel, LiteralValue, OpDef, ParamList,
     ReduceDecl,
 };
+use super::cin::{TempDecl, parse_temporaries};
 use super::expr::parse_expr;
 use super::format::parse_formats;
 use super::ops::{parse_ops, resolve, user_reduction};
@@ -58,6 +61,7 @@ pub(super) mod kw {
     syn::custom_keyword!(schedule);
     syn::custom_keyword!(order);
     syn::custom_keyword!(auto);
+    syn::custom_keyword!(temporaries);
 }
 
 /// Parses the body of a `tensor_kernel!` invocation.
@@ -89,7 +93,16 @@ fn parse_written(input: ParseStream) -> syn::Result<(Kernel, Option<Written>)> {
         );
         return Err(syn::Error::new(name.span(), message));
     }
-    let assignment: Assignment = input.parse()?;
+    // A statement in concrete index notation stands in `assignment` as its summary, completed
+    // once the temporaries are known (`cin::finish`).
+    let (assignment, cin) = match super::cin::starts_cin(input) {
+        true => {
+            let cin = super::cin::parse_cin(input)?;
+            (super::cin::summary(&cin, &[]), Some(cin))
+        }
+        false => (parse_assignment(input)?, None),
+    };
+    end_statement(input)?;
     let clauses = parse_clauses(input)?;
     let ops = clauses.ops.unwrap_or_default();
     let mut reduce = clauses.reduce.unwrap_or_default();
@@ -108,8 +121,11 @@ fn parse_written(input: ParseStream) -> syn::Result<(Kernel, Option<Written>)> {
         reduce,
         ops,
         schedule: None,
+        cin,
+        temporaries: clauses.temporaries.clone().unwrap_or_default(),
     };
     resolve(&mut kernel)?;
+    super::cin::finish(&mut kernel, clauses.temporaries_keyword)?;
     Ok((kernel, clauses.schedule))
 }
 
@@ -157,6 +173,8 @@ struct Clauses {
     user_reductions: Vec<(Ident, Ident)>,
     ops: Option<Vec<OpDef>>,
     schedule: Option<Written>,
+    temporaries: Option<Vec<TempDecl>>,
+    temporaries_keyword: Option<Span>,
 }
 
 /// The clauses after the statement.
@@ -217,6 +235,19 @@ fn parse_clauses(input: ParseStream) -> syn::Result<Clauses> {
                 twice,
             )?;
             end_clause(input, "`schedule<...>`")?;
+        } else if input.peek(kw::temporaries) {
+            let keyword = input.parse::<kw::temporaries>()?;
+            let temporaries = parse_temporaries(input)?;
+            let twice = "declare every temporary in one clause";
+            once(
+                &mut clauses.temporaries,
+                temporaries,
+                keyword.span,
+                "temporaries",
+                twice,
+            )?;
+            clauses.temporaries_keyword = Some(keyword.span);
+            end_clause(input, "`temporaries<...>`")?;
         } else {
             let expected = "`formats<...>`, `scalars<...>`, `fills<...>`, `reduce<...>`, \
                             `ops<...>` or `schedule<...>` after the statement (a kernel has one \
@@ -437,27 +468,25 @@ fn parse_symbol(input: ParseStream, symbol: &str) -> syn::Result<Span> {
     })
 }
 
-impl Parse for Assignment {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let lhs = parse_access(input, "the output access, such as `y(i)`")?;
-        let (op, op_span) = if input.peek(Token![+=]) {
-            let token = input.parse::<Token![+=]>()?;
-            (AssignOp::AddAssign, token.spans[0])
-        } else if input.peek(Token![=]) && !input.peek(Token![==]) && !input.peek(Token![=>]) {
-            let token = input.parse::<Token![=]>()?;
-            (AssignOp::Assign, token.span)
-        } else {
-            return Err(error_at_next(input, "`=` or `+=` after the output access"));
-        };
-        let rhs = parse_expr(input)?;
-        end_statement(input)?;
-        Ok(Assignment {
-            lhs,
-            op,
-            op_span,
-            rhs,
-        })
-    }
+/// `lhs = rhs` or `lhs += rhs`, without the `;` after it.
+pub(super) fn parse_assignment(input: ParseStream) -> syn::Result<Assignment> {
+    let lhs = parse_access(input, "the output access, such as `y(i)`")?;
+    let (op, op_span) = if input.peek(Token![+=]) {
+        let token = input.parse::<Token![+=]>()?;
+        (AssignOp::AddAssign, token.spans[0])
+    } else if input.peek(Token![=]) && !input.peek(Token![==]) && !input.peek(Token![=>]) {
+        let token = input.parse::<Token![=]>()?;
+        (AssignOp::Assign, token.span)
+    } else {
+        return Err(error_at_next(input, "`=` or `+=` after the output access"));
+    };
+    let rhs = parse_expr(input)?;
+    Ok(Assignment {
+        lhs,
+        op,
+        op_span,
+        rhs,
+    })
 }
 
 /// Consumes the `;` after the statement, telling a missing `;` from an operator that index notation

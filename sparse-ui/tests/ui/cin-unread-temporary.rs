@@ -1,0 +1,11 @@
+// A produced temporary must be read by its consumer.
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn kernel;
+    forall(i, where(y(i) = b(i), forall(j, t += A(i,j) * x(j))));
+    formats< A: csr >;
+    temporaries< t >;
+}
+
+fn main() {}

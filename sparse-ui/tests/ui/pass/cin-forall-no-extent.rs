@@ -1,0 +1,9 @@
+// A forall variable must index some tensor inside it.
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn kernel;
+    forall(i, y(i) += b(i));
+}
+
+fn main() {}

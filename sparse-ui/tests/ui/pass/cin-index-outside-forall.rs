@@ -1,0 +1,10 @@
+// An index must be bound by an enclosing forall.
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn kernel;
+    forall(i, forall(j, y(i) += A(i,j) * x(j)));
+    formats< A: csr >;
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+// A temporary is read only inside the consumer of the where that produces it.
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn kernel;
+    forall(i, where(y(i) = t + t, forall(j, t += A(i,j) * x(j))));
+    formats< A: csr >;
+    temporaries< t >;
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+// A scalar temporary has no indices; a dense one has one.
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn kernel;
+    forall(i, where(y(i) = t, forall(j, t += A(i,j) * x(j))));
+    formats< A: csr >;
+    temporaries< t >;
+}
+
+fn main() {}
