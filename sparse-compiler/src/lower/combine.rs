@@ -8,20 +8,40 @@
 use super::expr::{ir_literal, literal_of};
 use super::ops::apply;
 use crate::algebra::{Op, same};
-use crate::ir::{BinOp, COMBINE_OPERANDS, Expr, Var};
+use crate::error::{Error, ErrorKind, Errors};
+use crate::ir::{BinOp, COMBINE_OPERANDS, Expr, Stmt, Unit, Var};
 use crate::notation::Program;
 use crate::syntax::ast::{self, OpDef, Region};
 
-/// The statement's combine, where it reduces with a user operator.
-pub(super) fn user_combine(program: &Program) -> Option<Expr> {
-    let reduction = program.reduction.as_ref()?;
-    let Op::User { index, identity } = reduction.op else {
-        return None;
+/// The statement's combine, where it reduces with a user operator. The CUDA back end's combine
+/// helpers are fixed prelude code, so a kernel whose `stmts` run on GPU units and reduce with a
+/// user operator is refused (not supported yet).
+pub(super) fn user_combine(program: &Program, stmts: &[Stmt]) -> Result<Option<Expr>, Errors> {
+    let Some(reduction) = program.reduction.as_ref() else {
+        return Ok(None);
     };
-    let def = program.ops.get(usize::from(index))?;
+    let Op::User { index, identity } = reduction.op else {
+        return Ok(None);
+    };
+    let Some(def) = program.ops.get(usize::from(index)) else {
+        return Ok(None);
+    };
+    if runs_on_gpu(stmts) {
+        let what = "reducing with a user operator in a GPU kernel".to_string();
+        return Err(vec![Error::new(
+            reduction.span,
+            ErrorKind::Unsupported(what),
+        )]);
+    }
     let identity = f64::from_bits(identity);
     let args = COMBINE_OPERANDS.map(|name| Expr::Var(Var(name.to_string())));
-    Some(call(&program.ops, def, &args, &[identity, identity]))
+    Ok(Some(call(&program.ops, def, &args, &[identity, identity])))
+}
+
+/// Whether some region runs on GPU units.
+fn runs_on_gpu(stmts: &[Stmt]) -> bool {
+    let gpu = |u: Unit| matches!(u, Unit::GpuBlock | Unit::GpuWarp | Unit::GpuThread);
+    crate::ir::any_stmt(stmts, &|s| matches!(s, Stmt::Parallel(r) if gpu(r.unit)))
 }
 
 /// `def` applied to operands whose fills are `fills`, as `notation::inline` inlines a call:

@@ -65,15 +65,7 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
     let mut stmts = body;
     stmts.append(&mut lowerer.hoisted);
     stmts.extend(rest);
-    let combine = combine::user_combine(program);
-    if combine.is_some() && runs_on_gpu(&stmts) {
-        let span = program
-            .reduction
-            .as_ref()
-            .map_or(program.tensors[0].span, |r| r.span);
-        let what = "reducing with a user operator in a GPU kernel".to_string();
-        return Err(vec![Error::new(span, ErrorKind::Unsupported(what))]);
-    }
+    let combine = combine::user_combine(program, &stmts)?;
     Ok(ir::Kernel {
         name: name.to_string(),
         params: params(program),
@@ -82,17 +74,6 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
         body: stmts,
         combine,
     })
-}
-
-/// Whether some region runs on GPU units.
-fn runs_on_gpu(stmts: &[Stmt]) -> bool {
-    let gpu = |u: ir::Unit| {
-        matches!(
-            u,
-            ir::Unit::GpuBlock | ir::Unit::GpuWarp | ir::Unit::GpuThread
-        )
-    };
-    ir::any_stmt(stmts, &|s| matches!(s, Stmt::Parallel(r) if gpu(r.unit)))
 }
 
 fn params(program: &Program) -> Vec<ir::Param> {
