@@ -20,8 +20,7 @@ use std::collections::VecDeque;
 use std::error::Error;
 use std::time::Instant;
 
-use common::{graph_and_source, ms, power_law_graph};
-use sparse::io::load_matrix_market;
+use common::{graph_and_source, graph_from_file, ms, power_law_graph};
 use sparse::prelude::*;
 
 tensor_kernel! {
@@ -47,7 +46,11 @@ tensor_kernel! {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let (graph, source) = graph_and_source(200_000, from_file, |n| power_law_graph(n, 8, 3))?;
+    let (graph, source) = graph_and_source(
+        200_000,
+        |path| graph_from_file(path, |j, _| j),
+        |n| power_law_graph(n, 8, 3),
+    )?;
 
     let start = Instant::now();
     let a = adjacency(&graph)?;
@@ -79,18 +82,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     println!("every level agrees with the queue BFS");
     Ok(())
-}
-
-/// The edges of a square Matrix Market matrix: entry (i, j) is the edge i -> j.
-fn from_file(path: &str) -> Result<Vec<Vec<usize>>, Box<dyn Error>> {
-    let a: Tensor<f64, Coo<2>> = load_matrix_market(path)?;
-    let (rows, cols) = (a.shape()[0], a.shape()[1]);
-    if rows != cols {
-        return Err(format!("{path}: a graph needs a square matrix, not {rows} x {cols}").into());
-    }
-    let mut graph = vec![Vec::new(); rows];
-    a.for_each_entry(|c, _| graph[c[0]].push(c[1]));
-    Ok(graph)
 }
 
 /// `A(i,j)` = 1 for each edge j -> i.

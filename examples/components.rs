@@ -21,8 +21,7 @@ mod common;
 use std::error::Error;
 use std::time::Instant;
 
-use common::{Adjacency, graph_from_args, ms, power_law_graph};
-use sparse::io::load_matrix_market;
+use common::{Adjacency, graph_from_args, graph_from_file, ms, power_law_graph};
 use sparse::prelude::*;
 
 tensor_kernel! {
@@ -44,7 +43,11 @@ tensor_kernel! {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let (graph, what) = graph_from_args(200_000, from_file, |n| power_law_graph(n, 4, 5))?;
+    let (graph, what) = graph_from_args(
+        200_000,
+        |path| graph_from_file(path, |j, _| j),
+        |n| power_law_graph(n, 4, 5),
+    )?;
     let n = graph.len();
     let edges: usize = graph.iter().map(Vec::len).sum();
     println!("graph: {what}: {n} vertices, {edges} edges");
@@ -88,18 +91,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     println!("every label agrees with union-find's smallest vertex of the component");
     Ok(())
-}
-
-/// The edges of a square Matrix Market matrix: entry (i, j) is an edge between i and j.
-fn from_file(path: &str) -> Result<Adjacency<usize>, Box<dyn Error>> {
-    let a: Tensor<f64, Coo<2>> = load_matrix_market(path)?;
-    let (rows, cols) = (a.shape()[0], a.shape()[1]);
-    if rows != cols {
-        return Err(format!("{path}: a graph needs a square matrix, not {rows} x {cols}").into());
-    }
-    let mut graph = vec![Vec::new(); rows];
-    a.for_each_entry(|c, _| graph[c[0]].push(c[1]));
-    Ok(graph)
 }
 
 /// `A(i,j) = 0` for each edge between i and j, in both directions, and on the diagonal; `+inf`

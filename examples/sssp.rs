@@ -20,8 +20,7 @@ use std::collections::BinaryHeap;
 use std::error::Error;
 use std::time::Instant;
 
-use common::{Rng, graph_and_source, ms, power_law_graph};
-use sparse::io::load_matrix_market;
+use common::{Rng, graph_and_source, graph_from_file, ms, power_law_graph};
 use sparse::prelude::*;
 
 tensor_kernel! {
@@ -46,7 +45,11 @@ tensor_kernel! {
 type Graph = Vec<Vec<(usize, f64)>>;
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let (graph, source) = graph_and_source(200_000, from_file, generated)?;
+    let (graph, source) = graph_and_source(
+        200_000,
+        |path| graph_from_file(path, |j, v| (j, v.abs())),
+        generated,
+    )?;
 
     let start = Instant::now();
     let w = weights(&graph)?;
@@ -101,19 +104,6 @@ fn generated(n: usize) -> Graph {
                 .collect()
         })
         .collect()
-}
-
-/// The edges of a square Matrix Market matrix: entry (i, j) is the edge i -> j, weighted by its
-/// magnitude.
-fn from_file(path: &str) -> Result<Graph, Box<dyn Error>> {
-    let a: Tensor<f64, Coo<2>> = load_matrix_market(path)?;
-    let (rows, cols) = (a.shape()[0], a.shape()[1]);
-    if rows != cols {
-        return Err(format!("{path}: a graph needs a square matrix, not {rows} x {cols}").into());
-    }
-    let mut graph = vec![Vec::new(); rows];
-    a.for_each_entry(|c, v| graph[c[0]].push((c[1], v.abs())));
-    Ok(graph)
 }
 
 /// `W(i,j)` = the weight of edge j -> i (the lightest of parallel edges), `W(i,i)` = 0.

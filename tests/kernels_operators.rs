@@ -308,17 +308,6 @@ fn step(x: f64, h: f64) -> f64 {
     }
 }
 
-/// Equal, both NaN, or within 1e-12 relative.
-#[track_caller]
-fn assert_same(got: &[f64], want: &[f64], what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: lengths differ");
-    for (k, (g, w)) in got.iter().zip(want).enumerate() {
-        let scale = g.abs().max(w.abs()).max(1.0);
-        let same = g == w || (g.is_nan() && w.is_nan()) || (g - w).abs() <= 1e-12 * scale;
-        assert!(same, "{what}, element {k}: got {g}, want {w}");
-    }
-}
-
 /// The operator at one coordinate: each operand's value there and whether it is stored (a dense
 /// operand always is).
 fn apply(rule: Rule, f: &dyn Fn(&[f64]) -> f64, values: &[f64], stored: &[bool]) -> f64 {

@@ -11,25 +11,11 @@
 //! unless a value is smaller (larger), so a NaN term never enters (as `f64::min` ignores NaN).
 mod common;
 
-use common::Rng;
+use common::{Rng, assert_same};
 use sparse::prelude::*;
 use sparse::{Coord, LevelKind};
 
 const INF: f64 = f64::INFINITY;
-
-/// Asserts two arrays agree: equal (infinities included), both NaN, or within 1e-12 relative.
-#[track_caller]
-fn assert_same(got: &[f64], want: &[f64], what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: lengths differ");
-    for (k, (&g, &w)) in got.iter().zip(want).enumerate() {
-        let close = g == w
-            || (g.is_nan() && w.is_nan())
-            || (g.is_finite()
-                && w.is_finite()
-                && (g - w).abs() <= 1e-12 * g.abs().max(w.abs()).max(1.0));
-        assert!(close, "{what}: element {k}: got {g}, want {w}");
-    }
-}
 
 /// A tensor element as the evaluation sees it: `Some(value)` where stored and not the fill,
 /// `None` where absent.

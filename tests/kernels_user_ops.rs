@@ -6,24 +6,10 @@
 //! by hand.
 mod common;
 
-use common::Rng;
+use common::{Rng, assert_same};
 use sparse::prelude::*;
 
 const INF: f64 = f64::INFINITY;
-
-/// Equal (infinities included), both NaN, or within 1e-12 relative.
-#[track_caller]
-fn assert_same(got: &[f64], want: &[f64], what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: lengths differ");
-    for (k, (&g, &w)) in got.iter().zip(want).enumerate() {
-        let close = g == w
-            || (g.is_nan() && w.is_nan())
-            || (g.is_finite()
-                && w.is_finite()
-                && (g - w).abs() <= 1e-12 * g.abs().max(w.abs()).max(1.0));
-        assert!(close, "{what}: element {k}: got {g}, want {w}");
-    }
-}
 
 /// The row-major values of an entry list: duplicates summed, the fill where nothing is given.
 fn values<const N: usize>(shape: [usize; N], entries: &[([usize; N], f64)], fill: f64) -> Vec<f64> {

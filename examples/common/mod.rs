@@ -1,11 +1,15 @@
 //! What the examples share: a seeded random number generator, a generated power-law graph, a
-//! timer and command-line sizes. Nothing here uses `sparse`, so the examples' references are
-//! independent of the library they check.
+//! graph read from a Matrix Market file, a timer and command-line sizes. Nothing here runs a
+//! kernel of `sparse` (only its file reader), so the examples' references are independent of the
+//! kernels they check.
 
 #![allow(dead_code)] // each example uses its own part of this module
 
 use std::error::Error;
 use std::time::{Duration, Instant};
+
+use sparse::io::load_matrix_market;
+use sparse::{Coo, Tensor};
 
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators"): small,
 /// seeded, and the same on every machine, so an example's output is reproducible.
@@ -94,6 +98,22 @@ pub fn relative_error(got: &[f64], expected: &[f64]) -> f64 {
 
 /// A graph as each vertex's outgoing edges.
 pub type Adjacency<E> = Vec<Vec<E>>;
+
+/// The edges of a square Matrix Market matrix: entry (i, j) with value v is the edge
+/// `edge(j, v)` out of vertex i.
+pub fn graph_from_file<E>(
+    path: &str,
+    edge: impl Fn(usize, f64) -> E,
+) -> Result<Adjacency<E>, Box<dyn Error>> {
+    let a: Tensor<f64, Coo<2>> = load_matrix_market(path)?;
+    let (rows, cols) = (a.shape()[0], a.shape()[1]);
+    if rows != cols {
+        return Err(format!("{path}: a graph needs a square matrix, not {rows} x {cols}").into());
+    }
+    let mut graph: Adjacency<E> = (0..rows).map(|_| Vec::new()).collect();
+    a.for_each_entry(|c, v| graph[c[0]].push(edge(c[1], v)));
+    Ok(graph)
+}
 
 /// The graph a graph example runs on: the first argument names a Matrix Market file, which `load`
 /// reads, or is the vertex count of the graph `generate` makes (`default_n` without one). Returns

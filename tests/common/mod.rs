@@ -96,6 +96,21 @@ pub fn assert_close(got: &[f64], want: &[f64]) {
     }
 }
 
+/// Asserts two arrays agree where values may be infinite or NaN: equal (infinities included),
+/// both NaN, or both finite and within 1e-12 relative (to the larger magnitude, floor 1).
+#[track_caller]
+pub fn assert_same(got: &[f64], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths differ");
+    for (k, (&g, &w)) in got.iter().zip(want).enumerate() {
+        let close = g == w
+            || (g.is_nan() && w.is_nan())
+            || (g.is_finite()
+                && w.is_finite()
+                && (g - w).abs() <= 1e-12 * g.abs().max(w.abs()).max(1.0));
+        assert!(close, "{what}: element {k}: got {g}, want {w}");
+    }
+}
+
 /// A dense output filled with a value no kernel computes, so a kernel that forgets to overwrite or
 /// zero a position fails the comparison.
 pub fn garbage<const N: usize>(shape: [usize; N]) -> Tensor<f64, Dense<N>> {
