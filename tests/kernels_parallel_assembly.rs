@@ -92,22 +92,6 @@ type KResult = Result<(), KernelError>;
 /// Matrix shapes: empty, one, and row counts 64 and 7 do not divide.
 const SHAPES: [[usize; 2]; 6] = [[0, 0], [1, 1], [7, 5], [65, 9], [130, 70], [449, 3]];
 
-/// `common::cases` plus one huge row (every column of one row, the others nearly empty) and two
-/// entries far apart with a run of empty rows between them.
-fn matrices(shape: [usize; 2], seed: u64) -> Vec<Entries<2>> {
-    let mut out = cases(shape, seed);
-    let [m, n] = shape;
-    if m * n == 0 {
-        return out;
-    }
-    let mut rng = Rng::new(seed);
-    let mut huge: Entries<2> = (0..n).map(|j| ([m / 2, j], rng.value() + 3.0)).collect();
-    huge.push(([0, n - 1], 1.0));
-    out.push(huge);
-    out.push(vec![([0, 0], 2.0), ([m - 1, n / 2], -1.5)]);
-    out
-}
-
 fn zip(b: &[f64], c: &[f64], op: fn(f64, f64) -> f64) -> Vec<f64> {
     b.iter().zip(c).map(|(x, y)| op(*x, *y)).collect()
 }
@@ -134,8 +118,8 @@ fn check_pair<F: Format, G: Format>(
 ) {
     for [m, n] in SHAPES {
         let (bs, cs) = (
-            matrices([m, n], 11 + m as u64),
-            matrices([m, n], 13 + n as u64),
+            cases_with_huge_row([m, n], 11 + m as u64),
+            cases_with_huge_row([m, n], 13 + n as u64),
         );
         for (k, b) in bs.iter().enumerate() {
             for c in [&cs[(k + 2) % cs.len()], &Vec::new()] {
@@ -199,7 +183,10 @@ fn accumulating_and_collected_outputs_on_threads() {
     let kernels: [(&str, Pair<Csc, Csr>); 1] = [("to_csc_rows", to_csc_rows)];
     check_pair(to_csc, &kernels, |x, y| x + y, false);
     for [m, n] in SHAPES {
-        let (bs, cs) = (matrices([m, n], 41), matrices([m, n], 43));
+        let (bs, cs) = (
+            cases_with_huge_row([m, n], 41),
+            cases_with_huge_row([m, n], 43),
+        );
         for (k, b) in bs.iter().enumerate() {
             let c = &cs[(k + 1) % cs.len()];
             let (tb, tc) = (tensor::<Csr, 2>([m, n], b), tensor::<Csr, 2>([m, n], c));
@@ -228,7 +215,7 @@ fn accumulating_and_collected_outputs_on_threads() {
 #[test]
 fn sums_outside_the_output_pushed_by_parallel_tasks() {
     for [m, n] in SHAPES {
-        for a in matrices([m, n], 21 + m as u64) {
+        for a in cases_with_huge_row([m, n], 21 + m as u64) {
             let ta = tensor::<Csr, 2>([m, n], &a);
             let d = dense([m, n], &a);
             let mut want = vec![0.0; n * n];

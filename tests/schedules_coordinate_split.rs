@@ -306,22 +306,6 @@ fn a_union_with_a_dense_operand_and_a_bitmap_operand_split_into_tiles() {
 /// Matrix shapes: empty, one, and row counts 64 and 7 do not divide.
 const SHAPES: [[usize; 2]; 6] = [[0, 0], [1, 1], [7, 5], [65, 9], [130, 70], [449, 3]];
 
-/// `common::cases` plus one huge row (every column of one row, the others nearly empty) and
-/// a run of empty rows between two stored ones far apart.
-fn matrices(shape: [usize; 2], seed: u64) -> Vec<Entries<2>> {
-    let mut out = cases(shape, seed);
-    let [m, n] = shape;
-    if m * n == 0 {
-        return out;
-    }
-    let mut rng = Rng::new(seed);
-    let mut huge: Entries<2> = (0..n).map(|j| ([m / 2, j], rng.value() + 3.0)).collect();
-    huge.push(([0, n - 1], 1.0));
-    out.push(huge);
-    out.push(vec![([0, 0], 2.0), ([m - 1, n / 2], -1.5)]);
-    out
-}
-
 fn spmv_reference(m: usize, a: &[([usize; 2], f64)], x: &[f64]) -> Vec<f64> {
     let mut y = vec![0.0; m];
     for &([i, j], v) in a {
@@ -338,7 +322,7 @@ fn dense_vector(n: usize, seed: u64) -> Vec<f64> {
 #[test]
 fn spmv_split_on_compressed_rows_and_columns_agrees_with_the_reference() {
     for [m, n] in SHAPES {
-        for a in matrices([m, n], 41 + m as u64) {
+        for a in cases_with_huge_row([m, n], 41 + m as u64) {
             let x = dense_vector(n, 43);
             let tx = Tensor::from_dense([n], &x).unwrap();
             let want = spmv_reference(m, &a, &x);
@@ -375,7 +359,10 @@ fn spmv_split_on_compressed_rows_and_columns_agrees_with_the_reference() {
 #[test]
 fn a_csr_output_from_dcsr_operands_assembled_by_parallel_tiles() {
     for [m, n] in SHAPES {
-        let (bs, cs) = (matrices([m, n], 51), matrices([m, n], 53));
+        let (bs, cs) = (
+            cases_with_huge_row([m, n], 51),
+            cases_with_huge_row([m, n], 53),
+        );
         for (k, b) in bs.iter().enumerate() {
             let c = &cs[(k + 2) % cs.len()];
             let (tb, tc) = (tensor::<Dcsr, 2>([m, n], b), tensor::<Dcsr, 2>([m, n], c));
@@ -396,7 +383,10 @@ fn a_csr_output_from_dcsr_operands_assembled_by_parallel_tiles() {
 #[test]
 fn sparse_matrix_outputs_appended_by_tiles_in_order() {
     for [m, n] in SHAPES {
-        let (bs, cs) = (matrices([m, n], 81), matrices([m, n], 83));
+        let (bs, cs) = (
+            cases_with_huge_row([m, n], 81),
+            cases_with_huge_row([m, n], 83),
+        );
         for (k, b) in bs.iter().enumerate() {
             let c = &cs[(k + 3) % cs.len()];
             let (db, dc) = (dense([m, n], b), dense([m, n], c));

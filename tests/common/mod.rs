@@ -62,6 +62,23 @@ pub fn cases<const N: usize>(shape: [usize; N], seed: u64) -> Vec<Vec<([usize; N
     out
 }
 
+/// `cases` for a matrix, plus one huge row (every column of one row, the others nearly empty) and
+/// two entries far apart with a run of empty rows between them.
+pub fn cases_with_huge_row(shape: [usize; 2], seed: u64) -> Vec<Vec<([usize; 2], f64)>> {
+    let mut out = cases(shape, seed);
+    let [m, n] = shape;
+    if m * n == 0 {
+        return out;
+    }
+    let mut rng = Rng::new(seed);
+    let mut huge: Vec<([usize; 2], f64)> =
+        (0..n).map(|j| ([m / 2, j], rng.value() + 3.0)).collect();
+    huge.push(([0, n - 1], 1.0));
+    out.push(huge);
+    out.push(vec![([0, 0], 2.0), ([m - 1, n / 2], -1.5)]);
+    out
+}
+
 /// The dense row-major array of an entry list (duplicates summed).
 pub fn dense<const N: usize>(shape: [usize; N], entries: &[([usize; N], f64)]) -> Vec<f64> {
     let mut d = vec![0.0; shape.iter().product()];
