@@ -6,7 +6,8 @@
 //! copy). Then triangle counting's masked product `C = A .* (A A)` against a merge written by
 //! hand, and the same statement with its rows on rayon's threads, and the transpose alone (ours and
 //! sprs's). All but the threaded statement run serially;
-//! the sides alternate, and each prints its best and worst of the runs.
+//! the sides alternate (a statement and its hand-built twin swap places every other run, each
+//! into an empty output of its own), and each prints its best and worst of the runs.
 //!
 //! ```sh
 //! cargo run --release --example gram                       # 200000 x 200000, 8 nonzeros a row
@@ -94,28 +95,50 @@ fn main() -> Result<(), Box<dyn Error>> {
         .map(|name| (name, Vec::new()))
         .collect();
     let (mut sprs_nnz, mut ata_nnz, mut aat_nnz) = ((0, 0), 0, 0);
-    for _ in 0..runs {
-        times[0].1.push(timed(|| ata(&mut ours, &a))?);
-        times[1].1.push(timed(|| {
-            let at: Matrix = a.transpose()?;
-            spgemm(&mut reference, &at, &a)
-        })?);
-        check(&ours, &reference, "AᵀA")?;
-        ata_nnz = reference.nnz();
+    for run in 0..runs {
+        // The Gram products of one run each write into an empty output of their own, as sprs's
+        // product does, so that no side inherits another's capacity or freed memory; the
+        // statement goes first in even runs and second in odd ones.
+        let (mut g, mut g_ref) = (Matrix::zeros([n, n]), Matrix::zeros([n, n]));
+        let (stmt, by_hand) = in_turn(
+            run,
+            || timed(|| ata(&mut g, &a)),
+            || {
+                timed(|| {
+                    let at: Matrix = a.transpose()?;
+                    spgemm(&mut g_ref, &at, &a)
+                })
+            },
+        )?;
+        times[0].1.push(stmt);
+        times[1].1.push(by_hand);
+        check(&g, &g_ref, "AᵀA")?;
+        ata_nnz = g_ref.nnz();
+        drop(g);
         times[2].1.push(timed(|| {
             let g = &theirs.transpose_view().to_csr() * &theirs;
             sprs_nnz.0 = g.nnz();
             Ok(())
         })?);
         times[3].1.push(timed(|| triples(&a, &mut ours))?);
-        check(&ours, &reference, "AᵀA by triples")?;
-        times[4].1.push(timed(|| aat(&mut ours, &a))?);
-        times[5].1.push(timed(|| {
-            let at: Matrix = a.transpose()?;
-            spgemm(&mut reference, &a, &at)
-        })?);
-        check(&ours, &reference, "A Aᵀ")?;
-        aat_nnz = reference.nnz();
+        check(&ours, &g_ref, "AᵀA by triples")?;
+        drop(g_ref);
+        let (mut g, mut g_ref) = (Matrix::zeros([n, n]), Matrix::zeros([n, n]));
+        let (stmt, by_hand) = in_turn(
+            run,
+            || timed(|| aat(&mut g, &a)),
+            || {
+                timed(|| {
+                    let at: Matrix = a.transpose()?;
+                    spgemm(&mut g_ref, &a, &at)
+                })
+            },
+        )?;
+        times[4].1.push(stmt);
+        times[5].1.push(by_hand);
+        check(&g, &g_ref, "A Aᵀ")?;
+        aat_nnz = g_ref.nnz();
+        drop((g, g_ref));
         times[6].1.push(timed(|| {
             let g = &theirs * &theirs.transpose_view().to_csr();
             sprs_nnz.1 = g.nnz();
@@ -149,6 +172,22 @@ fn main() -> Result<(), Box<dyn Error>> {
         ata_nnz, sprs_nnz.0, aat_nnz, sprs_nnz.1
     );
     Ok(())
+}
+
+/// Runs both sides, `first` before `second` in even runs and after it in odd ones, and returns
+/// their times in the order of the arguments.
+fn in_turn<E>(
+    run: usize,
+    first: impl FnOnce() -> Result<Duration, E>,
+    second: impl FnOnce() -> Result<Duration, E>,
+) -> Result<(Duration, Duration), E> {
+    if run % 2 == 0 {
+        let a = first()?;
+        Ok((a, second()?))
+    } else {
+        let b = second()?;
+        Ok((first()?, b))
+    }
 }
 
 fn timed(f: impl FnOnce() -> Result<(), KernelError>) -> Result<Duration, KernelError> {
