@@ -181,7 +181,7 @@ fn in_turn<E>(
     first: impl FnOnce() -> Result<Duration, E>,
     second: impl FnOnce() -> Result<Duration, E>,
 ) -> Result<(Duration, Duration), E> {
-    if run % 2 == 0 {
+    if run.is_multiple_of(2) {
         let a = first()?;
         Ok((a, second()?))
     } else {
