@@ -19,13 +19,13 @@ const ZERO_CHUNK: usize = 1 << 15;
 /// 1,138 x 32 product, 36,416 elements) is zeroed where the kernel runs.
 const PARALLEL_ZERO_MIN: usize = 8 * ZERO_CHUNK;
 
-/// Sets every element of `vals` to zero, on rayon's threads from [`PARALLEL_ZERO_MIN`] elements.
+/// Sets every element of `vals` to zero, on rayon's threads from 2 MiB of `f64`.
 pub fn zero_in_parallel<T: Scalar>(vals: &mut [T]) {
     fill_in_parallel(vals, T::ZERO);
 }
 
 /// Sets every element of `vals` to `value` (the identity of a kernel's reduction, or its
-/// output's fill), on rayon's threads from [`PARALLEL_ZERO_MIN`] elements.
+/// output's fill), on rayon's threads from 2 MiB of `f64`.
 pub fn fill_in_parallel<T: Scalar>(vals: &mut [T], value: T) {
     if vals.len() < PARALLEL_ZERO_MIN {
         vals.fill(value);

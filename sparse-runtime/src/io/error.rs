@@ -24,7 +24,8 @@ pub struct IoError {
 pub enum IoErrorKind {
     /// The first line is not a Matrix Market banner `%%MatrixMarket object format field symmetry`.
     BadBanner,
-    /// The banner names an object other than `matrix`.
+    /// The banner names an object other than `matrix` (or, for [`read_tns`](super::read_tns),
+    /// `tensor`).
     UnknownObject(String),
     /// The banner names a format other than `coordinate` or `array`.
     UnknownFormat(String),
@@ -58,6 +59,19 @@ pub enum IoErrorKind {
         expected: usize,
         /// The number present.
         found: usize,
+    },
+    /// The size line of a Matrix Market tensor file does not list at least one dimension and
+    /// the entry count.
+    TensorSizeLine {
+        /// The number of fields present.
+        found: usize,
+    },
+    /// A file that declares its shape (a Matrix Market tensor file) was read with another one.
+    ShapeDiffers {
+        /// The shape the file declares.
+        declared: Vec<usize>,
+        /// The shape the caller gave.
+        given: Vec<usize>,
     },
     /// An entry line has the wrong number of fields.
     FieldCount {
@@ -195,7 +209,11 @@ impl fmt::Display for IoErrorKind {
                 f,
                 "expected the banner `%%MatrixMarket matrix <format> <field> <symmetry>`"
             ),
-            K::UnknownObject(s) => write!(f, "unknown object `{s}`; expected `matrix`"),
+            K::UnknownObject(s) => write!(
+                f,
+                "unknown object `{s}`; expected `matrix` (`read_matrix_market`) or `tensor` \
+                 (`read_tns`)"
+            ),
             K::UnknownFormat(s) => {
                 write!(f, "unknown format `{s}`; expected `coordinate` or `array`")
             }
@@ -252,6 +270,15 @@ impl fmt::Display for IoErrorKind {
             K::SkewDiagonal => write!(
                 f,
                 "a skew-symmetric matrix has no diagonal entries, but one is listed"
+            ),
+            K::TensorSizeLine { found } => write!(
+                f,
+                "the size line must list every dimension and then the entry count (at least 2 \
+                 fields), but it has {found}"
+            ),
+            K::ShapeDiffers { declared, given } => write!(
+                f,
+                "the file declares the shape {declared:?}, but the shape {given:?} was given"
             ),
             K::TooManyEntries { declared } => write!(
                 f,

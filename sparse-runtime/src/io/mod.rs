@@ -1,4 +1,5 @@
-//! Reading and writing tensors: Matrix Market (`.mtx`) and FROSTT (`.tns`).
+//! Reading and writing tensors: Matrix Market (`.mtx`) and FROSTT (`.tns`); the `.tns` reader
+//! also reads Matrix Market's coordinate files of any order (`%%MatrixMarket tensor ...`).
 //!
 //! Each format has a lower-level parser to [`Entries`](crate::Entries) ([`parse_matrix_market`],
 //! [`parse_tns`]), a reader that packs those entries into a [`Tensor`] of any format
@@ -13,6 +14,7 @@
 
 mod error;
 mod lines;
+mod mm_tensor;
 mod mtx;
 mod tns;
 

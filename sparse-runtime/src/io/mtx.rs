@@ -216,13 +216,7 @@ fn parse_banner<R: BufRead>(
         "array" => MmFormat::Array,
         _ => return at(IoErrorKind::UnknownFormat(words[2].into())),
     };
-    let field = match word(3).as_str() {
-        "real" | "double" => MmField::Real,
-        "integer" => MmField::Integer,
-        "pattern" => MmField::Pattern,
-        "complex" => return at(IoErrorKind::ComplexUnsupported),
-        _ => return at(IoErrorKind::UnknownField(words[3].into())),
-    };
+    let field = parse_field(words[3]).map_err(|kind| IoError::at(1, kind))?;
     let symmetry = match word(4).as_str() {
         "general" => MmSymmetry::General,
         "symmetric" => MmSymmetry::Symmetric,
@@ -232,6 +226,17 @@ fn parse_banner<R: BufRead>(
     };
     check_combination(format, field, symmetry)?;
     Ok((format, field, symmetry))
+}
+
+/// The field word of a banner (any case).
+pub(super) fn parse_field(word: &str) -> Result<MmField, IoErrorKind> {
+    match word.to_ascii_lowercase().as_str() {
+        "real" | "double" => Ok(MmField::Real),
+        "integer" => Ok(MmField::Integer),
+        "pattern" => Ok(MmField::Pattern),
+        "complex" => Err(IoErrorKind::ComplexUnsupported),
+        _ => Err(IoErrorKind::UnknownField(word.into())),
+    }
 }
 
 /// Refuses what the Matrix Market rules forbid: a pattern array (it would list nothing), and a

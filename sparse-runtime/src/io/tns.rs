@@ -1,6 +1,8 @@
 //! FROSTT `.tns`: one entry per line, `i1 i2 ... iN value` with 1-based coordinates, comments
 //! starting with `#`. There is no header, so the shape is the largest coordinate of each
-//! dimension unless the caller knows it.
+//! dimension unless the caller knows it. A file that starts with a Matrix Market banner
+//! (`%%MatrixMarket tensor coordinate ...`, taco's tensor files) is read as one instead, its
+//! shape taken from its size line.
 
 use std::io::{BufRead, BufWriter, Write};
 
@@ -14,7 +16,9 @@ use crate::{Entries, ExplicitZeros, Format, Scalar, Tensor};
 /// Reads a `.tns` file into its entries. With `shape`, coordinates are checked against it and
 /// every line must have `shape.len() + 1` fields; without, every line must have as many fields as
 /// the first, and the shape is the largest coordinate of each dimension. Duplicates are kept as
-/// listed.
+/// listed. A Matrix Market tensor file (banner `%%MatrixMarket tensor coordinate <field>
+/// general`, `%` comments, a size line `d1 .. dN entries`) declares its shape; a `shape` given
+/// with it must be the same ([`IoErrorKind::ShapeDiffers`]).
 ///
 /// ```
 /// use sparse_runtime::io::parse_tns;
@@ -37,9 +41,12 @@ pub fn parse_tns<T: Scalar>(
 
 /// [`parse_tns`], and the fill value a `# sparse-fill: v` comment gives (zero without one).
 fn parse_with_fill<T: Scalar>(
-    reader: impl BufRead,
+    mut reader: impl BufRead,
     shape: Option<&[usize]>,
 ) -> Result<(Entries<T>, T), IoError> {
+    if super::mm_tensor::has_banner(&mut reader)? {
+        return super::mm_tensor::parse(reader, shape);
+    }
     let mut lines = Lines::new(reader, b'#');
     let entries = match shape {
         Some(shape) => read_with_shape(&mut lines, shape)?,
