@@ -138,7 +138,8 @@ fn size_line_and_shape_refusals() {
 fn entry_refusals() {
     use IoErrorKind as K;
     let head = "%%MatrixMarket tensor coordinate real general\n2 3 2\n";
-    let cases: [(&str, fn(&K) -> bool, usize); 6] = [
+    type Case = (&'static str, fn(&K) -> bool, usize);
+    let cases: [Case; 6] = [
         (
             "1 1 1 1\n2 2 1\n",
             |k| {
