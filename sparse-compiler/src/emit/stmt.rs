@@ -108,6 +108,7 @@ impl Emitter<'_> {
                 quote! { #array[..#len].sort_unstable(); }
             }
             Stmt::For { var, lo, hi, body } => self.put_for(var, lo, hi, body),
+            Stmt::Tile { var, width, body } => self.put_tile(var, *width, body),
             Stmt::Parallel(region) => match region.unit {
                 Unit::CpuVector => self.put_lanes_region(region),
                 Unit::CpuThread => self.put_thread_region(region),

@@ -9,6 +9,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
+use super::bindings::ident;
 use super::expr::Prec;
 use super::stmt::{Emitter, Writes, find_every_iteration_uses};
 use crate::ir::{Array, BinOp, Expr, Place, Stmt, Var, visit};
@@ -79,28 +80,66 @@ impl Emitter<'_> {
     pub(super) fn put_windows(&self, windows: &[Window]) -> TokenStream {
         (windows.iter())
             .map(|w| {
-                let name = &w.name;
-                let base = self.put_expr(&w.base);
-                let output = matches!(w.array, Array::Vals { param: 0 });
-                match self.writes {
-                    Some(Writes::Blocks) if output => {
-                        let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
-                        // Below the block, the subtraction wraps past the end: no elements.
-                        let base = base.at(Prec::Postfix);
-                        let from = quote! { #base.wrapping_sub(#offset) };
-                        quote! { let #name = #rows.get_mut(#from..).unwrap_or_default(); }
-                    }
-                    _ if output => {
-                        let (array, base) = (self.put_array(&w.array), base.at(Prec::Or));
-                        quote! { let #name = #array.get_mut(#base..).unwrap_or_default(); }
-                    }
-                    _ => {
-                        let (array, base) = (self.put_array(&w.array), base.at(Prec::Or));
-                        quote! { let #name = #array.get(#base..).unwrap_or_default(); }
-                    }
-                }
+                let (name, rest) = (&w.name, self.rest_of_array(w));
+                quote! { let #name = #rest.unwrap_or_default(); }
             })
             .collect()
+    }
+
+    /// A register tile's loop (`Stmt::Tile`): each window is the chunk of `width` elements from
+    /// its base (`first_chunk`), of constant length, so the loop unrolls and a local array the
+    /// body accumulates into can stay in registers. The loop runs only when every chunk is there,
+    /// which the tile pass guarantees for valid tensors.
+    pub(super) fn put_tile(&self, var: &Var, width: usize, body: &[Stmt]) -> TokenStream {
+        let windows = self.windows(var, body);
+        let inner = Emitter {
+            windows: &windows,
+            ..*self
+        };
+        let n = proc_macro2::Literal::usize_unsuffixed(width);
+        let (v, body) = (ident(&var.0), inner.put_stmts(body));
+        let looped = quote! { for #v in 0..#n { #body } };
+        let names: Vec<&Ident> = windows.iter().map(|w| &w.name).collect();
+        let chunks: Vec<TokenStream> = (windows.iter())
+            .map(|w| {
+                let rest = self.rest_of_array(w);
+                match self.is_output(w) {
+                    true => quote! { #rest.and_then(|s| s.first_chunk_mut::<#n>()) },
+                    false => quote! { #rest.and_then(|s| s.first_chunk::<#n>()) },
+                }
+            })
+            .collect();
+        match (names.as_slice(), chunks.as_slice()) {
+            ([], _) => looped,
+            ([name], [chunk]) => quote! { if let Some(#name) = #chunk { #looped } },
+            _ => quote! { if let (#(Some(#names)),*) = (#(#chunks),*) { #looped } },
+        }
+    }
+
+    fn is_output(&self, w: &Window) -> bool {
+        matches!(w.array, Array::Vals { param: 0 })
+    }
+
+    /// `array.get(base..)` for a window: `get_mut` for the output's, from the iteration's rows
+    /// in a block of a thread region; `None` where `base` is past the end.
+    fn rest_of_array(&self, w: &Window) -> TokenStream {
+        let base = self.put_expr(&w.base);
+        match self.writes {
+            Some(Writes::Blocks) if self.is_output(w) => {
+                let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
+                // Below the block, the subtraction wraps past the end: no elements.
+                let base = base.at(Prec::Postfix);
+                quote! { #rows.get_mut(#base.wrapping_sub(#offset)..) }
+            }
+            _ if self.is_output(w) => {
+                let (array, base) = (self.put_array(&w.array), base.at(Prec::Or));
+                quote! { #array.get_mut(#base..) }
+            }
+            _ => {
+                let (array, base) = (self.put_array(&w.array), base.at(Prec::Or));
+                quote! { #array.get(#base..) }
+            }
+        }
     }
 
     /// The window `array[index]` reads or writes through, if any.

@@ -570,6 +570,19 @@ pub enum Stmt {
         /// The body.
         body: Vec<Stmt>,
     },
+    /// `for var in 0..width { body }` over a register tile (the `row_tile` pass): every values
+    /// array the body reads or writes at `base + var`, `base` the same in every iteration, has
+    /// `width` elements from `base` in a valid tensor, so a back end may take each such row as a
+    /// chunk of constant length and unroll the loop; where a chunk is missing (a corrupted
+    /// tensor) the loop may not run at all.
+    Tile {
+        /// The loop variable, declared by the loop.
+        var: Var,
+        /// The number of iterations.
+        width: usize,
+        /// The body.
+        body: Vec<Stmt>,
+    },
     /// A loop whose iterations run in parallel.
     Parallel(Region),
     /// `while cond { body }`.
@@ -727,6 +740,7 @@ impl Stmt {
     pub fn bodies(&self) -> Vec<&[Stmt]> {
         match self {
             Stmt::For { body, .. }
+            | Stmt::Tile { body, .. }
             | Stmt::Parallel(Region { body, .. })
             | Stmt::While { body, .. } => vec![body],
             Stmt::If {
@@ -740,6 +754,7 @@ impl Stmt {
     pub fn bodies_mut(&mut self) -> Vec<&mut Vec<Stmt>> {
         match self {
             Stmt::For { body, .. }
+            | Stmt::Tile { body, .. }
             | Stmt::Parallel(Region { body, .. })
             | Stmt::While { body, .. } => vec![body],
             Stmt::If {

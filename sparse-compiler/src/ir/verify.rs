@@ -117,7 +117,7 @@ impl<'k> Verifier<'k> {
             return Err(format!("`{}` is declared again where it is visible", var.0));
         }
         match stmt {
-            Stmt::For { body, .. } => self.body_with(var, body, None),
+            Stmt::For { body, .. } | Stmt::Tile { body, .. } => self.body_with(var, body, None),
             Stmt::Parallel(region) => {
                 self.region(region)?;
                 self.body_with(var, &region.body, Some(region))

@@ -104,7 +104,9 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         }
         Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
         Stmt::Host(super::HostStep::CheckBound { extent, .. }) => vec![extent],
-        Stmt::Host(_) | Stmt::CountEntry | Stmt::FailStructureMismatch => Vec::new(),
+        Stmt::Host(_) | Stmt::Tile { .. } | Stmt::CountEntry | Stmt::FailStructureMismatch => {
+            Vec::new()
+        }
         Stmt::Append { coord, .. } => vec![coord],
         Stmt::AppendValue(value) => vec![value],
         Stmt::FinishSegment { parent, .. } | Stmt::CloseRow { parent } => vec![parent],
@@ -144,7 +146,9 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         }
         Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
         Stmt::Host(super::HostStep::CheckBound { extent, .. }) => vec![extent],
-        Stmt::Host(_) | Stmt::CountEntry | Stmt::FailStructureMismatch => Vec::new(),
+        Stmt::Host(_) | Stmt::Tile { .. } | Stmt::CountEntry | Stmt::FailStructureMismatch => {
+            Vec::new()
+        }
         Stmt::Append { coord, .. } => vec![coord],
         Stmt::AppendValue(value) => vec![value],
         Stmt::FinishSegment { parent, .. } | Stmt::CloseRow { parent } => vec![parent],
@@ -163,6 +167,7 @@ pub fn declared(stmt: &Stmt) -> Option<&Var> {
         Stmt::Let { var, .. }
         | Stmt::Workspace { var, .. }
         | Stmt::For { var, .. }
+        | Stmt::Tile { var, .. }
         | Stmt::Parallel(Region { var, .. }) => Some(var),
         _ => None,
     }

@@ -324,6 +324,10 @@ impl Printer<'_> {
                 );
                 self.block(&head, body)?;
             }
+            Stmt::Tile { var, width, body } => {
+                let head = format!("for (idx_t {v} = 0; {v} < {width}; {v}++)", v = local(var));
+                self.block(&head, body)?;
+            }
             Stmt::While { cond, body } => {
                 let head = format!("while ({})", self.expr(cond)?);
                 self.block(&head, body)?;

@@ -151,6 +151,11 @@ impl Printer<'_> {
                 self.block(&head, body);
                 self.line("}");
             }
+            Stmt::Tile { var, width, body } => {
+                let head = format!("tile {} in 0..{width}", var.0);
+                self.block(&head, body);
+                self.line("}");
+            }
             Stmt::Parallel(region) => {
                 let head = self.region_head(region);
                 self.block(&head, &region.body);
