@@ -30,8 +30,8 @@
 use std::collections::BTreeSet;
 
 use crate::ir::{
-    Array, BinOp, Expr, Kernel, Literal, OutputAccess, Place, ReduceOp, Stmt, Sync, Type, Unit,
-    UpdateOp, Var, any_stmt, bin, declared_names, mentions, substitute,
+    Array, BinOp, Expr, HostStep, Kernel, Literal, OutputAccess, Place, ReduceOp, Stmt, Sync, Type,
+    Unit, UpdateOp, Var, any_stmt, bin, declared_names, mentions, substitute,
 };
 
 /// The tile widths tried, widest first: 32 columns (SpMM's usual 32 dense columns, eight
@@ -47,23 +47,80 @@ pub(super) fn tile(mut kernel: Kernel) -> Kernel {
     if gpu {
         return kernel;
     }
-    let mut names = Names(declared_names(&kernel));
+    let whole_rows = writes_whole_rows(&kernel);
+    if whole_rows {
+        kernel
+            .body
+            .retain(|s| !matches!(s, Stmt::Host(HostStep::ZeroOutput { .. })));
+    }
+    let mut names = Names {
+        taken: declared_names(&kernel),
+        whole_rows,
+    };
     kernel.body = stmts(std::mem::take(&mut kernel.body), &mut names);
     kernel
 }
 
-/// Fresh names for the locals the pass declares.
-struct Names(BTreeSet<String>);
+/// Whether the kernel zeroes its dense output only for one nest that writes every row whole:
+/// the body is the zeroing and a loop over all the output's rows whose body ends with the nest,
+/// the output's only writer, at row `i` across all its columns. Its tiles then start from zero
+/// and the columns they leave are zeroed row by row, so the output is written once, not zeroed
+/// first and read back.
+fn writes_whole_rows(kernel: &Kernel) -> bool {
+    let [
+        Stmt::Host(HostStep::ZeroOutput { .. }),
+        Stmt::For {
+            var: i,
+            lo: Expr::Index(0),
+            hi: Expr::Dim { param: 0, dim: 0 },
+            body,
+        },
+    ] = kernel.body.as_slice()
+    else {
+        return false;
+    };
+    let Some((
+        Stmt::For {
+            var: p,
+            body: nested,
+            ..
+        },
+        before,
+    )) = body.split_last()
+    else {
+        return false;
+    };
+    let Some(nest) = Nest::find(p, nested) else {
+        return false;
+    };
+    let row = bin(
+        BinOp::Mul,
+        Expr::Var(i.clone()),
+        Expr::LevelSize { param: 0, level: 1 },
+    );
+    let plain = |s: &Stmt| matches!(s, Stmt::Let { .. } | Stmt::Prefetch { .. });
+    kernel.params[0].order == 2
+        && matches!(nest.n, Expr::Dim { param: 0, dim: 1 })
+        && *nest.base == row
+        && before.iter().all(|s| plain(s) && !reads_output(s))
+}
+
+/// Fresh names for the locals the pass declares, and whether the one nest it tiles writes
+/// whole rows of an output nothing has zeroed (`writes_whole_rows`).
+struct Names {
+    taken: BTreeSet<String>,
+    whole_rows: bool,
+}
 
 impl Names {
     fn fresh(&mut self, hint: &str) -> Var {
         let mut name = hint.to_string();
         let mut n = 0;
-        while self.0.contains(&name) {
+        while self.taken.contains(&name) {
             n += 1;
             name = format!("{hint}_{n}");
         }
-        self.0.insert(name.clone());
+        self.taken.insert(name.clone());
         Var(name)
     }
 }
@@ -194,20 +251,39 @@ impl<'b> Nest<'b> {
         else {
             unreachable!("a nest ends with its inner loop");
         };
-        let rest = Stmt::For {
+        let columns = |body: Vec<Stmt>| Stmt::For {
             var: var.clone(),
             lo: Expr::Var(kb.clone()),
             hi: n.clone(),
-            body: inner.clone(),
+            body,
         };
+        let mut then = Vec::new();
+        if names.whole_rows {
+            let at = names.fresh("__pz");
+            let start = bin(BinOp::Add, self.base.clone(), Expr::Var(var.clone()));
+            then.push(columns(vec![
+                index_let(at.clone(), start),
+                Stmt::Update {
+                    place: Place::Elem(Array::Vals { param: 0 }, Expr::Var(at)),
+                    op: UpdateOp::Set,
+                    value: Expr::Value(Literal::Int(0)),
+                    sync: Sync::Owned,
+                },
+            ]));
+        }
+        then.push(Stmt::For {
+            var: p.clone(),
+            lo: lo.clone(),
+            hi: hi.clone(),
+            body: lets
+                .iter()
+                .cloned()
+                .chain([columns(inner.clone())])
+                .collect(),
+        });
         out.push(Stmt::If {
             cond: bin(BinOp::Lt, Expr::Var(kb), n.clone()),
-            then: vec![Stmt::For {
-                var: p.clone(),
-                lo: lo.clone(),
-                hi: hi.clone(),
-                body: lets.iter().cloned().chain([rest]).collect(),
-            }],
+            then,
             otherwise: Vec::new(),
         });
         out
@@ -253,7 +329,8 @@ impl<'b> Nest<'b> {
                 ],
             }
         };
-        let load = row_loop(names, true);
+        // A row nothing has zeroed starts at zero (the workspace's first value).
+        let load = (!names.whole_rows).then(|| row_loop(names, true));
         let summed = Stmt::For {
             var: p.clone(),
             lo: lo.clone(),
@@ -276,7 +353,11 @@ impl<'b> Nest<'b> {
                 bin(BinOp::Add, Expr::Var(kb.clone()), Expr::Index(width)),
                 self.n.clone(),
             ),
-            body: vec![acc_decl, load, summed, store, step],
+            body: [acc_decl]
+                .into_iter()
+                .chain(load)
+                .chain([summed, store, step])
+                .collect(),
         }
     }
 
@@ -414,6 +495,21 @@ mod tests {
                 .parallelize(block, GpuBlock, NoRaces).parallelize(thread, GpuThread, NoRaces)>;
         });
         assert!(!gpu.contains("tile "), "{gpu}");
+    }
+
+    #[test]
+    fn writes_whole_rows_once_where_the_loop_covers_every_row() {
+        // Every row of C is a row of the dense loop over i: no zeroing pass, and the columns
+        // after the tiles are zeroed in the row.
+        let spmm = ir(quote! { fn k; C(i,k) = A(i,j) * B(j,k); formats<A: csr>; });
+        assert!(!spmm.contains("zero(C.vals)"), "{spmm}");
+        assert!(spmm.contains("C.vals[__pz] = T(0);"), "{spmm}");
+        // MTTKRP's rows are those of B's sparse first level: the others need the zeroing.
+        let mttkrp = ir(quote! {
+            fn k; A(i,j) = B(i,k,l) * C(k,j) * D(l,j); formats<B: csf>;
+        });
+        assert!(mttkrp.contains("zero(A.vals)"), "{mttkrp}");
+        assert!(mttkrp.contains("__acc[__t] = A.vals[__pc];"), "{mttkrp}");
     }
 
     #[test]
