@@ -400,7 +400,9 @@ impl std::error::Error for KernelError {
     }
 }
 
-/// A kernel's check that `tensor` (named `name`) has the fill value it declares for it.
+/// A kernel's check that `tensor` (named `name`) has the fill value it declares for it. Inlined
+/// into every kernel call, one compare per tensor; the error is built out of line.
+#[inline]
 pub fn check_fill<T: crate::Scalar, F: sparse_format::Format>(
     tensor: &crate::Tensor<T, F>,
     name: &'static str,
@@ -410,11 +412,17 @@ pub fn check_fill<T: crate::Scalar, F: sparse_format::Format>(
     if found == declared {
         return Ok(());
     }
-    Err(KernelError::FillMismatch {
+    Err(fill_mismatch(name, declared, found))
+}
+
+#[cold]
+#[inline(never)]
+fn fill_mismatch<T: crate::Scalar>(name: &'static str, declared: T, found: T) -> KernelError {
+    KernelError::FillMismatch {
         tensor: name,
         expected: declared.to_string(),
         found: found.to_string(),
-    })
+    }
 }
 
 impl From<FormatError> for KernelError {

@@ -389,6 +389,12 @@ impl Emitter<'_> {
     /// bounds and drops their checks, which makes a CSR SpMV about 1.4x faster. On a kernel that
     /// indexes correctly the clamp never binds; one that does not would have panicked at the
     /// first access past the end, so only that panic is lost.
+    ///
+    /// A `pos` array the body reads at `v + 1` anywhere (a row's end, also under a mask's branch)
+    /// clamps the bound to its length less one, which covers its reads at `v` too: the two bounds
+    /// checks a row would pay go. `v` then runs over the positions of the level above, of which a
+    /// validated tensor's `pos` has exactly one fewer than its length, so this clamp never binds
+    /// either.
     pub(super) fn put_for(&self, var: &Var, lo: &Expr, hi: &Expr, body: &[Stmt]) -> TokenStream {
         let lo = match lo {
             Expr::Index(n) if is_constant(hi) => {
@@ -403,12 +409,15 @@ impl Emitter<'_> {
             // The output's values are borrowed by its atomic cells inside a parallel loop.
             indexed.retain(|a| !matches!(a, Array::Vals { param: 0 }));
         }
+        let mut row_ends = Vec::new();
+        find_row_end_uses(var, body, &mut row_ends);
+        indexed.retain(|a| !row_ends.contains(a));
         let windows = self.windows(var, body);
         let inner = Emitter {
             windows: &windows,
             ..*self
         };
-        let hi = if indexed.is_empty() && windows.is_empty() {
+        let hi = if indexed.is_empty() && row_ends.is_empty() && windows.is_empty() {
             self.put_expr(hi).at(Prec::Or)
         } else {
             let mut bound = match hi {
@@ -421,6 +430,10 @@ impl Emitter<'_> {
             for array in indexed {
                 let array = self.put_array(array);
                 bound = quote! { #bound.min(#array.len()) };
+            }
+            for array in row_ends {
+                let array = self.put_array(array);
+                bound = quote! { #bound.min(#array.len().saturating_sub(1)) };
             }
             for window in &windows {
                 let name = window.name();
@@ -503,6 +516,41 @@ pub(super) fn find_every_iteration_uses<'b>(
                 }
             }
         }
+    }
+}
+
+/// The `pos` arrays that `body` reads at `var + 1`, at any depth and in any branch. Without
+/// duplicates, in order of appearance.
+fn find_row_end_uses<'b>(var: &Var, body: &'b [Stmt], found: &mut Vec<&'b Array>) {
+    fn in_expr<'b>(var: &Var, expr: &'b Expr, found: &mut Vec<&'b Array>) {
+        if let Expr::Load(array @ Array::Pos { .. }, index) = expr
+            && is_successor_of(var, index)
+            && !found.contains(&array)
+        {
+            found.push(array);
+        }
+        for e in crate::ir::visit::operands(expr) {
+            in_expr(var, e, found);
+        }
+    }
+    for stmt in body {
+        for e in crate::ir::visit::stmt_exprs(stmt) {
+            in_expr(var, e, found);
+        }
+        for inner in stmt.bodies() {
+            find_row_end_uses(var, inner, found);
+        }
+    }
+}
+
+/// Whether `index` is `var + 1`.
+fn is_successor_of(var: &Var, index: &Expr) -> bool {
+    match index {
+        Expr::Binary(BinOp::Add, a, b) => matches!(
+            (&**a, &**b),
+            (Expr::Var(v), Expr::Index(1)) | (Expr::Index(1), Expr::Var(v)) if v == var
+        ),
+        _ => false,
     }
 }
 

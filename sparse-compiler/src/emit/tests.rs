@@ -15,6 +15,7 @@ use crate::ir::{
 // ---- IR builders -------------------------------------------------------------------------------
 
 mod intrinsics;
+mod rows;
 
 fn v(name: &str) -> Var {
     Var(name.to_string())

@@ -59,7 +59,7 @@ fn aat<T: ::sparse::Scalar>(
     let mut __w_j_list = ::std::vec![0usize; __G_shape1];
     let mut __w_j_count: usize = 0;
     let mut __asm = ::sparse::__private::begin_assembly(&mut *G);
-    for __i in 0..__G_shape0.min(__A_l1_pos.len()) {
+    for __i in 0..__G_shape0.min(__A_l1_pos.len().saturating_sub(1)) {
         let __pA1_start: usize = __A_l1_pos[__i] as usize;
         ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);
         ::sparse::__private::prefetch_ahead(__A_vals, __pA1_start);
@@ -159,7 +159,10 @@ fn aat_compute<T: ::sparse::Scalar>(
     let mut __w_j_list = ::std::vec![0usize; __G_shape1];
     let mut __w_j_count: usize = 0;
     let mut __compute_cursor: usize = 0;
-    for __i in 0..__G_shape0.min(__A_l1_pos.len()) {
+    for __i in 0..__G_shape0
+        .min(__A_l1_pos.len().saturating_sub(1))
+        .min(__G_l1_pos.len().saturating_sub(1))
+    {
         let __pA1_start: usize = __A_l1_pos[__i] as usize;
         ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);
         ::sparse::__private::prefetch_ahead(__A_vals, __pA1_start);

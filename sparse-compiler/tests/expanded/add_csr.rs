@@ -67,7 +67,10 @@ fn add<T: ::sparse::Scalar>(
     let __B_vals: &[T] = B.values();
     let __C_vals: &[T] = C.values();
     let mut __asm = ::sparse::__private::begin_assembly(&mut *A);
-    for __i in 0..__A_shape0.min(__B_l1_pos.len()).min(__C_l1_pos.len()) {
+    for __i in 0..__A_shape0
+        .min(__B_l1_pos.len().saturating_sub(1))
+        .min(__C_l1_pos.len().saturating_sub(1))
+    {
         let mut __pB1: usize = __B_l1_pos[__i] as usize;
         let __pB1_end: usize = __B_l1_pos[__i + 1] as usize;
         let mut __pC1: usize = __C_l1_pos[__i] as usize;
@@ -198,7 +201,11 @@ fn add_compute<T: ::sparse::Scalar>(
     let __A_l1_pos: &[::sparse::Idx] = __A_levels[1].pos();
     let __A_l1_crd: &[::sparse::Idx] = __A_levels[1].crd();
     let mut __compute_cursor: usize = 0;
-    for __i in 0..__A_shape0.min(__B_l1_pos.len()).min(__C_l1_pos.len()) {
+    for __i in 0..__A_shape0
+        .min(__B_l1_pos.len().saturating_sub(1))
+        .min(__C_l1_pos.len().saturating_sub(1))
+        .min(__A_l1_pos.len().saturating_sub(1))
+    {
         let mut __pB1: usize = __B_l1_pos[__i] as usize;
         let __pB1_end: usize = __B_l1_pos[__i + 1] as usize;
         let mut __pC1: usize = __C_l1_pos[__i] as usize;

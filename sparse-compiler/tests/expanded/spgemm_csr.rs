@@ -62,7 +62,7 @@ fn spgemm<T: ::sparse::Scalar>(
     let mut __w_j_list = ::std::vec![0usize; __A_shape1];
     let mut __w_j_count: usize = 0;
     let mut __asm = ::sparse::__private::begin_assembly(&mut *A);
-    for __i in 0..__A_shape0.min(__B_l1_pos.len()) {
+    for __i in 0..__A_shape0.min(__B_l1_pos.len().saturating_sub(1)) {
         let __pB1_start: usize = __B_l1_pos[__i] as usize;
         ::sparse::__private::prefetch_ahead(__B_l1_crd, __pB1_start);
         ::sparse::__private::prefetch_ahead(__B_vals, __pB1_start);
@@ -165,7 +165,10 @@ fn spgemm_compute<T: ::sparse::Scalar>(
     let mut __w_j_list = ::std::vec![0usize; __A_shape1];
     let mut __w_j_count: usize = 0;
     let mut __compute_cursor: usize = 0;
-    for __i in 0..__A_shape0.min(__B_l1_pos.len()) {
+    for __i in 0..__A_shape0
+        .min(__B_l1_pos.len().saturating_sub(1))
+        .min(__A_l1_pos.len().saturating_sub(1))
+    {
         let __pB1_start: usize = __B_l1_pos[__i] as usize;
         ::sparse::__private::prefetch_ahead(__B_l1_crd, __pB1_start);
         ::sparse::__private::prefetch_ahead(__B_vals, __pB1_start);

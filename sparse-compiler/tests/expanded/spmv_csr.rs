@@ -45,7 +45,8 @@ fn spmv<T: ::sparse::Scalar>(
     let __A_vals: &[T] = A.values();
     let __x_vals: &[T] = x.values();
     let __y_vals: &mut [T] = y.values_mut();
-    for __i in 0..__y_shape0.min(__A_l1_pos.len()).min(__y_vals.len()) {
+    for __i in 0..__y_shape0.min(__y_vals.len()).min(__A_l1_pos.len().saturating_sub(1))
+    {
         let mut __t: T = <T as ::sparse::Scalar>::ZERO;
         let __pA1_start: usize = __A_l1_pos[__i] as usize;
         ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);

@@ -63,7 +63,7 @@ pub fn spgemm_csr<T: ::sparse::Scalar>(
     let mut __seen = ::std::vec![false; __C_shape1];
     let mut __list = ::std::vec![0usize; __C_shape1];
     let mut __asm = ::sparse::__private::begin_assembly(&mut *C);
-    for __i in 0..__C_shape0.min(__A_l1_pos.len()) {
+    for __i in 0..__C_shape0.min(__A_l1_pos.len().saturating_sub(1)) {
         let mut __n: usize = 0;
         for __pa in __A_l1_pos[__i]
             as usize..(__A_l1_pos[__i + 1] as usize).min(__A_l1_crd.len())

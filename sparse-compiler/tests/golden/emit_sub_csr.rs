@@ -69,7 +69,10 @@ pub fn sub_csr<T: ::sparse::Scalar>(
     let __A_vals: &[T] = A.values();
     let __B_vals: &[T] = B.values();
     let mut __asm = ::sparse::__private::begin_assembly(&mut *C);
-    for __i in 0..__C_shape0.min(__A_l1_pos.len()).min(__B_l1_pos.len()) {
+    for __i in 0..__C_shape0
+        .min(__A_l1_pos.len().saturating_sub(1))
+        .min(__B_l1_pos.len().saturating_sub(1))
+    {
         let mut __pa: usize = __A_l1_pos[__i] as usize;
         let __pa_end: usize = __A_l1_pos[__i + 1] as usize;
         let mut __pb: usize = __B_l1_pos[__i] as usize;
