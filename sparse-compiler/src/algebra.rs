@@ -394,6 +394,16 @@ impl Op {
         matches!((self, k), (Op::Neg, 0) | (Op::Mul, _) | (Op::Div, 0))
     }
 
+    /// Whether a reduction with `reduction` over values combined by this operator may combine
+    /// them once after reducing the others, `Σ_k f·g = f·Σ_k g` when `f` does not use `k`: `*`
+    /// over `+`, equal up to rounding and overflow (and NaN for a non-finite `f` times an empty
+    /// sum). Not listed: `+` over `min` and `max`, exact in rounding but not where `inf + -inf`
+    /// is NaN or the reduction is empty (its identity `inf` plus `f`); `&&` over `||`, which
+    /// stops early instead; user operators, whose algebra is not known.
+    pub fn distributes_over(self, reduction: Op) -> bool {
+        matches!((self, reduction), (Op::Mul, Op::Add))
+    }
+
     /// Whether it separates the terms of a sum (`+` and `-`): an implicit sum covers the smallest
     /// term that these separate.
     pub fn separates_terms(self) -> bool {
