@@ -1,8 +1,8 @@
 //! Whole-pipeline checks on the kernels of the test suite:
 //! - every `tensor_kernel!` in the root package's `tests/kernels_*.rs` compiles, and its expansion
 //!   contains no `unsafe` token;
-//! - golden snapshots of the Rust that six kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
-//!   `A Aᵀ` into CSR, position-split SpMV, an axpy with a parameter list and a scalar),
+//! - golden snapshots of the Rust that seven kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
+//!   `A Aᵀ` into CSR, position-split SpMV, an axpy with a parameter list and a scalar, SDDMM),
 //!   so reviewers see codegen changes. `SPARSE_BLESS=1 cargo test -p sparse-compiler --test
 //!   expansion` rewrites them.
 
@@ -118,6 +118,16 @@ fn golden_spgemm_csr() {
     golden(
         "spgemm_csr",
         "fn spgemm; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>;",
+    );
+}
+
+/// SDDMM: `B(i,j)` does not change in the sum over `k`, so it multiplies the sum once per entry
+/// (and a stored zero of `B` skips the sum).
+#[test]
+fn golden_sddmm_csr() {
+    golden(
+        "sddmm_csr",
+        "fn sddmm; A(i,j) = B(i,j) * C(i,k) * D(j,k); formats<A: csr, B: csr, C: dense, D: dense>;",
     );
 }
 
@@ -301,7 +311,11 @@ fn the_ir_shows_the_signature_and_reads_of_the_output() {
         refused[0].message()
     );
     let weighted = ir("fn k; y(i) = A(i,j) * x(j) * y(i); formats<A: csr>;");
-    assert!(weighted.contains("y.vals[__i] = __t;"), "{weighted}");
+    // `y(i)` is a factor the sum over `j` does not change: it is applied once, after the sum.
+    assert!(
+        weighted.contains("y.vals[__i] = y.vals[__i] * __t;"),
+        "{weighted}"
+    );
     assert!(!weighted.contains("y.vals[__i] +="), "{weighted}");
 }
 
