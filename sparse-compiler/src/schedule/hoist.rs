@@ -103,9 +103,7 @@ fn flatten(e: &Expr, op: Op, out: &mut Vec<Expr>) {
 
 /// The factors combined by `op` from the left; `None` for no factor.
 fn product(factors: Vec<Expr>, op: Op) -> Option<Expr> {
-    factors
-        .into_iter()
-        .reduce(|a, b| Expr::Op(op, vec![a, b]))
+    factors.into_iter().reduce(|a, b| Expr::Op(op, vec![a, b]))
 }
 
 /// `cin` with every read of temporary `t` replaced by `with`.
