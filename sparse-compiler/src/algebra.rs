@@ -637,6 +637,19 @@ mod tests {
     }
 
     #[test]
+    fn only_products_leave_sums() {
+        assert!(Op::Mul.distributes_over(Op::Add));
+        assert!(!Op::Mul.distributes_over(Op::Max));
+        assert!(!Op::Add.distributes_over(Op::Min));
+        assert!(!Op::And.distributes_over(Op::Or));
+        let user = Op::User {
+            index: 0,
+            identity: 0f64.to_bits(),
+        };
+        assert!(!Op::Mul.distributes_over(user));
+    }
+
+    #[test]
     fn names_round_trip() {
         for (name, op) in FUNCTIONS {
             assert_eq!(Op::function(name), Some(op));

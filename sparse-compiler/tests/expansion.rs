@@ -121,6 +121,26 @@ fn golden_spgemm_csr() {
     );
 }
 
+/// A factor that a sum does not change multiplies the sum once, after it, where `*` distributes
+/// over the reduction: over `+`, not over `max` (`d * max(a, b)` is not `max(d*a, d*b)` for a
+/// negative `d`), and not from a sum whose loop is outside the output's (`reorder`).
+#[test]
+fn only_sums_apply_a_factor_after_them() {
+    let sum = ir("fn k; y(i) = d(i) * A(i,j) * x(j) * 2; formats<A: csr>;");
+    assert!(sum.contains("__t += A.vals[__pA1] * x.vals[__j];"), "{sum}");
+    assert!(
+        sum.contains("y.vals[__i] = d.vals[__i] * T(2) * __t;"),
+        "{sum}"
+    );
+    let max = ir("fn k; y(i) = d(i) * A(i,j) * x(j); formats<A: csr>; reduce<j: max>;");
+    assert!(
+        max.contains("d.vals[__i] * A.vals[__pA1] * x.vals[__j]"),
+        "{max}"
+    );
+    let reordered = ir("fn k; y(i) = d(i) * A(i,j) * x(j); formats<A: csc>;");
+    assert!(reordered.contains("d.vals[__i] * A.vals["), "{reordered}");
+}
+
 /// SDDMM: `B(i,j)` does not change in the sum over `k`, so it multiplies the sum once per entry
 /// (and a stored zero of `B` skips the sum).
 #[test]

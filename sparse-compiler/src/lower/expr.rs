@@ -202,12 +202,15 @@ impl Lowerer<'_> {
         let loops = producer.loops();
         let rhs = assigned_value(producer)?;
         let (guard, skip) = find_guard(rhs, op.reduction_identity()?, &loops)?;
-        // Every access of the guard must be located here, outside the loops.
-        let located = accesses_of(&guard).iter().all(|&(id, tensor)| {
+        self.located(&guard).then_some((guard, skip))
+    }
+
+    /// Whether every access of `guard` is located here, outside the producer's loops.
+    fn located(&self, guard: &NExpr) -> bool {
+        accesses_of(guard).iter().all(|&(id, tensor)| {
             let levels = self.program.iterated_levels(tensor).len();
             levels == 0 || self.scope.positions.contains_key(&(id, levels - 1))
-        });
-        located.then_some((guard, skip))
+        })
     }
 
     /// For a consumer that reads the producer's scalar temporary once, as `g * t`: an operand of
@@ -225,11 +228,7 @@ impl Lowerer<'_> {
         let factor = scaling_factor(rhs, t)?;
         let loops = producer.loops();
         let (guard, skip) = find_guard(factor, 0.0, &loops)?;
-        let located = accesses_of(&guard).iter().all(|&(id, tensor)| {
-            let levels = self.program.iterated_levels(tensor).len();
-            levels == 0 || self.scope.positions.contains_key(&(id, levels - 1))
-        });
-        located.then_some((guard, skip))
+        self.located(&guard).then_some((guard, skip))
     }
 }
 
