@@ -32,11 +32,12 @@ pub fn hoist_invariant_factors(cin: Cin, roots: &dyn Fn(IndexVar) -> Vec<IndexVa
             let consumer = hoist_invariant_factors(*consumer, roots);
             let producer = hoist_invariant_factors(*producer, roots);
             match split_sum(&producer, roots) {
-                Some((t, invariant, producer)) => {
+                // The consumer sees the sum as its producer leaves it: no other write changes it.
+                Some((t, invariant, producer)) if !writes_temp(&consumer, t) => {
                     let scaled = Expr::Op(Op::Mul, vec![invariant, Expr::Temp(t)]);
                     Cin::where_of(scale_reads(consumer, t, &scaled), producer)
                 }
-                None => Cin::where_of(consumer, producer),
+                _ => Cin::where_of(consumer, producer),
             }
         }
         Cin::Assign { .. } => cin,
@@ -63,7 +64,7 @@ fn split_sum(
         return None;
     };
     let factor_op = Op::Mul;
-    if vars.is_empty() || !factor_op.distributes_over(*op) {
+    if vars.is_empty() || !factor_op.distributes_over(*op) || rhs.reads_temp(*t) {
         return None;
     }
     let mut factors = Vec::new();
@@ -104,6 +105,22 @@ fn flatten(e: &Expr, op: Op, out: &mut Vec<Expr>) {
 /// The factors combined by `op` from the left; `None` for no factor.
 fn product(factors: Vec<Expr>, op: Op) -> Option<Expr> {
     factors.into_iter().reduce(|a, b| Expr::Op(op, vec![a, b]))
+}
+
+/// Whether `cin` assigns temporary `t`.
+fn writes_temp(cin: &Cin, t: usize) -> bool {
+    match cin {
+        Cin::Forall { body, .. } => writes_temp(body, t),
+        Cin::Where { .. } | Cin::Sequence { .. } => cin
+            .parts()
+            .is_some_and(|(a, b)| writes_temp(a, t) || writes_temp(b, t)),
+        Cin::Assign { lhs, .. } => match lhs {
+            Lhs::Scalar(u) | Lhs::Workspace { temp: u, .. } | Lhs::Precomputed { temp: u, .. } => {
+                *u == t
+            }
+            Lhs::Output => false,
+        },
+    }
 }
 
 /// `cin` with every read of temporary `t` replaced by `with`.
