@@ -12,6 +12,9 @@ tensor_kernel! { fn spgemm_csr; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr
 tensor_kernel! { fn spgemm_dcsr; A(i,j) = B(i,k) * C(k,j); formats<A: dcsr, B: dcsr, C: dcsr>; }
 tensor_kernel! { fn spmm; A(i,j) = B(i,k) * C(k,j); formats<B: csr>; }
 tensor_kernel! { fn sddmm; A(i,j) = B(i,j) * C(i,k) * D(k,j); formats<A: csr, B: csr>; }
+tensor_kernel! { fn sddmm_rows; A(i,j) = B(i,j) * C(i,k) * D(j,k); formats<A: csr, B: csr>; }
+tensor_kernel! { fn row_scaled; y(i) = d(i) * A(i,j) * x(j); formats<A: csr>; }
+tensor_kernel! { fn row_scaled_dcsr; y(i) = 2 * A(i,j) * d(i) * x(j); formats<A: dcsr>; }
 tensor_kernel! { fn residual; r(i) = b(i) - A(i,j) * x(j); formats<A: csr>; }
 tensor_kernel! { fn residual_csc; r(i) = b(i) - A(i,j) * x(j); formats<A: csc>; }
 tensor_kernel! { fn scaled; y(i) = alpha * A(i,j) * x(j) + beta * z(i); formats<A: csr>; }
@@ -91,6 +94,89 @@ fn sampled_dense_dense() {
             let dt = Tensor::from_dense([k, n], &d).unwrap();
             sddmm(&mut a, &tensor([m, n], &b), &ct, &dt).unwrap();
             assert_close(&a.to_dense(), &want);
+        }
+    }
+}
+
+/// Values where NaN and infinities meet a factor that does not change in the sum: zero,
+/// infinities of both signs, NaN, and exact finite values.
+fn special(k: usize) -> f64 {
+    match k % 7 {
+        0 => 0.0,
+        1 => f64::INFINITY,
+        2 => f64::NAN,
+        3 => f64::NEG_INFINITY,
+        r => r as f64 * 0.25 - 1.0,
+    }
+}
+
+/// A factor that does not use the summed variable multiplies the sum once, after it: `B(i,j)` in
+/// SDDMM, `d(i)` (with a constant) in a row-scaled SpMV. The references compute that form,
+/// `f * Σ` with the sum in the loop's order: it equals the per-term sum up to rounding (none
+/// with these exact values) and where the sum has no term, when a NaN or infinite factor times
+/// the empty sum's zero is NaN. A zero factor gives zero whatever the sum (it skips the sum, as a
+/// zero factor skips a term). A row that DCSR does not store is not visited at all.
+#[test]
+fn factors_outside_the_sum_with_nan_and_infinities() {
+    for (m, k, n) in [(0, 0, 0), (3, 0, 2), (5, 3, 4), (7, 4, 6)] {
+        let c: Vec<f64> = (0..m * k).map(|p| special(p * 3 + 1)).collect();
+        let d: Vec<f64> = (0..n * k).map(|p| special(p + 4)).collect();
+        let mut entries = cases([m, n], 79);
+        entries.push((0..m * n).map(|p| ([p / n, p % n], special(p))).collect());
+        for b in entries {
+            let db = dense([m, n], &b);
+            let want: Vec<f64> = (0..m * n)
+                .map(|p| {
+                    let (i, j) = (p / n, p % n);
+                    let sum = (0..k).fold(0.0, |s, l| s + c[i * k + l] * d[j * k + l]);
+                    if db[p] == 0.0 { 0.0 } else { db[p] * sum }
+                })
+                .collect();
+            let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+            let ct = Tensor::from_dense([m, k], &c).unwrap();
+            let dt = Tensor::from_dense([n, k], &d).unwrap();
+            // Stored zeros of `B` kept: they too skip the sum (a NaN in it included).
+            let bt = Tensor::from_entries_with([m, n], b.iter().copied(), ExplicitZeros::Keep);
+            sddmm_rows(&mut a, &bt.unwrap(), &ct, &dt).unwrap();
+            assert_same(&a.to_dense(), &want, "SDDMM");
+        }
+    }
+    for (m, n) in SHAPES {
+        let ds: Vec<f64> = (0..m).map(special).collect();
+        let xs: Vec<f64> = (0..n).map(|j| special(j + 4)).collect();
+        let (dv, x) = (
+            Tensor::from_dense([m], &ds).unwrap(),
+            Tensor::from_dense([n], &xs).unwrap(),
+        );
+        for a in cases([m, n], 83) {
+            let da = dense([m, n], &a);
+            let rows: Vec<bool> = (0..m)
+                .map(|i| a.iter().any(|([r, _], _)| *r == i))
+                .collect();
+            let sums: Vec<f64> = (0..m)
+                .map(|i| {
+                    (0..n)
+                        .filter(|&j| da[i * n + j] != 0.0)
+                        .fold(0.0, |s, j| s + da[i * n + j] * xs[j])
+                })
+                .collect();
+            let scaled = |i: usize, by: f64| {
+                if ds[i] == 0.0 {
+                    0.0
+                } else {
+                    ds[i] * by * sums[i]
+                }
+            };
+            let want: Vec<f64> = (0..m).map(|i| scaled(i, 1.0)).collect();
+            let mut y = garbage([m]);
+            row_scaled(&mut y, &dv, &tensor([m, n], &a), &x).unwrap();
+            assert_same(y.values(), &want, "CSR");
+            let want: Vec<f64> = (0..m)
+                .map(|i| if rows[i] { scaled(i, 2.0) } else { 0.0 })
+                .collect();
+            let mut y = garbage([m]);
+            row_scaled_dcsr(&mut y, &tensor([m, n], &a), &dv, &x).unwrap();
+            assert_same(y.values(), &want, "DCSR");
         }
     }
 }

@@ -394,6 +394,16 @@ impl Op {
         matches!((self, k), (Op::Neg, 0) | (Op::Mul, _) | (Op::Div, 0))
     }
 
+    /// Whether a reduction with `reduction` over values combined by this operator may combine
+    /// them once after reducing the others, `Σ_k f·g = f·Σ_k g` when `f` does not use `k`: `*`
+    /// over `+`, equal up to rounding and overflow (and NaN for a non-finite `f` times an empty
+    /// sum). Not listed: `+` over `min` and `max`, exact in rounding but not where `inf + -inf`
+    /// is NaN or the reduction is empty (its identity `inf` plus `f`); `&&` over `||`, which
+    /// stops early instead; user operators, whose algebra is not known.
+    pub fn distributes_over(self, reduction: Op) -> bool {
+        matches!((self, reduction), (Op::Mul, Op::Add))
+    }
+
     /// Whether it separates the terms of a sum (`+` and `-`): an implicit sum covers the smallest
     /// term that these separate.
     pub fn separates_terms(self) -> bool {
@@ -624,6 +634,19 @@ mod tests {
         assert_eq!(Op::Or.annihilator(), Some(1.0));
         assert_eq!(Op::Sub.identity(), None);
         assert!(Op::Sub.zero_is_identity_at(1) && !Op::Sub.zero_is_identity_at(0));
+    }
+
+    #[test]
+    fn only_products_leave_sums() {
+        assert!(Op::Mul.distributes_over(Op::Add));
+        assert!(!Op::Mul.distributes_over(Op::Max));
+        assert!(!Op::Add.distributes_over(Op::Min));
+        assert!(!Op::And.distributes_over(Op::Or));
+        let user = Op::User {
+            index: 0,
+            identity: 0f64.to_bits(),
+        };
+        assert!(!Op::Mul.distributes_over(user));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Whole-pipeline checks on the kernels of the test suite:
 //! - every `tensor_kernel!` in the root package's `tests/kernels_*.rs` compiles, and its expansion
 //!   contains no `unsafe` token;
-//! - golden snapshots of the Rust that six kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
-//!   `A Aᵀ` into CSR, position-split SpMV, an axpy with a parameter list and a scalar),
+//! - golden snapshots of the Rust that seven kernels expand to (SpMV CSR, CSR + CSR -> CSR, SpGEMM,
+//!   `A Aᵀ` into CSR, position-split SpMV, an axpy with a parameter list and a scalar, SDDMM),
 //!   so reviewers see codegen changes. `SPARSE_BLESS=1 cargo test -p sparse-compiler --test
 //!   expansion` rewrites them.
 
@@ -118,6 +118,36 @@ fn golden_spgemm_csr() {
     golden(
         "spgemm_csr",
         "fn spgemm; A(i,j) = B(i,k) * C(k,j); formats<A: csr, B: csr, C: csr>;",
+    );
+}
+
+/// A factor that a sum does not change multiplies the sum once, after it, where `*` distributes
+/// over the reduction: over `+`, not over `max` (`d * max(a, b)` is not `max(d*a, d*b)` for a
+/// negative `d`), and not from a sum whose loop is outside the output's (`reorder`).
+#[test]
+fn only_sums_apply_a_factor_after_them() {
+    let sum = ir("fn k; y(i) = d(i) * A(i,j) * x(j) * 2; formats<A: csr>;");
+    assert!(sum.contains("__t += A.vals[__pA1] * x.vals[__j];"), "{sum}");
+    assert!(
+        sum.contains("y.vals[__i] = d.vals[__i] * T(2) * __t;"),
+        "{sum}"
+    );
+    let max = ir("fn k; y(i) = d(i) * A(i,j) * x(j); formats<A: csr>; reduce<j: max>;");
+    assert!(
+        max.contains("d.vals[__i] * A.vals[__pA1] * x.vals[__j]"),
+        "{max}"
+    );
+    let reordered = ir("fn k; y(i) = d(i) * A(i,j) * x(j); formats<A: csc>;");
+    assert!(reordered.contains("d.vals[__i] * A.vals["), "{reordered}");
+}
+
+/// SDDMM: `B(i,j)` does not change in the sum over `k`, so it multiplies the sum once per entry
+/// (and a stored zero of `B` skips the sum).
+#[test]
+fn golden_sddmm_csr() {
+    golden(
+        "sddmm_csr",
+        "fn sddmm; A(i,j) = B(i,j) * C(i,k) * D(j,k); formats<A: csr, B: csr, C: dense, D: dense>;",
     );
 }
 
@@ -301,7 +331,11 @@ fn the_ir_shows_the_signature_and_reads_of_the_output() {
         refused[0].message()
     );
     let weighted = ir("fn k; y(i) = A(i,j) * x(j) * y(i); formats<A: csr>;");
-    assert!(weighted.contains("y.vals[__i] = __t;"), "{weighted}");
+    // `y(i)` is a factor the sum over `j` does not change: it is applied once, after the sum.
+    assert!(
+        weighted.contains("y.vals[__i] = y.vals[__i] * __t;"),
+        "{weighted}"
+    );
     assert!(!weighted.contains("y.vals[__i] +="), "{weighted}");
 }
 

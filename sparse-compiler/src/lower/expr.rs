@@ -62,12 +62,21 @@ impl Lowerer<'_> {
     /// The producer of a scalar temporary: `t op= e` under its loops. Where an operand of `e`
     /// that none of those loops changes can decide `e` to be the reduction's identity (the mask
     /// `!v(i)` of a masked or-and step), it is computed once before them, and the loops run only
-    /// where it does not: `let g = !v(i); if g != 0 { for j .. }`.
+    /// where it does not: `let g = !v(i); if g != 0 { for j .. }`. So is a factor that the
+    /// consumer applies to the temporary (`B(i,j) * t`, hoisted out of the sum): where it is
+    /// zero, the product is zero whatever the sum.
     ///
     /// A `||` or `&&` reduction stops its innermost loop once the temporary holds the value that
     /// no later term changes (true for `||`, false for `&&`), as a hand-written `any` does.
-    pub(super) fn producer(&mut self, producer: &Cin, out: &mut Vec<Stmt>) -> Result<(), Error> {
-        let guard = self.producer_guard(producer);
+    pub(super) fn producer(
+        &mut self,
+        producer: &Cin,
+        consumer: &Cin,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Error> {
+        let guard = self
+            .producer_guard(producer)
+            .or_else(|| self.consumer_guard(producer, consumer));
         // A run the guard skips leaves the temporary unwritten: its writes are not certain.
         let uncovered = self.scope.uncovered;
         self.scope.uncovered |= guard.is_some();
@@ -193,12 +202,50 @@ impl Lowerer<'_> {
         let loops = producer.loops();
         let rhs = assigned_value(producer)?;
         let (guard, skip) = find_guard(rhs, op.reduction_identity()?, &loops)?;
-        // Every access of the guard must be located here, outside the loops.
-        let located = accesses_of(&guard).iter().all(|&(id, tensor)| {
+        self.located(&guard).then_some((guard, skip))
+    }
+
+    /// Whether every access of `guard` is located here, outside the producer's loops.
+    fn located(&self, guard: &NExpr) -> bool {
+        accesses_of(guard).iter().all(|&(id, tensor)| {
             let levels = self.program.iterated_levels(tensor).len();
             levels == 0 || self.scope.positions.contains_key(&(id, levels - 1))
-        });
-        located.then_some((guard, skip))
+        })
+    }
+
+    /// For a consumer that reads the producer's scalar temporary once, as `g * t`: an operand of
+    /// `g` that makes it zero, where it is located outside the producer's loops. Skipping the
+    /// producer leaves `t` at zero, and `0 * 0` is the zero that `g`'s zero makes the product.
+    fn consumer_guard(&self, producer: &Cin, consumer: &Cin) -> Option<(NExpr, f64)> {
+        let (Cin::Forall { .. }, Some((t, Lhs::Scalar(_), true, Op::Add))) =
+            (producer, super::produced_assign(producer))
+        else {
+            return None;
+        };
+        let Cin::Assign { rhs, .. } = consumer else {
+            return None;
+        };
+        let factor = scaling_factor(rhs, t)?;
+        let loops = producer.loops();
+        let (guard, skip) = find_guard(factor, 0.0, &loops)?;
+        self.located(&guard).then_some((guard, skip))
+    }
+}
+
+/// The factor `g` of the one read of temporary `t` in `e` when that read is `g * t`.
+fn scaling_factor(e: &NExpr, t: usize) -> Option<&NExpr> {
+    match e {
+        NExpr::Op(Op::Mul, args) if matches!(args[..], [_, NExpr::Temp(u)] if u == t) => {
+            (!args[0].reads_temp(t)).then_some(&args[0])
+        }
+        NExpr::Op(_, args) => {
+            let mut reading = args.iter().filter(|a| a.reads_temp(t));
+            match (reading.next(), reading.next()) {
+                (Some(a), None) => scaling_factor(a, t),
+                _ => None,
+            }
+        }
+        NExpr::Temp(_) | NExpr::Access { .. } | NExpr::Literal(_) => None,
     }
 }
 

@@ -53,7 +53,7 @@ impl Lowerer<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), Error> {
         if !self.tracks_writes() {
-            self.producer(producer, out)?;
+            self.producer(producer, consumer, out)?;
             return self.stmt(consumer, out);
         }
         let flag = WriteFlag {
@@ -66,7 +66,7 @@ impl Lowerer<'_> {
         // `where` run it whether or not they skip coordinates.
         let uncovered = std::mem::replace(&mut self.scope.uncovered, false);
         let mut body = Vec::new();
-        let lowered = self.producer(producer, &mut body);
+        let lowered = self.producer(producer, consumer, &mut body);
         self.scope.uncovered = uncovered;
         lowered?;
         let Some(flag) = self.flags.remove(&temp) else {

@@ -5,8 +5,9 @@
 //! that need a loop's iteration lattice (co-iteration under `parallelize`) are checked by lowering
 //! with the span recorded here.
 //!
-//! After the commands, `finalize` introduces the temporaries the final loop order calls for, and
-//! `gpu` checks the preconditions of GPU units, which depend on that final order.
+//! After the commands, `finalize` introduces the temporaries the final loop order calls for,
+//! `hoist` moves the factors a scalar sum does not need out of it, and `gpu` checks the
+//! preconditions of GPU units, which depend on that final order.
 //!
 //! The commands arrive typed (`syntax` checked their arguments); what their names refer to is
 //! checked here. One file per command, each an `impl State` with the command's preconditions and
@@ -20,6 +21,7 @@ mod collapse;
 mod coord;
 mod finalize;
 mod gpu;
+mod hoist;
 pub(crate) mod nest;
 mod parallelize;
 mod pos;
@@ -138,6 +140,7 @@ pub fn schedule(
             .is_some_and(|p| p.unit != Unit::CpuVector)
     };
     let cin = finalize(program, cin, &output_like, &touches_output, &fixed);
+    let cin = hoist::hoist_invariant_factors(cin, &|v| scheduled.underived(v));
     // The nesting of GPU units is that of the final loops.
     scheduled.gpu = gpu::gpu_launch(program, &scheduled, &cin).map_err(|e| vec![e])?;
     scheduled.cin = Some(cin);
