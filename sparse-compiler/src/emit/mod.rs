@@ -20,6 +20,7 @@ mod bindings;
 pub mod cuda;
 mod expr;
 mod lanes;
+mod multi;
 mod names;
 mod region;
 mod root;
@@ -37,6 +38,7 @@ use crate::ir::Kernel;
 use crate::ir::verify::{Stage, verify};
 use bindings::Bindings;
 use names::Locals;
+pub use multi::{MultiPart, emit_multi};
 pub use root::Root;
 use stmt::Emitter;
 

@@ -13,6 +13,7 @@
 mod concrete;
 mod convert;
 mod inline;
+mod multi;
 mod order;
 mod params;
 mod pattern;
@@ -26,6 +27,7 @@ pub use concrete::{Cin, Lhs, concretize};
 pub use order::order_edges;
 pub use plan::{Copies, PlannedCopy, Rule, plan_copies};
 pub use print::{print_cin, print_plan};
+pub use multi::{MultiKernel, split_multi};
 pub use written::build_written;
 
 use std::collections::BTreeMap;
