@@ -116,7 +116,8 @@ fn vector(n: usize, start: f64) -> (Vec<f64>, Tensor<f64, Dense<1>>) {
 
 /// A sparse vector with entries at every third coordinate, and its dense form.
 fn sparse_vector(n: usize) -> (Vec<f64>, Tensor<f64, SparseVec>) {
-    let entries: Vec<([usize; 1], f64)> = (0..n).step_by(3).map(|j| ([j], 1.5 - j as f64)).collect();
+    let entries: Vec<([usize; 1], f64)> =
+        (0..n).step_by(3).map(|j| ([j], 1.5 - j as f64)).collect();
     (dense([n], &entries), tensor([n], &entries))
 }
 
@@ -206,7 +207,10 @@ fn a_dense_and_a_csr_output_at_the_top_level() {
             for _ in 0..2 {
                 top::dense_and_csr(&mut y, &mut big, &c, &a).unwrap();
                 assert_close(y.values(), &cs.iter().map(|p| 2.0 * p).collect::<Vec<_>>());
-                assert_close(&big.to_dense(), &da.iter().map(|p| 3.0 * p).collect::<Vec<_>>());
+                assert_close(
+                    &big.to_dense(),
+                    &da.iter().map(|p| 3.0 * p).collect::<Vec<_>>(),
+                );
             }
         }
     }
@@ -247,7 +251,8 @@ fn the_explicit_parameter_list_orders_the_inputs() {
             let mut y = Tensor::from_dense([m], &start).unwrap();
             let mut z = Tensor::from_dense([m], &start).unwrap();
             explicit::spmv_pair(&mut y, &mut z, &w, &x, &a).unwrap();
-            let plus = |v: Vec<f64>| -> Vec<f64> { v.iter().zip(&start).map(|(p, s)| p + s).collect() };
+            let plus =
+                |v: Vec<f64>| -> Vec<f64> { v.iter().zip(&start).map(|(p, s)| p + s).collect() };
             assert_close(y.values(), &plus(matvec(m, n, &da, &xs)));
             assert_close(z.values(), &plus(matvec(m, n, &da, &ws)));
         }
@@ -261,7 +266,10 @@ fn a_shape_mismatch_leaves_every_output_as_it_was() {
     let mut y = Tensor::from_dense([3], &[1.0, 2.0, 3.0]).unwrap();
     let mut z = Tensor::from_dense([3], &[4.0, 5.0, 6.0]).unwrap();
     let result = explicit::spmv_pair(&mut y, &mut z, &w, &x, &a);
-    assert!(matches!(result, Err(KernelError::ShapeMismatch { .. })), "{result:?}");
+    assert!(
+        matches!(result, Err(KernelError::ShapeMismatch { .. })),
+        "{result:?}"
+    );
     assert_eq!(y.values(), [1.0, 2.0, 3.0]);
     assert_eq!(z.values(), [4.0, 5.0, 6.0]);
 }
@@ -274,7 +282,9 @@ fn a_reduction_with_min_and_a_user_operator_in_one_kernel() {
             let a = tensor::<Csr, 2>([m, n], &ea);
             let c = Tensor::from_entries_with_fill([m, n], ec.iter().copied(), INF).unwrap();
             let c_dense = c.to_dense();
-            let vs: Vec<f64> = (0..n).map(|j| if j % 3 == 2 { INF } else { j as f64 }).collect();
+            let vs: Vec<f64> = (0..n)
+                .map(|j| if j % 3 == 2 { INF } else { j as f64 })
+                .collect();
             let ve = (vs.iter().enumerate()).filter(|(_, v)| v.is_finite());
             let v = Tensor::from_entries_with_fill([n], ve.map(|(j, &x)| ([j], x)), INF).unwrap();
             let (xs, x) = vector(n, -1.5);

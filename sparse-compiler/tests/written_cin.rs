@@ -86,7 +86,11 @@ fn a_multi_takes_its_outputs_first_in_the_order_they_are_assigned() {
         fn pair; multi(forall(i, z(i) = b(i)), forall(i, y(i) = c(i) + b(i)));
     });
     let header = &multi[..multi.find('{').expect("a body")];
-    let at = |param: &str| header.find(param).unwrap_or_else(|| panic!("{param} in {header}"));
+    let at = |param: &str| {
+        header
+            .find(param)
+            .unwrap_or_else(|| panic!("{param} in {header}"))
+    };
     assert!(at("z : & mut") < at("y : & mut"), "{header}");
     assert!(at("y : & mut") < at("b : &"), "{header}");
     assert!(at("b : &") < at("c : &"), "{header}");

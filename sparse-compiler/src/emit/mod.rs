@@ -37,8 +37,8 @@ use syn::{Attribute, Visibility};
 use crate::ir::Kernel;
 use crate::ir::verify::{Stage, verify};
 use bindings::Bindings;
-use names::Locals;
 pub use multi::{MultiPart, emit_multi};
+use names::Locals;
 pub use root::Root;
 use stmt::Emitter;
 

@@ -24,10 +24,10 @@ mod rowwise;
 mod written;
 
 pub use concrete::{Cin, Lhs, concretize};
+pub use multi::{MultiKernel, split_multi};
 pub use order::order_edges;
 pub use plan::{Copies, PlannedCopy, Rule, plan_copies};
 pub use print::{print_cin, print_plan};
-pub use multi::{MultiKernel, split_multi};
 pub use written::build_written;
 
 use std::collections::BTreeMap;

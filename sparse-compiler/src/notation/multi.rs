@@ -48,7 +48,11 @@ pub fn split_multi(kernel: &Kernel) -> Result<Option<MultiKernel>, Errors> {
     let Some(span) = multi_span(cin) else {
         return Ok(None);
     };
-    let temps: Vec<String> = kernel.temporaries.iter().map(|t| t.name.to_string()).collect();
+    let temps: Vec<String> = kernel
+        .temporaries
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
     let mut errors = Errors::new();
     let parts = split(cin, &temps, &mut errors);
     let outputs: Vec<String> = parts.iter().map(|p| p.output.clone()).collect();
@@ -175,7 +179,9 @@ fn written_temps(producer: &CinStmt, temps: &[String]) -> BTreeSet<String> {
 
 /// Whether some right-hand side in `cin` reads one of `names`.
 fn reads_any(cin: &CinStmt, names: &BTreeSet<String>) -> bool {
-    reads_of(cin).iter().any(|a| names.contains(&a.tensor.to_string()))
+    reads_of(cin)
+        .iter()
+        .any(|a| names.contains(&a.tensor.to_string()))
 }
 
 /// Every access on a right-hand side of `cin`, in written order.
@@ -269,7 +275,13 @@ fn check_list(
 /// The kernel computing one output: its statement, its parameters in the function's order,
 /// and the clauses that name its tensors, variables and temporaries (a name no part uses stays
 /// with the first, which reports it).
-fn part_kernel(kernel: &Kernel, part: &Part, k: usize, params: &[String], temps: &[String]) -> Kernel {
+fn part_kernel(
+    kernel: &Kernel,
+    part: &Part,
+    k: usize,
+    params: &[String],
+    temps: &[String],
+) -> Kernel {
     let mut names = BTreeSet::new();
     let mut assignments = Vec::new();
     assignments_of(&part.stmt, &mut assignments);
@@ -289,11 +301,19 @@ fn part_kernel(kernel: &Kernel, part: &Part, k: usize, params: &[String], temps:
     };
     let ident = |name: &String| {
         let read = reads.iter().map(|a| &a.tensor).find(|t| *t == name);
-        let written = assignments.iter().map(|a| &a.lhs.tensor).find(|t| *t == name);
+        let written = assignments
+            .iter()
+            .map(|a| &a.lhs.tensor)
+            .find(|t| *t == name);
         written.or(read).cloned()
     };
-    let list_span = kernel.params.as_ref().map_or(kernel.name.span(), |l| l.span);
-    let own = params.iter().filter(|p| names.contains(*p) && !temps.contains(p));
+    let list_span = kernel
+        .params
+        .as_ref()
+        .map_or(kernel.name.span(), |l| l.span);
+    let own = params
+        .iter()
+        .filter(|p| names.contains(*p) && !temps.contains(p));
     let mut part_kernel = kernel.clone();
     part_kernel.name = syn::Ident::new(&format!("__sparse_part_{k}"), kernel.name.span());
     part_kernel.params = Some(ParamList {
