@@ -134,10 +134,18 @@ pub fn scheduled(input: TokenStream) -> Result<(notation::Program, schedule::Sch
     schedule_of(parse(input)?).map(|(_, program, scheduled)| (program, scheduled))
 }
 
-/// The commands `schedule<auto>` chose for a kernel (empty for other kernels): what the code
-/// viewer prints above the code.
+/// The commands `schedule<auto>` chose for a kernel (empty for other kernels; each output's in
+/// turn for a `multi` kernel): what the code viewer prints above the code.
 pub fn chosen_schedule(input: TokenStream) -> Result<Vec<String>, Errors> {
-    scheduled(input).map(|(_, scheduled)| scheduled.chosen)
+    let kernel = parse(input)?;
+    let Some(multi) = notation::split_multi(&kernel)? else {
+        return schedule_of(kernel).map(|(_, _, scheduled)| scheduled.chosen);
+    };
+    let mut chosen = Vec::new();
+    for part in multi.parts {
+        chosen.extend(schedule_of(part)?.2.chosen);
+    }
+    Ok(chosen)
 }
 
 /// The CUDA source of a kernel with GPU units: what the code viewer prints with `--cuda`.
