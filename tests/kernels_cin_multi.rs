@@ -40,6 +40,19 @@ mod inner {
     }
 }
 
+/// A `multi` inside a `sequence`: `y` and `z` start from `c`, then `y` accumulates `A x`.
+mod in_sequence {
+    use super::*;
+    tensor_kernel! {
+        pub fn start_then_sum;
+        sequence(
+            forall(i, multi(y(i) = c(i), z(i) = c(i) * 3)),
+            forall(i, forall(j, y(i) += A(i,j) * x(j)))
+        );
+        formats< A: csr, c: sparse >;
+    }
+}
+
 /// At the top level: a dense output and a CSR output, and two CSR outputs.
 mod top {
     use super::*;
@@ -191,6 +204,25 @@ fn three_outputs_one_of_them_a_sequence() {
                 assert_close(y.values(), &want);
                 assert_close(z.values(), &cs.iter().map(|p| 3.0 * p).collect::<Vec<_>>());
                 assert_close(v.values(), &cs.iter().map(|p| -0.5 * p).collect::<Vec<_>>());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_multi_inside_a_sequence() {
+    for (m, n) in SHAPES {
+        for (ea, da) in matrices(m, n, (m * 47 + n) as u64) {
+            let a = tensor::<Csr, 2>([m, n], &ea);
+            let (cs, c) = sparse_vector(m);
+            let (xs, x) = vector(n, 2.0);
+            let (mut y, mut z) = (garbage([m]), garbage([m]));
+            for _ in 0..2 {
+                in_sequence::start_then_sum(&mut y, &mut z, &c, &a, &x).unwrap();
+                let ax = matvec(m, n, &da, &xs);
+                let want: Vec<f64> = cs.iter().zip(&ax).map(|(p, q)| p + q).collect();
+                assert_close(y.values(), &want);
+                assert_close(z.values(), &cs.iter().map(|p| 3.0 * p).collect::<Vec<_>>());
             }
         }
     }
