@@ -24,8 +24,6 @@ use crate::syntax::cin::{assignments_of, summary};
 pub struct MultiKernel {
     /// The kernels, one per output, in the order of `outputs`.
     pub parts: Vec<Kernel>,
-    /// The outputs, in the order the function takes them.
-    pub outputs: Vec<String>,
     /// Every parameter of the function, in order: the outputs, then the inputs.
     pub params: Vec<String>,
     /// The first `multi` keyword, for errors about the whole kernel.
@@ -72,7 +70,6 @@ pub fn split_multi(kernel: &Kernel) -> Result<Option<MultiKernel>, Errors> {
         .collect();
     Ok(Some(MultiKernel {
         parts,
-        outputs,
         params,
         span,
     }))
@@ -147,10 +144,17 @@ fn split(cin: &CinStmt, temps: &[String], errors: &mut Errors) -> Vec<Part> {
         } => {
             let produced = written_temps(producer, temps);
             let parts = split(consumer, temps, errors);
-            let single = parts.len() == 1;
-            (parts.into_iter())
-                .map(|p| {
-                    if !single && !reads_any(&p.stmt, &produced) {
+            // The statements that read the temporary get the producer; when none does, the
+            // first keeps it, to report the temporary unread.
+            let mut readers: Vec<bool> = (parts.iter())
+                .map(|p| reads_any(&p.stmt, &produced))
+                .collect();
+            if let (false, Some(first)) = (readers.contains(&true), readers.first_mut()) {
+                *first = true;
+            }
+            (parts.into_iter().zip(readers))
+                .map(|(p, reads)| {
+                    if !reads {
                         return p;
                     }
                     Part {
