@@ -126,6 +126,13 @@ pub enum ErrorKind {
         /// The first name listed.
         first: String,
     },
+    /// A parameter list of a `multi(..)` kernel whose first names are not its outputs, in order.
+    OutputsNotFirst {
+        /// The outputs, in order, as the message lists them.
+        outputs: String,
+        /// The name listed where an output belongs.
+        first: String,
+    },
     /// A name in `scalars<...>` that is not a tensor of the statement.
     UnknownScalar(String),
     /// A name in `scalars<...>` whose tensor is written with indices.
@@ -408,6 +415,10 @@ impl Error {
             ),
             ErrorKind::OutputNotFirst { output, first } => format!(
                 "the parameter list starts with `{first}`; the output `{output}` must come first"
+            ),
+            ErrorKind::OutputsNotFirst { outputs, first } => format!(
+                "the parameter list has `{first}` where the outputs come, first and in the \
+                 order the statements assign them: `{outputs}`"
             ),
             ErrorKind::UnknownScalar(t) => {
                 format!("`{t}` in `scalars<...>` is not a tensor of this kernel's statement")

@@ -38,7 +38,11 @@ pub fn compile(input: TokenStream) -> Result<TokenStream, Errors> {
 
 /// Like [`compile`], naming the facade by `root` (a crate that renamed the dependency).
 pub fn compile_with_root(input: TokenStream, root: &emit::Root) -> Result<TokenStream, Errors> {
-    let (kernel, _, ir) = front_end(input)?;
+    let kernel = parse(input)?;
+    if let Some(multi) = notation::split_multi(&kernel)? {
+        return compile_multi(&kernel, &multi, root);
+    }
+    let (kernel, _, ir) = front_end(kernel)?;
     if emit::cuda::is_gpu_kernel(&ir) {
         return Ok(emit::cuda::emit_gpu(&ir, &kernel.attrs, &kernel.vis, root));
     }
@@ -55,34 +59,98 @@ pub fn compile_with_root(input: TokenStream, root: &emit::Root) -> Result<TokenS
     Ok(tokens)
 }
 
+/// A kernel computing several outputs: each output's kernel through every stage, then one
+/// function that takes every output first and runs them in order. An error two parts share
+/// (a schedule command both refuse) is reported once.
+fn compile_multi(
+    kernel: &syntax::ast::Kernel,
+    multi: &notation::MultiKernel,
+    root: &emit::Root,
+) -> Result<TokenStream, Errors> {
+    let mut parts = Vec::new();
+    let mut errors: Errors = Vec::new();
+    for part in &multi.parts {
+        match front_end(part.clone()) {
+            Ok((_, _, ir)) => parts.push(ir),
+            Err(found) => {
+                for error in found {
+                    let key = |e: &Error| (e.message(), format!("{:?}", e.span));
+                    if !errors.iter().any(|e| key(e) == key(&error)) {
+                        errors.push(error);
+                    }
+                }
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    if parts.iter().any(emit::cuda::is_gpu_kernel) {
+        let what = "a GPU schedule on a kernel computing several outputs (`multi(..)`); \
+                    schedule each output's kernel for the GPU on its own";
+        return Err(vec![Error::new(
+            multi.span,
+            ErrorKind::Unsupported(what.into()),
+        )]);
+    }
+    let parts: Vec<emit::MultiPart> = (parts.into_iter())
+        .map(|ir| emit::MultiPart {
+            compute: ir::passes::compute_only(&ir),
+            kernel: ir,
+        })
+        .collect();
+    let name = kernel.name.to_string();
+    let params = &multi.params;
+    Ok(emit::emit_multi(
+        &name,
+        params,
+        &parts,
+        &kernel.attrs,
+        &kernel.vis,
+        root,
+    ))
+}
+
+fn parse(input: TokenStream) -> Result<syntax::ast::Kernel, Errors> {
+    syntax::parse_kernel(input).map_err(|e| vec![e])
+}
+
 /// Runs `syntax`, `format` and the planning of `notation`: the statement in index notation with
 /// its run-time copies planned (`program.copies`), what the code viewer prints with `--plan`.
 pub fn planned_copies(input: TokenStream) -> Result<notation::Program, Errors> {
-    planned(input).map(|(_, program)| program)
+    planned(parse(input)?).map(|(_, program)| program)
 }
 
 /// Runs `syntax`, `format` and `notation`: the statement with its copies planned and its concrete
 /// index notation before scheduling, what the code viewer prints with `--cin`.
 pub fn concrete_notation(input: TokenStream) -> Result<(notation::Program, notation::Cin), Errors> {
-    notation_of(input).map(|(_, program, cin)| (program, cin))
+    notation_of(parse(input)?).map(|(_, program, cin)| (program, cin))
 }
 
 /// Runs every stage up to scheduling: the statement (with the index variables the schedule
 /// added) and the scheduled concrete index notation, what the code viewer prints with
 /// `--schedule`.
 pub fn scheduled(input: TokenStream) -> Result<(notation::Program, schedule::Scheduled), Errors> {
-    schedule_of(input).map(|(_, program, scheduled)| (program, scheduled))
+    schedule_of(parse(input)?).map(|(_, program, scheduled)| (program, scheduled))
 }
 
-/// The commands `schedule<auto>` chose for a kernel (empty for other kernels): what the code
-/// viewer prints above the code.
+/// The commands `schedule<auto>` chose for a kernel (empty for other kernels; each output's in
+/// turn for a `multi` kernel): what the code viewer prints above the code.
 pub fn chosen_schedule(input: TokenStream) -> Result<Vec<String>, Errors> {
-    scheduled(input).map(|(_, scheduled)| scheduled.chosen)
+    let kernel = parse(input)?;
+    let Some(multi) = notation::split_multi(&kernel)? else {
+        return schedule_of(kernel).map(|(_, _, scheduled)| scheduled.chosen);
+    };
+    let mut chosen = Vec::new();
+    for part in multi.parts {
+        chosen.extend(schedule_of(part)?.2.chosen);
+    }
+    Ok(chosen)
 }
 
 /// The CUDA source of a kernel with GPU units: what the code viewer prints with `--cuda`.
 pub fn cuda_source(input: TokenStream) -> Result<String, Errors> {
-    let (kernel, _, ir) = front_end(input)?;
+    let (kernel, _, ir) = front_end(parse(input)?)?;
     emit::cuda::cuda_source(&ir)
         .map(|source| source.text)
         .map_err(|problem| vec![Error::new(kernel.name.span(), ErrorKind::Internal(problem))])
@@ -90,13 +158,13 @@ pub fn cuda_source(input: TokenStream) -> Result<String, Errors> {
 
 /// Runs every stage up to the imperative IR: what the code viewer prints with `--ir`.
 pub fn lower_to_ir(input: TokenStream) -> Result<ir::Kernel, Errors> {
-    front_end(input).map(|(_, _, ir)| ir)
+    front_end(parse(input)?).map(|(_, _, ir)| ir)
 }
 
 /// A kernel written in concrete index notation comes with its statement, its loops as written
 /// (nothing is planned: a loop order its tensors cannot follow is an error).
 fn planned_with_written(
-    input: TokenStream,
+    kernel: syntax::ast::Kernel,
 ) -> Result<
     (
         syntax::ast::Kernel,
@@ -105,7 +173,6 @@ fn planned_with_written(
     ),
     Errors,
 > {
-    let kernel = syntax::parse_kernel(input).map_err(|e| vec![e])?;
     let formats = format::resolve_formats(&kernel)?;
     if let Some(written) = &kernel.cin {
         let (program, cin) = notation::build_written(&kernel, &formats, written)?;
@@ -116,16 +183,18 @@ fn planned_with_written(
     Ok((kernel, program, None))
 }
 
-fn planned(input: TokenStream) -> Result<(syntax::ast::Kernel, notation::Program), Errors> {
-    planned_with_written(input).map(|(kernel, program, _)| (kernel, program))
+fn planned(
+    kernel: syntax::ast::Kernel,
+) -> Result<(syntax::ast::Kernel, notation::Program), Errors> {
+    planned_with_written(kernel).map(|(kernel, program, _)| (kernel, program))
 }
 
 /// The copies are planned before concretizing: they decide the levels the default loop order
 /// follows.
 fn notation_of(
-    input: TokenStream,
+    kernel: syntax::ast::Kernel,
 ) -> Result<(syntax::ast::Kernel, notation::Program, notation::Cin), Errors> {
-    let (kernel, program, written) = planned_with_written(input)?;
+    let (kernel, program, written) = planned_with_written(kernel)?;
     let cin = match written {
         Some(cin) => cin,
         None => notation::concretize(&program)?,
@@ -134,17 +203,17 @@ fn notation_of(
 }
 
 fn schedule_of(
-    input: TokenStream,
+    kernel: syntax::ast::Kernel,
 ) -> Result<(syntax::ast::Kernel, notation::Program, schedule::Scheduled), Errors> {
-    let (kernel, mut program, cin) = notation_of(input)?;
+    let (kernel, mut program, cin) = notation_of(kernel)?;
     let scheduled = schedule::schedule(&mut program, cin, kernel.schedule.as_ref())?;
     Ok((kernel, program, scheduled))
 }
 
 fn front_end(
-    input: TokenStream,
+    kernel: syntax::ast::Kernel,
 ) -> Result<(syntax::ast::Kernel, schedule::Scheduled, ir::Kernel), Errors> {
-    let (kernel, program, scheduled) = schedule_of(input)?;
+    let (kernel, program, scheduled) = schedule_of(kernel)?;
     let ir = lower::lower(&program, &scheduled, &kernel.name.to_string())?;
     let ir = ir::passes::run(ir)
         .map_err(|problem| vec![Error::new(kernel.name.span(), ErrorKind::Internal(problem))])?;

@@ -55,3 +55,43 @@ fn the_written_order_is_kept() {
     let columns = expand(quote! { fn k; forall(j, forall(i, y(i) += A(i,j) * x(j))); });
     assert_ne!(rows, columns);
 }
+
+#[test]
+fn each_output_of_a_multi_is_the_kernel_written_alone() {
+    let multi = expand(quote! {
+        fn pair;
+        forall(i, multi(
+            where(y(i) = t, forall(j, t += A(i,j) * x(j))),
+            forall(j, z(i) += A(i,j) * w(j))
+        ));
+        formats< A: csr >;
+        temporaries< t >;
+    });
+    let y = expand(quote! {
+        fn __sparse_part_0;
+        forall(i, where(y(i) = t, forall(j, t += A(i,j) * x(j))));
+        formats< A: csr >;
+        temporaries< t >;
+    });
+    let z = expand(quote! {
+        fn __sparse_part_1; forall(i, forall(j, z(i) += A(i,j) * w(j))); formats< A: csr >;
+    });
+    assert!(multi.contains(&y), "{multi}");
+    assert!(multi.contains(&z), "{multi}");
+}
+
+#[test]
+fn a_multi_takes_its_outputs_first_in_the_order_they_are_assigned() {
+    let multi = expand(quote! {
+        fn pair; multi(forall(i, z(i) = b(i)), forall(i, y(i) = c(i) + b(i)));
+    });
+    let header = &multi[..multi.find('{').expect("a body")];
+    let at = |param: &str| {
+        header
+            .find(param)
+            .unwrap_or_else(|| panic!("{param} in {header}"))
+    };
+    assert!(at("z : & mut") < at("y : & mut"), "{header}");
+    assert!(at("y : & mut") < at("b : &"), "{header}");
+    assert!(at("b : &") < at("c : &"), "{header}");
+}

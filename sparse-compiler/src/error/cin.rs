@@ -62,6 +62,15 @@ pub enum CinMistake {
     ProducerWritesOutput,
     /// A temporary assigned outside the producer of a `where`.
     OutsideProducer(String),
+    /// Two statements of one `multi(..)` that assign the same output.
+    MultiSameOutput(String),
+    /// A statement of a `multi(..)` that reads another statement's output.
+    MultiReadsOutput {
+        /// The output read.
+        read: String,
+        /// The output the reading statement computes.
+        reader: String,
+    },
 }
 
 impl CinMistake {
@@ -133,6 +142,15 @@ impl CinMistake {
             CinMistake::OutsideProducer(t) => format!(
                 "temporary `{t}` is assigned outside the producer of a `where`: compute it in \
                  `where(consumer, producer)`, where the consumer reads it"
+            ),
+            CinMistake::MultiSameOutput(t) => format!(
+                "`{t}` is assigned by two statements of `multi(..)`, which computes a different \
+                 output in each: write the statements that compute `{t}` in `sequence(..)`"
+            ),
+            CinMistake::MultiReadsOutput { read, reader } => format!(
+                "the statement computing `{reader}` reads `{read}`, another output of this \
+                 `multi(..)`: each statement of a `multi` reads only inputs (compute `{read}` in \
+                 a kernel of its own and pass it in)"
             ),
         }
     }

@@ -13,6 +13,7 @@
 mod concrete;
 mod convert;
 mod inline;
+mod multi;
 mod order;
 mod params;
 mod pattern;
@@ -23,6 +24,7 @@ mod rowwise;
 mod written;
 
 pub use concrete::{Cin, Lhs, concretize};
+pub use multi::{MultiKernel, split_multi};
 pub use order::order_edges;
 pub use plan::{Copies, PlannedCopy, Rule, plan_copies};
 pub use print::{print_cin, print_plan};

@@ -152,8 +152,8 @@ impl Walk<'_> {
                 })
             }
             CinStmt::Multi { span, .. } => {
-                let what = "`multi(..)`: a kernel computing several outputs; write one kernel \
-                            per output";
+                let what = "the stages of a kernel computing several outputs (`multi(..)`) \
+                            one at a time: view each output's statements as a kernel of its own";
                 self.unsupported(*span, what);
                 None
             }

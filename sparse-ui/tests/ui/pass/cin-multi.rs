@@ -1,9 +1,11 @@
-// `multi` (several outputs in one kernel) does not compile yet.
+// A `where` producer computes one temporary: a `multi` inside it is refused.
 use sparse::prelude::*;
 
 tensor_kernel! {
     pub fn kernel;
-    sequence(forall(i, y(i) = b(i)), forall(i, y(i) += c(i)));
+    forall(i, multi(where(y(i) = t, forall(j, t += A(i,j))), where(z(i) = u, forall(j, u += A(i,j)))));
+    formats< A: csr >;
+    temporaries< t, u >;
 }
 
 fn main() {}

@@ -1,0 +1,9 @@
+// A `multi` kernel's parameter list names every tensor of every statement once.
+use sparse::prelude::*;
+
+tensor_kernel! {
+    pub fn kernel(y, z, b, q, b);
+    multi(forall(i, y(i) = b(i)), forall(i, z(i) = c(i)));
+}
+
+fn main() {}
