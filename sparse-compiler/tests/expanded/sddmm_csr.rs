@@ -82,7 +82,7 @@ fn sddmm<T: ::sparse::Scalar>(
     let __C_vals: &[T] = C.values();
     let __D_vals: &[T] = D.values();
     let __A_vals: &mut [T] = A.values_mut();
-    for __i in 0..__A_shape0.min(__B_l1_pos.len()) {
+    for __i in 0..__A_shape0.min(__B_l1_pos.len().saturating_sub(1)) {
         let __pB1_start: usize = __B_l1_pos[__i] as usize;
         ::sparse::__private::prefetch_ahead(__B_l1_crd, __pB1_start);
         ::sparse::__private::prefetch_ahead(__B_vals, __pB1_start);
