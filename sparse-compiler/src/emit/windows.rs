@@ -12,7 +12,7 @@ use quote::quote;
 use super::bindings::ident;
 use super::expr::Prec;
 use super::stmt::{Emitter, Writes, find_every_iteration_uses};
-use crate::ir::{Array, BinOp, Expr, Place, Stmt, Var, visit};
+use crate::ir::{Array, Expr, Place, Stmt, Var, offset_of, visit};
 
 /// `array[at]` printed as `name[var]`, where `at = base + var` and `name` is `array[base..]`.
 #[derive(Clone, Debug)]
@@ -156,17 +156,6 @@ impl Emitter<'_> {
 impl Window {
     pub(super) fn name(&self) -> &Ident {
         &self.name
-    }
-}
-
-/// `base` where `init` is `base + var` or `var + base`.
-fn offset_of<'e>(init: &'e Expr, var: &Var) -> Option<&'e Expr> {
-    let Expr::Binary(BinOp::Add, a, b) = init else {
-        return None;
-    };
-    match (&**a, &**b) {
-        (base, Expr::Var(v)) | (Expr::Var(v), base) if v == var => Some(base),
-        _ => None,
     }
 }
 

@@ -77,6 +77,18 @@ pub fn substitute(expr: &Expr, var: &Var, value: &Expr) -> Expr {
     }
 }
 
+/// `base` where `init` is `base + var` or `var + base`: a position `var` steps through from
+/// `base` (a row of a dense level).
+pub fn offset_of<'e>(init: &'e Expr, var: &Var) -> Option<&'e Expr> {
+    let Expr::Binary(super::BinOp::Add, a, b) = init else {
+        return None;
+    };
+    match (&**a, &**b) {
+        (base, Expr::Var(v)) | (Expr::Var(v), base) if v == var => Some(base),
+        _ => None,
+    }
+}
+
 /// The expressions a statement reads directly (not those of statements nested in it).
 pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
     match stmt {

@@ -16,6 +16,7 @@ use std::collections::BTreeSet;
 
 use proc_macro2::Span;
 
+use super::written::accesses_of;
 use crate::error::{CinMistake, Error, ErrorKind, Errors};
 use crate::syntax::ast::{self, CinStmt, Kernel, ParamList};
 use crate::syntax::cin::{assignments_of, summary};
@@ -197,16 +198,6 @@ fn reads_of(cin: &CinStmt) -> Vec<&ast::Access> {
         accesses_of(&a.rhs, &mut reads);
     }
     reads
-}
-
-fn accesses_of<'e>(e: &'e ast::Expr, out: &mut Vec<&'e ast::Access>) {
-    match e {
-        ast::Expr::Access(a) => out.push(a),
-        ast::Expr::Literal(_) => {}
-        ast::Expr::Op { args, .. } | ast::Expr::Call { args, .. } => {
-            args.iter().for_each(|a| accesses_of(a, out));
-        }
-    }
 }
 
 /// A statement reads no other statement's output (its own is refused with the statement).

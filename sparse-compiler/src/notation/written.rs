@@ -486,7 +486,8 @@ fn indexes(cin: &CinStmt, var: &syn::Ident, temps: &[TempDecl]) -> bool {
     })
 }
 
-fn accesses_of<'e>(e: &'e ast::Expr, out: &mut Vec<&'e ast::Access>) {
+/// Every access of `e`, in order.
+pub(super) fn accesses_of<'e>(e: &'e ast::Expr, out: &mut Vec<&'e ast::Access>) {
     match e {
         ast::Expr::Access(a) => out.push(a),
         ast::Expr::Literal(_) => {}

@@ -31,7 +31,7 @@ use std::collections::BTreeSet;
 
 use crate::ir::{
     Array, BinOp, Expr, HostStep, Kernel, Literal, OutputAccess, Place, ReduceOp, Stmt, Sync, Type,
-    Unit, UpdateOp, Var, any_stmt, bin, declared_names, mentions, substitute,
+    Unit, UpdateOp, Var, any_stmt, bin, declared_names, mentions, offset_of, substitute,
 };
 
 /// The tile widths tried, widest first: 32 columns (SpMM's usual 32 dense columns, eight
@@ -428,17 +428,6 @@ fn updates(body: &[Stmt]) -> Vec<&Stmt> {
     body.iter()
         .filter(|s| matches!(s, Stmt::Update { .. }))
         .collect()
-}
-
-/// `base` where `init` is `base + var` or `var + base`.
-fn offset_of<'e>(init: &'e Expr, var: &Var) -> Option<&'e Expr> {
-    let Expr::Binary(BinOp::Add, a, b) = init else {
-        return None;
-    };
-    match (&**a, &**b) {
-        (base, Expr::Var(v)) | (Expr::Var(v), base) if v == var => Some(base),
-        _ => None,
-    }
 }
 
 fn reads_output(stmt: &Stmt) -> bool {
