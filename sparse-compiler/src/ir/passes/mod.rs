@@ -6,6 +6,8 @@
 //!   turns it back into a plain loop;
 //! - `assembly`: splits a row-parallel assembly into its count phase, the layout of the rows on
 //!   the host, and its fill phase;
+//! - `zero`: zeroes a dense output block by block in the thread region whose iterations own the
+//!   blocks, instead of before it;
 //! - `tile`: holds the row of a dense output that a loop over a sparse segment accumulates into
 //!   in a local array of constant width (register tiles);
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
@@ -14,6 +16,7 @@ mod assembly;
 mod compute;
 mod lanes;
 mod tile;
+mod zero;
 
 pub use compute::compute_only;
 pub use lanes::lane_base;
@@ -25,6 +28,8 @@ pub fn run(kernel: Kernel) -> Result<Kernel, String> {
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after lowering: {e}"))?;
     let kernel = lanes::shape(kernel);
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after lanes: {e}"))?;
+    let kernel = zero::in_blocks(kernel);
+    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after zero: {e}"))?;
     let kernel = tile::tile(kernel);
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after tile: {e}"))?;
     let kernel = assembly::split_phases(kernel);

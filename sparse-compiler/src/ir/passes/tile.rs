@@ -430,7 +430,8 @@ fn updates(body: &[Stmt]) -> Vec<&Stmt> {
         .collect()
 }
 
-fn reads_output(stmt: &Stmt) -> bool {
+/// Whether `stmt` itself (not a statement nested in it) reads the output's values.
+pub(super) fn reads_output(stmt: &Stmt) -> bool {
     crate::ir::visit::stmt_exprs(stmt)
         .into_iter()
         .any(expr_reads_output)
