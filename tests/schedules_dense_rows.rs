@@ -64,3 +64,52 @@ fn spmm_through_row_slices_agrees_with_the_dense_reference() {
         }
     }
 }
+
+tensor_kernel! {
+    fn minplus_rows3; C(i,k) = A(i,j) + B(j,k); formats<A: csr>;
+    fills<A: inf, B: inf, C: inf>; reduce<j: min>;
+    schedule<split(i, i0, i1, Down, 3).parallelize(i0, CpuThread, NoRaces)>;
+}
+
+/// The min-plus product on threads: each block of rows starts at infinity (a row with no stored
+/// entry stays there), from an output full of garbage, against a dense min over the stored
+/// entries.
+#[test]
+fn min_plus_blocks_start_at_infinity() {
+    let (m, k) = (8, 5);
+    for n in [1, 4, 33] {
+        let b_vals: Vec<f64> = (0..k * n).map(|x| (x % 9) as f64 - 2.0).collect();
+        let b_entries = (0..k * n).map(|p| ([p / n, p % n], b_vals[p]));
+        let b = Tensor::<f64, Dense<2>>::from_entries_with_fill([k, n], b_entries, f64::INFINITY)
+            .unwrap();
+        for entries in cases([m, k], 61 + n as u64) {
+            let mut stored = vec![None; m * k];
+            for &([i, j], v) in &entries {
+                stored[i * k + j] = Some(stored[i * k + j].unwrap_or(0.0) + v);
+            }
+            let mut want = vec![f64::INFINITY; m * n];
+            for i in 0..m {
+                for j in 0..k {
+                    if let Some(a) = stored[i * k + j] {
+                        for c in 0..n {
+                            want[i * n + c] = want[i * n + c].min(a + b_vals[j * n + c]);
+                        }
+                    }
+                }
+            }
+            let a = Tensor::<f64, Csr>::from_entries_with_fill(
+                [m, k],
+                entries.iter().copied(),
+                f64::INFINITY,
+            )
+            .unwrap();
+            // Every element stored as garbage, with the fill the kernel declares.
+            let garbage = (0..m * n).map(|p| ([p / n, p % n], -99.0));
+            let mut c =
+                Tensor::<f64, Dense<2>>::from_entries_with_fill([m, n], garbage, f64::INFINITY)
+                    .unwrap();
+            minplus_rows3(&mut c, &a, &b).unwrap();
+            assert_eq!(c.to_dense(), want, "width {n}");
+        }
+    }
+}

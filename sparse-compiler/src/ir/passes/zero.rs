@@ -1,7 +1,8 @@
-//! Zeroing a dense output where its rows are written: a thread region whose iterations own
-//! blocks of the output's rows (`OutputAccess::Blocks`, the loop over the output's first
-//! dimension or its tiles, which together cover the whole output) zeroes each block at the start
-//! of the iteration that owns it, in place of a pass over the whole output before the region.
+//! Zeroing (or filling) a dense output where its rows are written: a thread region whose
+//! iterations own blocks of the output's rows (`OutputAccess::Blocks`: the loop over the
+//! output's first dimension or its tiles, which together cover the whole output) sets each block
+//! to zero, the reduction's identity or the output's fill at the start of the iteration that
+//! owns it, in place of a pass over the whole output before the region.
 //!
 //! The pass before the region ran on the calling thread, between two regions of consecutive
 //! calls: rayon's threads, idle meanwhile, went to sleep and each call paid to wake them (a
@@ -15,9 +16,11 @@ use crate::ir::{
 
 /// `kernel` with the zeroing moved into its blocks, where it applies.
 pub(super) fn in_blocks(mut kernel: Kernel) -> Kernel {
-    let Some(z) =
-        (kernel.body.iter()).position(|s| matches!(s, Stmt::Host(HostStep::ZeroOutput { .. })))
-    else {
+    let Some((z, value)) = kernel.body.iter().enumerate().find_map(|(k, s)| match s {
+        Stmt::Host(HostStep::ZeroOutput { .. }) => Some((k, Literal::Int(0))),
+        Stmt::Host(HostStep::FillOutput { value, .. }) => Some((k, *value)),
+        _ => None,
+    }) else {
         return kernel;
     };
     // The region must follow the zeroing at once and be the only statement after it that
@@ -46,15 +49,15 @@ pub(super) fn in_blocks(mut kernel: Kernel) -> Kernel {
     let Stmt::Parallel(region) = &mut kernel.body[z + 1] else {
         unreachable!("checked above");
     };
-    let zeroing = zero_block(region, z_var, at);
+    let zeroing = fill_block(region, z_var, at, value);
     region.body.insert(0, zeroing);
     kernel.body.remove(z);
     kernel
 }
 
-/// `for z in 0..chunk { out[v * chunk + z] = 0 }`: the block iteration `v` owns (the last block
+/// `for z in 0..chunk { out[v * chunk + z] = value }`: the block iteration `v` owns (the last block
 /// may be shorter: a back end stops at the block's end).
-fn zero_block(region: &Region, z: Var, at: Var) -> Stmt {
+fn fill_block(region: &Region, z: Var, at: Var, value: Literal) -> Stmt {
     let OutputAccess::Blocks { chunk } = &region.output else {
         unreachable!("a region that owns blocks");
     };
@@ -73,7 +76,7 @@ fn zero_block(region: &Region, z: Var, at: Var) -> Stmt {
             Stmt::Update {
                 place: Place::Elem(Array::Vals { param: 0 }, Expr::Var(at)),
                 op: UpdateOp::Set,
-                value: Expr::Value(Literal::Int(0)),
+                value: Expr::Value(value),
                 sync: Sync::Owned,
             },
         ],
@@ -118,5 +121,13 @@ mod tests {
         });
         assert!(atomic.contains("zero_in_parallel(y.vals)"), "{atomic}");
         assert!(!atomic.contains("__pz"), "{atomic}");
+        // A min-plus product starts each block at infinity.
+        let min = ir(quote! {
+            fn k; C(i,k) = A(i,j) + B(j,k); formats<A: csr>;
+            fills<A: inf, B: inf, C: inf>; reduce<j: min>;
+            schedule<split(i, i0, i1, Down, 16).parallelize(i0, CpuThread, NoRaces)>;
+        });
+        assert!(!min.contains("fill_in_parallel"), "{min}");
+        assert!(min.contains("C.vals[__pz] = T(inf);"), "{min}");
     }
 }
