@@ -103,7 +103,7 @@ impl Emitter<'_> {
         let chunks: Vec<TokenStream> = (windows.iter())
             .map(|w| {
                 let rest = self.rest_of_array(w);
-                match self.is_output(w) {
+                match w.is_output() {
                     true => quote! { #rest.and_then(|s| s.first_chunk_mut::<#n>()) },
                     false => quote! { #rest.and_then(|s| s.first_chunk::<#n>()) },
                 }
@@ -116,22 +116,18 @@ impl Emitter<'_> {
         }
     }
 
-    fn is_output(&self, w: &Window) -> bool {
-        matches!(w.array, Array::Vals { param: 0 })
-    }
-
     /// `array.get(base..)` for a window: `get_mut` for the output's, from the iteration's rows
     /// in a block of a thread region; `None` where `base` is past the end.
     fn rest_of_array(&self, w: &Window) -> TokenStream {
         let base = self.put_expr(&w.base);
         match self.writes {
-            Some(Writes::Blocks) if self.is_output(w) => {
+            Some(Writes::Blocks) if w.is_output() => {
                 let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
                 // Below the block, the subtraction wraps past the end: no elements.
                 let base = base.at(Prec::Postfix);
                 quote! { #rows.get_mut(#base.wrapping_sub(#offset)..) }
             }
-            _ if self.is_output(w) => {
+            _ if w.is_output() => {
                 let (array, base) = (self.put_array(&w.array), base.at(Prec::Or));
                 quote! { #array.get_mut(#base..) }
             }
@@ -156,6 +152,11 @@ impl Emitter<'_> {
 impl Window {
     pub(super) fn name(&self) -> &Ident {
         &self.name
+    }
+
+    /// Whether the window is a row of the output's values.
+    fn is_output(&self) -> bool {
+        matches!(self.array, Array::Vals { param: 0 })
     }
 }
 

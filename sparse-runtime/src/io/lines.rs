@@ -188,6 +188,15 @@ pub(crate) fn parse_index(text: &str, field: usize, line: usize) -> Result<Index
     }
 }
 
+/// The error of a Matrix Market file that ends, after `read` lines, before its size line.
+pub(crate) fn no_size_line(read: usize) -> IoError {
+    let kind = IoErrorKind::Truncated {
+        declared: 0,
+        found: 0,
+    };
+    IoError::at(read + 1, kind)
+}
+
 /// Parses a dimension size (field `field`, dimension `dim`), which must fit the u32 index arrays.
 pub(crate) fn parse_dim(
     text: &str,

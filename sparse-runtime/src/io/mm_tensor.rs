@@ -7,7 +7,9 @@
 use std::io::BufRead;
 
 use super::error::{IoError, IoErrorKind};
-use super::lines::{Lines, PREALLOCATE_LIMIT, parse_coord, parse_count, parse_dim, parse_value};
+use super::lines::{
+    Lines, PREALLOCATE_LIMIT, no_size_line, parse_coord, parse_count, parse_dim, parse_value,
+};
 use super::mtx::{MmField, parse_field};
 use crate::{Entries, Scalar};
 
@@ -67,11 +69,7 @@ fn parse_banner<R: BufRead>(lines: &mut Lines<R>) -> Result<MmField, IoError> {
 /// The size line: the dimensions, then the number of entries.
 fn parse_size_line<R: BufRead>(lines: &mut Lines<R>) -> Result<(Vec<usize>, usize), IoError> {
     let Some(line) = lines.next_data()? else {
-        let kind = IoErrorKind::Truncated {
-            declared: 0,
-            found: 0,
-        };
-        return Err(IoError::at(lines.number() + 1, kind));
+        return Err(no_size_line(lines.number()));
     };
     let n = line.number;
     let words: Vec<&str> = line.text.split_ascii_whitespace().collect();

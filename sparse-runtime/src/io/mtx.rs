@@ -10,8 +10,8 @@ use std::io::{BufRead, BufWriter, Write};
 
 use super::error::{IoError, IoErrorKind};
 use super::lines::{
-    FILL_COMMENT, Line, Lines, PREALLOCATE_LIMIT, not_a_number, parse_coord, parse_count,
-    parse_dim, parse_value, split_fields,
+    FILL_COMMENT, Line, Lines, PREALLOCATE_LIMIT, no_size_line, not_a_number, parse_coord,
+    parse_count, parse_dim, parse_value, split_fields,
 };
 use crate::{Entries, ExplicitZeros, Format, Scalar, Tensor};
 
@@ -266,11 +266,7 @@ fn parse_size_line<R: BufRead>(
     symmetry: MmSymmetry,
 ) -> Result<MatrixMarketHeader, IoError> {
     let Some(line) = lines.next_data()? else {
-        let kind = IoErrorKind::Truncated {
-            declared: 0,
-            found: 0,
-        };
-        return Err(IoError::at(lines.number() + 1, kind));
+        return Err(no_size_line(lines.number()));
     };
     let n = line.number;
     let expected = match format {

@@ -4,7 +4,7 @@
 //! and each appended coordinate is checked against the stored one, so an output assembled for
 //! other inputs is reported (`KernelError::StructureMismatch`) instead of silently overwritten.
 
-use super::fresh_local;
+use super::Locals;
 use crate::ir::visit::{map_operands, stmt_exprs_mut};
 use crate::ir::{Array, BinOp, Expr, HostStep, Kernel, Stmt, Type, Unit, Var, any_stmt, bin};
 
@@ -28,7 +28,7 @@ pub fn compute_only(kernel: &Kernel) -> Option<Kernel> {
     let last = (0..8).rev().find(|&k| appends(k))?;
     let rewrite = Rewrite {
         last,
-        cursor: fresh_local(kernel, "__compute_cursor"),
+        cursor: Locals::of(kernel).fresh("__compute_cursor"),
     };
     Some(Kernel {
         name: format!("{}_compute", kernel.name),

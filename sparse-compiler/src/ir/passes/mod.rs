@@ -21,6 +21,8 @@ mod zero;
 pub use compute::compute_only;
 pub use lanes::lane_base;
 
+use std::collections::BTreeSet;
+
 use super::{Kernel, Var, declared_names, verify};
 
 /// Runs every pass over a lowered kernel, verifying the IR before and after each.
@@ -37,15 +39,30 @@ pub fn run(kernel: Kernel) -> Result<Kernel, String> {
     Ok(kernel)
 }
 
-/// A name for a local a pass introduces: `hint`, or `hint` numbered, whichever no statement of
-/// `kernel` declares yet.
-fn fresh_local(kernel: &Kernel, hint: &str) -> Var {
-    let taken = declared_names(kernel);
-    let mut name = hint.to_string();
-    let mut n = 0;
-    while taken.contains(&name) {
-        n += 1;
-        name = format!("{hint}_{n}");
+/// Names for the locals a pass introduces: `hint`, or `hint` numbered, whichever no statement of
+/// the kernel declares and this pass has not handed out yet.
+struct Locals(BTreeSet<String>);
+
+impl Locals {
+    fn of(kernel: &Kernel) -> Self {
+        Locals(declared_names(kernel))
     }
-    Var(name)
+
+    fn fresh(&mut self, hint: &str) -> Var {
+        let mut name = hint.to_string();
+        let mut n = 0;
+        while self.0.contains(&name) {
+            n += 1;
+            name = format!("{hint}_{n}");
+        }
+        self.0.insert(name.clone());
+        Var(name)
+    }
+}
+
+/// The printed IR of a kernel, for the passes' tests.
+#[cfg(test)]
+fn printed(input: proc_macro2::TokenStream) -> String {
+    let kernel = crate::lower_to_ir(input).expect("the kernel compiles");
+    super::print_kernel(&kernel)
 }

@@ -27,11 +27,10 @@
 //! keeps `acc` in registers. Only CPU kernels are tiled, outside thread regions or in a region
 //! whose iterations own blocks of the output's rows.
 
-use std::collections::BTreeSet;
-
+use super::Locals;
 use crate::ir::{
     Array, BinOp, Expr, HostStep, Kernel, Literal, OutputAccess, Place, ReduceOp, Stmt, Sync, Type,
-    Unit, UpdateOp, Var, any_stmt, bin, declared_names, mentions, offset_of, substitute,
+    Unit, UpdateOp, Var, any_stmt, bin, mentions, offset_of, substitute,
 };
 
 /// The tile widths tried, widest first: 32 columns (SpMM's usual 32 dense columns, eight
@@ -54,7 +53,7 @@ pub(super) fn tile(mut kernel: Kernel) -> Kernel {
             .retain(|s| !matches!(s, Stmt::Host(HostStep::ZeroOutput { .. })));
     }
     let mut names = Names {
-        taken: declared_names(&kernel),
+        locals: Locals::of(&kernel),
         whole_rows,
     };
     kernel.body = stmts(std::mem::take(&mut kernel.body), &mut names);
@@ -108,20 +107,13 @@ fn writes_whole_rows(kernel: &Kernel) -> bool {
 /// Fresh names for the locals the pass declares, and whether the one nest it tiles writes
 /// whole rows of an output nothing has zeroed (`writes_whole_rows`).
 struct Names {
-    taken: BTreeSet<String>,
+    locals: Locals,
     whole_rows: bool,
 }
 
 impl Names {
     fn fresh(&mut self, hint: &str) -> Var {
-        let mut name = hint.to_string();
-        let mut n = 0;
-        while self.taken.contains(&name) {
-            n += 1;
-            name = format!("{hint}_{n}");
-        }
-        self.taken.insert(name.clone());
-        Var(name)
+        self.locals.fresh(hint)
     }
 }
 
@@ -140,7 +132,7 @@ fn stmt(stmt: Stmt, names: &mut Names) -> Vec<Stmt> {
             vec![Stmt::Parallel(region)]
         }
         Stmt::For { var, lo, hi, body } => match Nest::find(&var, &body) {
-            Some(nest) => nest.tiled(&var, &lo, &hi, &body, names),
+            Some(nest) => nest.tiled(&var, &lo, &hi, names),
             None => vec![Stmt::For {
                 var,
                 lo,
@@ -228,7 +220,7 @@ impl<'b> Nest<'b> {
     }
 
     /// The tiles and the loop over the columns they leave.
-    fn tiled(&self, p: &Var, lo: &Expr, hi: &Expr, body: &[Stmt], names: &mut Names) -> Vec<Stmt> {
+    fn tiled(&self, p: &Var, lo: &Expr, hi: &Expr, names: &mut Names) -> Vec<Stmt> {
         let kb = names.fresh("__kb");
         let mut out = vec![Stmt::Let {
             var: kb.clone(),
@@ -239,18 +231,7 @@ impl<'b> Nest<'b> {
         for width in WIDTHS {
             out.push(self.tiles(width, &kb, p, lo, hi, names));
         }
-        let Some((
-            Stmt::For {
-                var,
-                hi: n,
-                body: inner,
-                ..
-            },
-            lets,
-        )) = body.split_last()
-        else {
-            unreachable!("a nest ends with its inner loop");
-        };
+        let (var, n) = (self.k, self.n);
         let columns = |body: Vec<Stmt>| Stmt::For {
             var: var.clone(),
             lo: Expr::Var(kb.clone()),
@@ -275,10 +256,8 @@ impl<'b> Nest<'b> {
             var: p.clone(),
             lo: lo.clone(),
             hi: hi.clone(),
-            body: lets
-                .iter()
-                .cloned()
-                .chain([columns(inner.clone())])
+            body: (self.lets.iter().cloned())
+                .chain([columns(self.inner.to_vec())])
                 .collect(),
         });
         out.push(Stmt::If {
@@ -450,11 +429,7 @@ fn expr_reads_output(expr: &Expr) -> bool {
 mod tests {
     use quote::quote;
 
-    /// The IR of a kernel, printed.
-    fn ir(input: proc_macro2::TokenStream) -> String {
-        let kernel = crate::lower_to_ir(input).expect("the kernel compiles");
-        crate::ir::print_kernel(&kernel)
-    }
+    use super::super::printed as ir;
 
     #[test]
     fn tiles_the_rows_of_spmm_serially_and_in_blocks_of_rows() {

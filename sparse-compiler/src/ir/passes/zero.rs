@@ -11,7 +11,7 @@
 
 use crate::ir::{
     Array, BinOp, Expr, HostStep, Kernel, Literal, OutputAccess, Place, Region, Stmt, Sync, Type,
-    Unit, UpdateOp, Var, any_stmt, bin, declared_names,
+    Unit, UpdateOp, Var, any_stmt, bin,
 };
 
 /// `kernel` with the zeroing moved into its blocks, where it applies.
@@ -35,17 +35,8 @@ pub(super) fn in_blocks(mut kernel: Kernel) -> Kernel {
     if !owns_blocks || rest.iter().any(touches_output) {
         return kernel;
     }
-    let taken = declared_names(&kernel);
-    let fresh = |hint: &str| {
-        let mut name = hint.to_string();
-        let mut n = 0;
-        while taken.contains(&name) {
-            n += 1;
-            name = format!("{hint}_{n}");
-        }
-        Var(name)
-    };
-    let (z_var, at) = (fresh("__z"), fresh("__pz"));
+    let mut locals = super::Locals::of(&kernel);
+    let (z_var, at) = (locals.fresh("__z"), locals.fresh("__pz"));
     let Stmt::Parallel(region) = &mut kernel.body[z + 1] else {
         unreachable!("checked above");
     };
@@ -101,10 +92,7 @@ fn touches_output(stmt: &Stmt) -> bool {
 mod tests {
     use quote::quote;
 
-    fn ir(input: proc_macro2::TokenStream) -> String {
-        let kernel = crate::lower_to_ir(input).expect("the kernel compiles");
-        crate::ir::print_kernel(&kernel)
-    }
+    use super::super::printed as ir;
 
     #[test]
     fn a_row_split_zeroes_its_blocks_and_an_atomic_one_the_whole_output() {
