@@ -335,9 +335,12 @@ pub(super) fn put_value(value: IrLiteral, root: &Root) -> TokenStream {
 }
 
 /// An `f64` expression; a literal too large for `f64` parses as infinity, which no literal
-/// token can spell.
+/// token can spell, and a negative one is printed as a negation (`-0.0` included).
 fn put_f64(f: f64) -> TokenStream {
-    if f.is_finite() {
+    if f.is_finite() && f.is_sign_negative() {
+        let f = Literal::f64_unsuffixed(-f);
+        quote! { -#f }
+    } else if f.is_finite() {
         let f = Literal::f64_unsuffixed(f);
         quote! { #f }
     } else if f.is_nan() {

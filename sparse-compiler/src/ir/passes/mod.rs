@@ -10,11 +10,14 @@
 //!   blocks, instead of before it;
 //! - `tile`: holds the row of a dense output that a loop over a sparse segment accumulates into
 //!   in a local array of constant width (register tiles);
+//! - `short`: runs a reduction over a segment of at most a few positions as straight-line steps
+//!   instead of a loop whose exit the processor mispredicts;
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
 
 mod assembly;
 mod compute;
 mod lanes;
+mod short;
 mod tile;
 mod zero;
 
@@ -34,6 +37,8 @@ pub fn run(kernel: Kernel) -> Result<Kernel, String> {
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after zero: {e}"))?;
     let kernel = tile::tile(kernel);
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after tile: {e}"))?;
+    let kernel = short::short_segments(kernel);
+    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after short: {e}"))?;
     let kernel = assembly::split_phases(kernel);
     verify::verify(&kernel, verify::Stage::Final).map_err(|e| format!("after assembly: {e}"))?;
     Ok(kernel)
