@@ -90,12 +90,15 @@ fn stored(b: &Tensor<f64, Csf<3>>) -> Vec<([usize; 3], f64)> {
     b.iter().map(|(at, v)| ([at[0], at[1], at[2]], v)).collect()
 }
 
-fn operands() -> (
+/// The stored entries, the tensor, the vector and the vector as a tensor.
+type Operands = (
     Vec<([usize; 3], f64)>,
     Tensor<f64, Csf<3>>,
     Vec<f64>,
     Tensor<f64, DenseVec>,
-) {
+);
+
+fn operands() -> Operands {
     let b = Tensor::from_entries(SHAPE, entries()).unwrap();
     let e = stored(&b);
     let c = vector();

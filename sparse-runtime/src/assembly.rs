@@ -184,6 +184,7 @@ pub(crate) fn not_appendable(level: usize) -> FormatError {
 /// into the returned [`Assembly`], cleared but keeping their capacity. Until [`end_assembly`] the
 /// tensor has no levels and must not be read; a kernel that panics in between leaves it so.
 pub fn begin_assembly<T: Scalar, F: Format>(tensor: &mut Tensor<T, F>) -> Assembly<T> {
+    tensor.levels_changed();
     let mut levels = std::mem::take(&mut tensor.levels);
     levels.iter_mut().for_each(clear_level);
     let mut vals = std::mem::take(&mut tensor.vals);
@@ -224,6 +225,7 @@ pub fn end_assembly<T: Scalar, F: Format>(
     }
     tensor.nnz = count_entries(F::LEVELS, tensor.shape(), &levels, vals.len());
     tensor.levels = levels;
+    tensor.levels_changed();
     tensor.vals = vals;
     tensor.filled = None;
     Ok(())
@@ -286,15 +288,18 @@ pub fn copy_structure<T: Scalar, F: Format, G: Format>(
         let levels = crate::pattern::converted_levels(F::LEVELS, tensor.shape(), source)?;
         crate::validate::validate(F::LEVELS, tensor.shape(), &levels, parent_len)?;
         tensor.levels = levels;
+        tensor.levels_changed();
     } else if tensor.levels.as_slice() == source {
         // The structure an earlier call installed (validated then): a comparison, not a copy
         // and a validation, on every call of a kernel that keeps its output.
     } else if tensor.levels.len() == n {
         crate::validate::validate(F::LEVELS, tensor.shape(), source, parent_len)?;
         tensor.levels.clone_from_slice(source);
+        tensor.levels_changed();
     } else {
         crate::validate::validate(F::LEVELS, tensor.shape(), source, parent_len)?;
         tensor.levels = source.to_vec();
+        tensor.levels_changed();
     }
     tensor.vals.clear();
     tensor.vals.resize(parent_len, tensor.fill);

@@ -18,6 +18,7 @@ mod assembly;
 mod atomic;
 mod entries;
 mod error;
+mod gather;
 #[cfg(any(feature = "sprs", feature = "nalgebra-sparse", feature = "ndarray"))]
 mod interop;
 pub mod io;
@@ -59,6 +60,7 @@ pub mod __private {
     };
     pub use crate::atomic::{AtomicCell, AtomicF32, AtomicF64, as_atomic};
     pub use crate::error::check_fill;
+    pub use crate::gather::Gather;
     pub use crate::parts::{AssemblyPart, TaskParts, part_count};
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
     pub use crate::search::binary_search_after;

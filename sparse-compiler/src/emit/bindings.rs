@@ -31,6 +31,13 @@ pub(super) enum Binding {
     },
     /// `param.values()`, or `values_mut()` for the output.
     Vals { param: usize },
+    /// The `Gather` of input `vals`'s values at the coordinates of level `level` of input
+    /// `param` ([`Expr::Gather`]).
+    Gather {
+        vals: usize,
+        param: usize,
+        level: usize,
+    },
 }
 
 /// The arrays of one level.
@@ -127,6 +134,7 @@ impl Bindings {
             let copy = match b {
                 Binding::Dim { .. } | Binding::LevelSize { .. } => true,
                 Binding::LevelArray { param, .. } | Binding::Vals { param } => param != 0,
+                Binding::Gather { .. } => true,
             };
             if copy {
                 out.extend(quote! { let #name = #name; });
@@ -240,6 +248,25 @@ impl Bindings {
                 let p = &self.sources[param];
                 quote! { let #name: &[T] = #p.values(); }
             }
+            Binding::Gather { vals, param, level } => {
+                let (p, root) = (&self.sources[param], &self.root);
+                // A parameter is a reference; a converted copy is a tensor of the kernel's own.
+                let p = match kernel.params[param].convert_to {
+                    Some(_) => quote! { &#p },
+                    None => quote! { &*#p },
+                };
+                let values = &self.names[&Binding::Vals { param: vals }];
+                let crd = &self.names[&Binding::LevelArray {
+                    param,
+                    level,
+                    array: LevelArray::Crd,
+                }];
+                let level = lit(level);
+                quote! {
+                    let #name: #root::__private::Gather<'_, T> =
+                        #root::__private::Gather::new(#p, #level, #crd, #values);
+                }
+            }
         }
     }
 }
@@ -279,6 +306,9 @@ fn base_name(kernel: &Kernel, b: Binding) -> String {
             format!("__{}_l{level}_{what}", tensor(param))
         }
         Binding::Vals { param } => format!("__{}_vals", tensor(param)),
+        Binding::Gather { vals, param, level } => {
+            format!("__{}_at_{}_l{level}", tensor(vals), tensor(param))
+        }
     }
 }
 
@@ -434,6 +464,17 @@ impl Walk<'_> {
     fn expr(&mut self, expr: &Expr) -> Result<(), String> {
         match expr {
             Expr::Var(var) => self.local(var)?,
+            Expr::Gather { vals, crd, .. } => {
+                self.array(vals)?;
+                self.array(crd)?;
+                if let (Array::Vals { param: x }, Array::Crd { param, level }) = (vals, crd) {
+                    self.used.insert(Binding::Gather {
+                        vals: *x,
+                        param: *param,
+                        level: *level,
+                    });
+                }
+            }
             Expr::Load(array, _)
             | Expr::Len(array)
             | Expr::CountUpTo { array, .. }

@@ -68,6 +68,18 @@ impl Operand {
     }
 }
 impl Emitter<'_> {
+    /// The local bound to the gather of `vals` at the coordinates `crd`.
+    fn gather_name(&self, vals: &Array, crd: &Array) -> &proc_macro2::Ident {
+        let (Array::Vals { param: vals }, Array::Crd { param, level }) = (vals, crd) else {
+            unreachable!("the gather pass makes gathers of values at coordinates only");
+        };
+        self.bindings.name(Binding::Gather {
+            vals: *vals,
+            param: *param,
+            level: *level,
+        })
+    }
+
     pub(super) fn put_expr(&self, expr: &Expr) -> Operand {
         match expr {
             Expr::Var(var) => {
@@ -81,6 +93,11 @@ impl Emitter<'_> {
             Expr::Value(value) => Operand::new(put_value(*value, self.root), Prec::Postfix),
             Expr::Bool(b) => Operand::new(quote! { #b }, Prec::Postfix),
             Expr::Load(array, index) => self.put_load(array, index),
+            Expr::Gather { vals, crd, at } => {
+                let name = self.gather_name(vals, crd);
+                let (crd, at) = (self.put_array(crd), self.put_expr(at).at(Prec::Or));
+                Operand::new(quote! { #name.at(#crd, #at) }, Prec::Postfix)
+            }
             Expr::Dim { param, dim } => {
                 let name = self.bindings.name(Binding::Dim {
                     param: *param,
@@ -363,6 +380,7 @@ pub(super) fn is_constant(expr: &Expr) -> bool {
         Expr::Var(_)
         | Expr::Value(_)
         | Expr::Load(..)
+        | Expr::Gather { .. }
         | Expr::Dim { .. }
         | Expr::LevelSize { .. }
         | Expr::Len(_)

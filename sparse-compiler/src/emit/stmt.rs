@@ -560,6 +560,11 @@ fn find_uses_in<'b>(var: &Var, expr: &'b Expr, found: &mut Vec<&'b Array>) {
             note_use(var, array, index, found);
             find_uses_in(var, index, found);
         }
+        // A gather reads its coordinates at `at` (the values it reads need no bound).
+        Expr::Gather { crd, at, .. } => {
+            note_use(var, crd, at, found);
+            find_uses_in(var, at, found);
+        }
         // Only the left of `&&`/`||` and a select's condition run every time.
         Expr::Binary(BinOp::And | BinOp::Or, a, _) | Expr::Select(a, _, _) => {
             find_uses_in(var, a, found);

@@ -177,6 +177,18 @@ pub enum Expr {
     Bool(bool),
     /// `array[index]`.
     Load(Array, Box<Expr>),
+    /// `vals[crd[at]]`: an input's values read at the coordinate a level stores at position `at`
+    /// (the `gather` pass; SpMV's `x[j]` with `j = crd[p]`). A back end may read `vals` there
+    /// without a bounds check once it has checked, per call, that every coordinate of the level
+    /// is inside `vals`.
+    Gather {
+        /// The input's values ([`Array::Vals`] of an input).
+        vals: Array,
+        /// The level's coordinates ([`Array::Crd`]).
+        crd: Array,
+        /// The position.
+        at: Box<Expr>,
+    },
     /// The size of dimension `dim` of parameter `param`.
     Dim {
         /// The parameter.

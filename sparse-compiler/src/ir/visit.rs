@@ -13,6 +13,7 @@ pub fn bin(op: super::BinOp, a: Expr, b: Expr) -> Expr {
 pub fn operands(expr: &Expr) -> Vec<&Expr> {
     match expr {
         Expr::Load(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Cast(_, a) => vec![a],
+        Expr::Gather { at, .. } => vec![at],
         Expr::CountUpTo { target, .. } => vec![target],
         Expr::BinarySearchAfter { lo, hi, target, .. } => vec![lo, hi, target],
         Expr::Binary(_, a, b) => vec![a, b],
@@ -36,6 +37,11 @@ pub fn map_operands(expr: &Expr, f: &mut impl FnMut(&Expr) -> Expr) -> Expr {
     let mut g = |e: &Expr| Box::new(f(e));
     match expr {
         Expr::Load(array, index) => Expr::Load(array.clone(), g(index)),
+        Expr::Gather { vals, crd, at } => Expr::Gather {
+            vals: vals.clone(),
+            crd: crd.clone(),
+            at: g(at),
+        },
         Expr::Neg(a) => Expr::Neg(g(a)),
         Expr::Not(a) => Expr::Not(g(a)),
         Expr::Binary(op, a, b) => Expr::Binary(*op, g(a), g(b)),
@@ -210,7 +216,11 @@ pub fn any_stmt(stmts: &[Stmt], holds: &impl Fn(&Stmt) -> bool) -> bool {
 /// The inputs (parameters other than the output) whose values `stmts` read, at any depth.
 pub fn inputs_read(body: &[Stmt]) -> BTreeSet<usize> {
     fn expr(e: &Expr, out: &mut BTreeSet<usize>) {
-        if let Expr::Load(super::Array::Vals { param }, _) = e
+        if let Expr::Load(super::Array::Vals { param }, _)
+        | Expr::Gather {
+            vals: super::Array::Vals { param },
+            ..
+        } = e
             && *param != 0
         {
             out.insert(*param);

@@ -44,6 +44,12 @@ fn spmv<T: ::sparse::Scalar>(
     let __A_l1_crd: &[::sparse::Idx] = A.level(1).crd();
     let __A_vals: &[T] = A.values();
     let __x_vals: &[T] = x.values();
+    let __x_at_A_l1: ::sparse::__private::Gather<'_, T> = ::sparse::__private::Gather::new(
+        &*A,
+        1,
+        __A_l1_crd,
+        __x_vals,
+    );
     let __y_vals: &mut [T] = y.values_mut();
     for __i in 0..__y_shape0.min(__y_vals.len()).min(__A_l1_pos.len().saturating_sub(1))
     {
@@ -56,7 +62,7 @@ fn spmv<T: ::sparse::Scalar>(
             .min(__A_vals.len())
         {
             let __j: usize = __A_l1_crd[__pA1] as usize;
-            __t += __A_vals[__pA1] * __x_vals[__j];
+            __t += __A_vals[__pA1] * __x_at_A_l1.at(__A_l1_crd, __pA1);
         }
         __y_vals[__i] = __t;
     }

@@ -44,6 +44,12 @@ fn spmv_positions<T: ::sparse::Scalar>(
     let __A_l1_crd: &[::sparse::Idx] = A.level(1).crd();
     let __A_vals: &[T] = A.values();
     let __x_vals: &[T] = x.values();
+    let __x_at_A_l1: ::sparse::__private::Gather<'_, T> = ::sparse::__private::Gather::new(
+        &*A,
+        1,
+        __A_l1_crd,
+        __x_vals,
+    );
     let __y_vals: &mut [T] = y.values_mut();
     ::sparse::__private::zero_in_parallel(&mut *__y_vals);
     let __p0_tiles: usize = (__A_l1_crd.len() - 0 + 2047) / 2048;
@@ -66,6 +72,7 @@ fn spmv_positions<T: ::sparse::Scalar>(
                 let __A_l1_crd = __A_l1_crd;
                 let __A_vals = __A_vals;
                 let __x_vals = __x_vals;
+                let __x_at_A_l1 = __x_at_A_l1;
                 let mut __A_segment: usize = __A_l1_pos
                     .partition_point(|&__x| {
                         (__x as usize) <= 0 + (__p0_task * __p0_per_task * 2048 + 0)
@@ -93,7 +100,7 @@ fn spmv_positions<T: ::sparse::Scalar>(
                         .min(__A_vals.len())
                     {
                         let __j: usize = __A_l1_crd[__p] as usize;
-                        __segment_sum += __A_vals[__p] * __x_vals[__j];
+                        __segment_sum += __A_vals[__p] * __x_at_A_l1.at(__A_l1_crd, __p);
                     }
                     if __A_segment == __p_tile_first || __p_stop < __A_segment_end {
                         ::sparse::__private::AtomicCell::add(

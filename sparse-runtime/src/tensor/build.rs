@@ -152,6 +152,7 @@ impl<T: Scalar, const N: usize> Tensor<T, Dense<N>> {
         Ok(Tensor {
             shape: shape.to_vec(),
             levels: shape.iter().map(|&size| Level::Dense { size }).collect(),
+            crd_bounds: std::sync::OnceLock::new(),
             nnz: values.len(),
             vals: values,
             filled: None,

@@ -79,8 +79,12 @@ impl<F: Format> Checked for F {
 #[derive(Clone)]
 pub struct Tensor<T, F> {
     shape: Vec<usize>,
-    // Crate-visible for output assembly (`assembly.rs`), which rebuilds them in place.
+    // Crate-visible for output assembly (`assembly.rs`), which rebuilds them in place. Every
+    // write to `levels` must reset `crd_bounds` (`Tensor::levels_changed`): `Gather` relies on it.
     pub(crate) levels: Vec<Level>,
+    /// Per level, one more than its largest coordinate (0 for a level without any), computed
+    /// on first use by [`crate::Gather`] and reset whenever the levels change.
+    pub(crate) crd_bounds: std::sync::OnceLock<Vec<usize>>,
     pub(crate) vals: Vec<T>,
     pub(crate) filled: Option<Filled>,
     pub(crate) nnz: usize,
@@ -177,6 +181,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         Ok(Tensor {
             shape: entries.shape().to_vec(),
             levels: packed.levels,
+            crd_bounds: std::sync::OnceLock::new(),
             vals: packed.vals,
             filled: packed.filled,
             nnz: packed.nnz,
@@ -278,6 +283,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         Ok(Tensor {
             shape,
             levels,
+            crd_bounds: std::sync::OnceLock::new(),
             vals,
             filled: None,
             nnz,
@@ -330,6 +336,22 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
     /// If `k` is not below the format's level count.
     pub fn level(&self, k: usize) -> &Level {
         &self.levels[k]
+    }
+
+    /// One more than the largest coordinate of level `k` (0 when it stores none, or for a level
+    /// without coordinates), computed once and kept until the levels change.
+    pub(crate) fn crd_bound(&self, k: usize) -> usize {
+        let bounds = self.crd_bounds.get_or_init(|| {
+            (self.levels.iter())
+                .map(|l| l.crd().iter().max().map_or(0, |&c| c as usize + 1))
+                .collect()
+        });
+        bounds.get(k).copied().unwrap_or(0)
+    }
+
+    /// Forgets the coordinate bounds of [`Tensor::crd_bound`]: every write to the levels calls it.
+    pub(crate) fn levels_changed(&mut self) {
+        self.crd_bounds = std::sync::OnceLock::new();
     }
 
     /// The values array, indexed by the last level's positions.

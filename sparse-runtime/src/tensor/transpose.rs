@@ -48,6 +48,7 @@ impl<T: Scalar, F: Format> Tensor<T, F> {
         Some(Tensor {
             shape,
             levels,
+            crd_bounds: std::sync::OnceLock::new(),
             nnz: vals.len(),
             vals,
             filled: None,

@@ -516,6 +516,10 @@ impl Printer<'_> {
             Expr::Load(Array::Vals { param }, _) if self.kernel.params[*param].by_value => {
                 self.arg(Arg::Scalar(*param))
             }
+            Expr::Gather { vals, crd, at } => {
+                let coord = Expr::Load(crd.clone(), at.clone());
+                self.expr(&Expr::Load(vals.clone(), Box::new(coord)))?
+            }
             Expr::Load(array, index) => {
                 let (array_name, index) = (self.array(array)?, self.expr(index)?);
                 match array {

@@ -10,12 +10,15 @@
 //!   blocks, instead of before it;
 //! - `tile`: holds the row of a dense output that a loop over a sparse segment accumulates into
 //!   in a local array of constant width (register tiles);
+//! - `gather`: reads an input's values at a coordinate just loaded from an input's level as one
+//!   gather, which the CPU back end reads without a bounds check per element;
 //! - `short`: runs a reduction over a segment of at most a few positions as straight-line steps
 //!   instead of a loop whose exit the processor mispredicts;
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
 
 mod assembly;
 mod compute;
+mod gather;
 mod lanes;
 mod short;
 mod tile;
@@ -39,6 +42,8 @@ pub fn run(kernel: Kernel) -> Result<Kernel, String> {
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after tile: {e}"))?;
     let kernel = short::short_segments(kernel);
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after short: {e}"))?;
+    let kernel = gather::gathers(kernel);
+    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after gather: {e}"))?;
     let kernel = assembly::split_phases(kernel);
     verify::verify(&kernel, verify::Stage::Final).map_err(|e| format!("after assembly: {e}"))?;
     Ok(kernel)

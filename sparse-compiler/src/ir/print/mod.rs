@@ -443,6 +443,11 @@ impl Printer<'_> {
             Expr::Value(Literal::Int(n)) => (format!("T({n})"), Prec::Postfix),
             Expr::Value(Literal::Float(f)) => (format!("T({f:?})"), Prec::Postfix),
             Expr::Bool(b) => (b.to_string(), Prec::Postfix),
+            Expr::Gather { vals, crd, at } => {
+                let load = Expr::Load(crd.clone(), at.clone());
+                let index = self.operand(&load).0;
+                (format!("{}[{index}]", self.array(vals)), Prec::Postfix)
+            }
             Expr::CountUpTo { array, target } => (
                 format!("count_up_to({}, {})", self.array(array), self.expr(target)),
                 Prec::Postfix,

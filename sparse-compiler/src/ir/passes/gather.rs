@@ -1,0 +1,163 @@
+//! Gathers: an input's values read at a coordinate just loaded from a level of another input,
+//!
+//! ```text
+//! let j = A.l1.crd[p]; .. x.vals[j] ..
+//! ```
+//!
+//! become `x.vals[A.l1.crd[p]]` as one [`Expr::Gather`], which the CPU back end reads through
+//! the runtime's `Gather`: the coordinates of the level are checked against the values once per
+//! call (kept in the tensor between calls), not once per read, so the loop has one exit and LLVM
+//! unrolls and schedules it as it does a loop over plain slices (SpMV's `x[j]`, a BFS step's
+//! `f[j]`, min-plus's `x[j]`).
+//!
+//! A load is rewritten only where the `let` of its coordinate is in scope and neither the
+//! coordinate's local nor the position it was read at has been assigned since: the gather reads
+//! `crd[p]` again when the load runs, so `p` must still be the position `j` came from. Only CPU
+//! kernels are rewritten, outside `CpuVector` regions; the values and the coordinates must
+//! belong to inputs, which nothing writes while the kernel runs.
+
+use crate::ir::visit::{map_operands, stmt_exprs_mut};
+use crate::ir::{Array, Expr, Kernel, Param, Place, Region, Stmt, Unit, Var, any_stmt};
+
+/// `kernel` with every load at a coordinate read from an input's level made a gather.
+pub(super) fn gathers(mut kernel: Kernel) -> Kernel {
+    let gpu = any_stmt(
+        &kernel.body,
+        &|s| matches!(s, Stmt::Parallel(r) if !matches!(r.unit, Unit::CpuThread | Unit::CpuVector)),
+    );
+    if gpu {
+        return kernel;
+    }
+    let mut scope = Vec::new();
+    block(&mut kernel.body, &mut scope, &kernel.params);
+    kernel
+}
+
+/// A coordinate in scope: `var = crd[at]`.
+#[derive(Clone)]
+struct Coord {
+    var: Var,
+    crd: Array,
+    at: Var,
+}
+
+fn input(params: &[Param], param: usize) -> bool {
+    params.get(param).is_some_and(|p| !p.output && !p.by_value)
+}
+
+fn block(stmts: &mut [Stmt], scope: &mut Vec<Coord>, params: &[Param]) {
+    for stmt in stmts {
+        if matches!(stmt, Stmt::Parallel(r) if r.unit == Unit::CpuVector) {
+            // The lanes back end reads its own gathers (`emit/lanes.rs`).
+            continue;
+        }
+        let assigned = assigned_in(stmt);
+        // A loop's condition runs again after its body: what the body assigns is stale there.
+        if matches!(stmt, Stmt::While { .. }) {
+            scope.retain(|c| !assigned.contains(&c.var) && !assigned.contains(&c.at));
+        }
+        for e in stmt_exprs_mut(stmt) {
+            *e = rewrite(e, scope, params);
+        }
+        scope.retain(|c| !assigned.contains(&c.var) && !assigned.contains(&c.at));
+        let declared = match &*stmt {
+            Stmt::For { var, .. } | Stmt::Tile { var, .. } => Some(var.clone()),
+            Stmt::Parallel(Region { var, .. }) => Some(var.clone()),
+            _ => None,
+        };
+        for body in stmt.bodies_mut() {
+            let mut inner = scope.clone();
+            if let Some(var) = &declared {
+                inner.retain(|c| c.var != *var && c.at != *var);
+            }
+            block(body, &mut inner, params);
+        }
+        if let Stmt::Let { var, init, .. } = &*stmt {
+            scope.retain(|c| c.var != *var && c.at != *var);
+            if let Expr::Load(crd @ Array::Crd { param, .. }, at) = init
+                && let Expr::Var(at) = at.as_ref()
+                && input(params, *param)
+            {
+                scope.push(Coord {
+                    var: var.clone(),
+                    crd: crd.clone(),
+                    at: at.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// `expr` with each load of an input's values at a coordinate in scope made a gather.
+fn rewrite(expr: &Expr, scope: &[Coord], params: &[Param]) -> Expr {
+    if let Expr::Load(vals @ Array::Vals { param }, index) = expr
+        && let Expr::Var(j) = index.as_ref()
+        && input(params, *param)
+        && let Some(c) = scope.iter().rev().find(|c| c.var == *j)
+    {
+        return Expr::Gather {
+            vals: vals.clone(),
+            crd: c.crd.clone(),
+            at: Box::new(Expr::Var(c.at.clone())),
+        };
+    }
+    map_operands(expr, &mut |e| rewrite(e, scope, params))
+}
+
+/// The locals `stmt` assigns, at any depth.
+fn assigned_in(stmt: &Stmt) -> Vec<Var> {
+    let mut out = Vec::new();
+    collect_assigned(stmt, &mut out);
+    out
+}
+
+fn collect_assigned(stmt: &Stmt, out: &mut Vec<Var>) {
+    if let Stmt::Update {
+        place: Place::Var(v),
+        ..
+    } = stmt
+    {
+        out.push(v.clone());
+    }
+    for body in stmt.bodies() {
+        body.iter().for_each(|s| collect_assigned(s, out));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::printed;
+    use quote::quote;
+
+    #[test]
+    fn spmv_gathers_x_at_the_row_coordinates() {
+        let ir = printed(quote! {
+            fn spmv; y(i) = A(i,j) * x(j); formats< A: csr >;
+        });
+        assert!(
+            ir.contains("__t += A.vals[__pA1] * x.vals[A.l1.crd[__pA1]];"),
+            "{ir}"
+        );
+    }
+
+    #[test]
+    fn a_bfs_step_gathers_the_frontier_inside_its_early_exit_loop() {
+        let ir = printed(quote! {
+            fn bfs; nx(i) = ((A(i,j) as bool) && (f(j) as bool) && !(v(i) as bool)) as f64;
+            formats< A: csr >; reduce< j: || >;
+        });
+        assert!(ir.contains("f.vals[A.l1.crd[__pA1]]"), "{ir}");
+    }
+
+    #[test]
+    fn the_output_and_dense_loops_are_not_gathered() {
+        let ir = printed(quote! {
+            fn scatter; y(j) += A(i,j) * x(i); formats< A: csr >;
+        });
+        assert!(!ir.contains("y.vals[A.l1.crd"), "{ir}");
+        let dense = printed(quote! {
+            fn gemv; y(i) = B(i,j) * x(j);
+        });
+        assert!(!dense.contains(".crd["), "{dense}");
+    }
+}
