@@ -152,6 +152,15 @@ impl<'k> Verifier<'k> {
         self.scopes.iter().flatten().any(|v| *v == var)
     }
 
+    /// Whether a gather reads an input's values at the coordinates of an input's level.
+    fn gathers_inputs(&self, vals: &Array, crd: &Array) -> bool {
+        let input = |p: usize| self.kernel.params.get(p).is_some_and(|p| !p.output);
+        match (vals, crd) {
+            (Array::Vals { param: x }, Array::Crd { param, .. }) => input(*x) && input(*param),
+            _ => false,
+        }
+    }
+
     fn expr(&self, expr: &Expr) -> Result<(), String> {
         match expr {
             Expr::Var(var) if !self.visible(var) => {
@@ -163,6 +172,10 @@ impl<'k> Verifier<'k> {
                     var.0
                 ))
             }
+            Expr::Gather { vals, crd, .. } if !self.gathers_inputs(vals, crd) => Err(format!(
+                "a gather reads {vals:?} at {crd:?}: it reads an input's values at an input's \
+                 coordinates"
+            )),
             Expr::Call(f, args) if args.len() != f.arity() => Err(format!(
                 "`{}` takes {} arguments, not {}",
                 f.name(),
@@ -363,6 +376,30 @@ mod tests {
             vec![sum_into_output(Sync::Atomic)],
         )];
         assert_eq!(check(body), Ok(()));
+    }
+
+    #[test]
+    fn a_gather_of_the_output_is_caught() {
+        let gather = |vals: usize, crd: usize| {
+            vec![Stmt::Let {
+                var: var("__v"),
+                ty: Type::Value,
+                init: Expr::Gather {
+                    vals: Array::Vals { param: vals },
+                    crd: Array::Crd {
+                        param: crd,
+                        level: 0,
+                    },
+                    at: Box::new(Expr::Index(0)),
+                },
+                mutable: false,
+            }]
+        };
+        assert_eq!(check(gather(1, 1)), Ok(()));
+        for (vals, crd) in [(0, 1), (1, 0)] {
+            let err = check(gather(vals, crd)).unwrap_err();
+            assert!(err.contains("a gather reads"), "{err}");
+        }
     }
 
     #[test]
