@@ -10,6 +10,8 @@
 //!   blocks, instead of before it;
 //! - `tile`: holds the row of a dense output that a loop over a sparse segment accumulates into
 //!   in a local array of constant width (register tiles);
+//! - `chains`: walks a long `min` or `max` reduction as two halves side by side, so two chains
+//!   of dependent steps overlap (the result does not change);
 //! - `gather`: reads an input's values at a coordinate just loaded from an input's level as one
 //!   gather, which the CPU back end reads without a bounds check per element;
 //! - `short`: runs a reduction over a segment of at most a few positions as straight-line steps
@@ -17,6 +19,7 @@
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
 
 mod assembly;
+mod chains;
 mod compute;
 mod gather;
 mod lanes;
@@ -42,6 +45,8 @@ pub fn run(kernel: Kernel) -> Result<Kernel, String> {
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after tile: {e}"))?;
     let kernel = short::short_segments(kernel);
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after short: {e}"))?;
+    let kernel = chains::two_chains(kernel);
+    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after chains: {e}"))?;
     let kernel = gather::gathers(kernel);
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after gather: {e}"))?;
     let kernel = assembly::split_phases(kernel);

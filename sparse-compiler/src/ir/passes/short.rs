@@ -208,7 +208,7 @@ fn rewritten(
 /// `hi` clamped to the length of every input array the body reads at `p`, as a back end clamps
 /// a loop's bound: the steps read at `min(lo + q, end - 1)`, which the clamp keeps in bounds, so
 /// a corrupted `pos` array shortens the segment there as it does the loop, instead of panicking.
-fn clamped(p: &Var, hi: Expr, body: &[Stmt]) -> Expr {
+pub(super) fn clamped(p: &Var, hi: Expr, body: &[Stmt]) -> Expr {
     let mut arrays: Vec<Array> = Vec::new();
     for e in body.iter().flat_map(stmt_exprs) {
         loads_at(p, e, &mut arrays);
