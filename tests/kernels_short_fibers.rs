@@ -72,19 +72,6 @@ fn reference(
     out
 }
 
-fn bits(values: &[f64]) -> Vec<u64> {
-    values
-        .iter()
-        .map(|v| {
-            if v.is_nan() {
-                f64::NAN.to_bits()
-            } else {
-                v.to_bits()
-            }
-        })
-        .collect()
-}
-
 /// The entries `b` stores, in its order (a tensor built from entries may leave zeros out).
 fn stored(b: &Tensor<f64, Csf<3>>) -> Vec<([usize; 3], f64)> {
     b.iter().map(|(at, v)| ([at[0], at[1], at[2]], v)).collect()

@@ -5,6 +5,7 @@
 //! on a row split over threads.
 mod common;
 
+use common::bits;
 use sparse::prelude::*;
 
 tensor_kernel! {
@@ -95,18 +96,6 @@ fn reference(
                 }
             }
             t
-        })
-        .collect()
-}
-
-fn bits(v: &[f64]) -> Vec<u64> {
-    v.iter()
-        .map(|x| {
-            if x.is_nan() {
-                f64::NAN.to_bits()
-            } else {
-                x.to_bits()
-            }
         })
         .collect()
 }

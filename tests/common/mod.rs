@@ -134,3 +134,18 @@ pub fn garbage<const N: usize>(shape: [usize; N]) -> Tensor<f64, Dense<N>> {
     let len = shape.iter().product();
     Tensor::from_dense(shape, &vec![-777.25; len]).expect("valid shape")
 }
+
+/// The bits of each value, every NaN as the one NaN: for comparing results bit for bit, where a
+/// zero's sign counts and NaN equals NaN.
+pub fn bits(values: &[f64]) -> Vec<u64> {
+    values
+        .iter()
+        .map(|v| {
+            if v.is_nan() {
+                f64::NAN.to_bits()
+            } else {
+                v.to_bits()
+            }
+        })
+        .collect()
+}

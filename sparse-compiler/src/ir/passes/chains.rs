@@ -33,9 +33,7 @@
 
 use super::Locals;
 use crate::ir::visit::substitute;
-use crate::ir::{
-    BinOp, Expr, Kernel, Place, ReduceOp, Stmt, Sync, Type, Unit, UpdateOp, Var, any_stmt, bin,
-};
+use crate::ir::{BinOp, Expr, Kernel, Place, ReduceOp, Stmt, Sync, Type, UpdateOp, Var, bin};
 
 /// The shortest segment cut in two: below it the second loop's set-up costs more than the
 /// shorter chain saves.
@@ -43,35 +41,22 @@ const MIN_LEN: usize = 32;
 
 /// `kernel` with every long `min` or `max` reduction walked as two chains.
 pub(super) fn two_chains(mut kernel: Kernel) -> Kernel {
-    let gpu = any_stmt(
-        &kernel.body,
-        &|s| matches!(s, Stmt::Parallel(r) if !matches!(r.unit, Unit::CpuThread | Unit::CpuVector)),
-    );
-    if gpu {
+    if super::on_gpu(&kernel) {
         return kernel;
     }
     let mut names = Locals::of(&kernel);
-    kernel.body = stmts(std::mem::take(&mut kernel.body), &mut names);
+    let body = std::mem::take(&mut kernel.body);
+    kernel.body = super::each_for_loop(body, &mut names, &mut |stmt, names| {
+        let Stmt::For { lo, hi, body, .. } = &*stmt else {
+            return None;
+        };
+        if !is_min_or_max(body) || is_constant(lo, hi) {
+            return None;
+        }
+        let (var, lo, hi, body) = super::take_for(stmt)?;
+        Some(split(var, lo, hi, body, names))
+    });
     kernel
-}
-
-fn stmts(stmts: Vec<Stmt>, names: &mut Locals) -> Vec<Stmt> {
-    stmts.into_iter().flat_map(|s| stmt(s, names)).collect()
-}
-
-fn stmt(stmt: Stmt, names: &mut Locals) -> Vec<Stmt> {
-    match stmt {
-        Stmt::Parallel(region) if region.unit == Unit::CpuVector => vec![Stmt::Parallel(region)],
-        Stmt::For { var, lo, hi, body } if is_min_or_max(&body) && !is_constant(&lo, &hi) => {
-            split(var, lo, hi, body, names)
-        }
-        mut other => {
-            for body in other.bodies_mut() {
-                *body = stmts(std::mem::take(body), names);
-            }
-            vec![other]
-        }
-    }
 }
 
 fn is_constant(lo: &Expr, hi: &Expr) -> bool {

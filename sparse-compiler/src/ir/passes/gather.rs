@@ -18,15 +18,11 @@
 //! must belong to inputs, which nothing writes while the kernel runs.
 
 use crate::ir::visit::{map_operands, stmt_exprs_mut};
-use crate::ir::{Array, Expr, Kernel, Param, Place, Region, Stmt, Unit, Var, any_stmt};
+use crate::ir::{Array, Expr, Kernel, Param, Place, Region, Stmt, Unit, Var};
 
 /// `kernel` with every load at a coordinate read from an input's level made a gather.
 pub(super) fn gathers(mut kernel: Kernel) -> Kernel {
-    let gpu = any_stmt(
-        &kernel.body,
-        &|s| matches!(s, Stmt::Parallel(r) if !matches!(r.unit, Unit::CpuThread | Unit::CpuVector)),
-    );
-    if gpu {
+    if super::on_gpu(&kernel) {
         return kernel;
     }
     let mut scope = Vec::new();

@@ -32,7 +32,7 @@ pub use lanes::lane_base;
 
 use std::collections::BTreeSet;
 
-use super::{Kernel, Var, declared_names, verify};
+use super::{Kernel, Stmt, Unit, Var, declared_names, verify};
 
 /// Runs every pass over a lowered kernel, verifying the IR before and after each.
 pub fn run(kernel: Kernel) -> Result<Kernel, String> {
@@ -52,6 +52,51 @@ pub fn run(kernel: Kernel) -> Result<Kernel, String> {
     let kernel = assembly::split_phases(kernel);
     verify::verify(&kernel, verify::Stage::Final).map_err(|e| format!("after assembly: {e}"))?;
     Ok(kernel)
+}
+
+/// Whether the kernel runs on a GPU (a region of GPU blocks, warps or threads): the CPU passes
+/// leave such a kernel alone.
+fn on_gpu(kernel: &Kernel) -> bool {
+    super::any_stmt(
+        &kernel.body,
+        &|s| matches!(s, Stmt::Parallel(r) if !matches!(r.unit, Unit::CpuThread | Unit::CpuVector)),
+    )
+}
+
+/// A rewrite of one `for` loop: its replacement, or `None` to keep it (its body is walked).
+type LoopRewrite<'r> = &'r mut dyn FnMut(&mut Stmt, &mut Locals) -> Option<Vec<Stmt>>;
+
+/// `stmts` with each `for` loop, at any depth outside `CpuVector` regions, given to `rewrite`.
+fn each_for_loop(stmts: Vec<Stmt>, names: &mut Locals, rewrite: LoopRewrite<'_>) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(stmts.len());
+    for mut stmt in stmts {
+        if matches!(&stmt, Stmt::Parallel(r) if r.unit == Unit::CpuVector) {
+            out.push(stmt);
+            continue;
+        }
+        if matches!(stmt, Stmt::For { .. })
+            && let Some(replacement) = rewrite(&mut stmt, names)
+        {
+            out.extend(replacement);
+            continue;
+        }
+        for body in stmt.bodies_mut() {
+            *body = each_for_loop(std::mem::take(body), names, rewrite);
+        }
+        out.push(stmt);
+    }
+    out
+}
+
+/// The parts of a `for` loop, taken out of it (the loop is left empty).
+fn take_for(stmt: &mut Stmt) -> Option<(Var, super::Expr, super::Expr, Vec<Stmt>)> {
+    match std::mem::replace(stmt, Stmt::CountEntry) {
+        Stmt::For { var, lo, hi, body } => Some((var, lo, hi, body)),
+        other => {
+            *stmt = other;
+            None
+        }
+    }
 }
 
 /// Names for the locals a pass introduces: `hint`, or `hint` numbered, whichever no statement of

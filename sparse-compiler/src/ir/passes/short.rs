@@ -38,8 +38,7 @@
 
 use super::Locals;
 use crate::ir::{
-    Array, BinOp, Expr, Kernel, Literal, Place, ReduceOp, Stmt, Sync, Type, Unit, UpdateOp, Var,
-    any_stmt, bin,
+    Array, BinOp, Expr, Kernel, Literal, Place, ReduceOp, Stmt, Sync, Type, UpdateOp, Var, bin,
     visit::{operands, stmt_exprs},
 };
 
@@ -48,41 +47,20 @@ const WIDTH: usize = 4;
 
 /// `kernel` with every candidate loop rewritten.
 pub(super) fn short_segments(mut kernel: Kernel) -> Kernel {
-    let gpu = any_stmt(
-        &kernel.body,
-        &|s| matches!(s, Stmt::Parallel(r) if !matches!(r.unit, Unit::CpuThread | Unit::CpuVector)),
-    );
-    if gpu {
+    if super::on_gpu(&kernel) {
         return kernel;
     }
     let mut names = Locals::of(&kernel);
-    kernel.body = stmts(std::mem::take(&mut kernel.body), &mut names);
+    let body = std::mem::take(&mut kernel.body);
+    kernel.body = super::each_for_loop(body, &mut names, &mut |stmt, names| {
+        let Stmt::For { hi, body, .. } = &*stmt else {
+            return None;
+        };
+        let identity = identity_of(body).filter(|_| deep(hi))?;
+        let (var, lo, hi, body) = super::take_for(stmt)?;
+        Some(rewritten(var, lo, hi, body, identity, names))
+    });
     kernel
-}
-
-fn stmts(stmts: Vec<Stmt>, names: &mut Locals) -> Vec<Stmt> {
-    stmts.into_iter().flat_map(|s| stmt(s, names)).collect()
-}
-
-fn stmt(stmt: Stmt, names: &mut Locals) -> Vec<Stmt> {
-    match stmt {
-        Stmt::Parallel(region) if region.unit == Unit::CpuVector => vec![Stmt::Parallel(region)],
-        Stmt::For { var, lo, hi, body } => match identity_of(&body).filter(|_| deep(&hi)) {
-            Some(identity) => rewritten(var, lo, hi, body, identity, names),
-            None => vec![Stmt::For {
-                var,
-                lo,
-                hi,
-                body: stmts(body, names),
-            }],
-        },
-        mut other => {
-            for body in other.bodies_mut() {
-                *body = stmts(std::mem::take(body), names);
-            }
-            vec![other]
-        }
-    }
 }
 
 /// Whether a loop ending at `hi` runs over a segment of a level below the second of a tensor

@@ -30,7 +30,7 @@
 use super::Locals;
 use crate::ir::{
     Array, BinOp, Expr, HostStep, Kernel, Literal, OutputAccess, Place, ReduceOp, Stmt, Sync, Type,
-    Unit, UpdateOp, Var, any_stmt, bin, mentions, offset_of, substitute,
+    Unit, UpdateOp, Var, bin, mentions, offset_of, substitute,
 };
 
 /// The tile widths tried, widest first: 32 columns (SpMM's usual 32 dense columns, eight
@@ -39,11 +39,7 @@ const WIDTHS: [usize; 2] = [32, 16];
 
 /// `kernel` with every candidate loop nest tiled.
 pub(super) fn tile(mut kernel: Kernel) -> Kernel {
-    let gpu = any_stmt(
-        &kernel.body,
-        &|s| matches!(s, Stmt::Parallel(r) if !matches!(r.unit, Unit::CpuThread | Unit::CpuVector)),
-    );
-    if gpu {
+    if super::on_gpu(&kernel) {
         return kernel;
     }
     let whole_rows = writes_whole_rows(&kernel);
