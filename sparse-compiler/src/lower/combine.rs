@@ -27,7 +27,10 @@ pub(super) fn user_combine(program: &Program, stmts: &[Stmt]) -> Result<Option<E
         return Ok(None);
     };
     if runs_on_gpu(stmts) {
-        let what = "reducing with a user operator in a GPU kernel".to_string();
+        let what = format!(
+            "reducing with the user operator `{}` in a GPU kernel",
+            def.name
+        );
         return Err(vec![Error::new(
             reduction.span,
             ErrorKind::Unsupported(what),

@@ -185,6 +185,11 @@ impl Program {
         self.reduction.as_ref().map_or(Op::Add, |r| r.op)
     }
 
+    /// How messages name the reduction's operator: its symbol, or a user operator's name.
+    pub fn reduce_op_name(&self) -> String {
+        operator_name(self.reduce_op(), &self.ops)
+    }
+
     /// The identity of [`Program::reduce_op`]: what a reduction over nothing gives.
     pub fn identity(&self) -> f64 {
         self.reduce_op().reduction_identity().unwrap_or(0.0)
@@ -296,10 +301,20 @@ impl Program {
         let kind = ErrorKind::SparseOutputFill {
             tensor: out.name.clone(),
             fill: format_value(fill),
-            op: self.reduce_op().symbol(),
+            op: self.reduce_op_name(),
             identity: format_value(identity),
         };
         Err(vec![Error::new(span, kind)])
+    }
+}
+
+/// How messages name `op`: its symbol (`+`, `min`), or the name a user operator has in `ops<...>`.
+pub fn operator_name(op: Op, ops: &[ast::OpDef]) -> String {
+    match op {
+        Op::User { index, .. } => ops
+            .get(usize::from(index))
+            .map_or_else(|| op.symbol(), |def| def.name.to_string()),
+        _ => op.symbol(),
     }
 }
 
@@ -334,8 +349,8 @@ fn reduction(
             }
             Some(r) if r.op != decl.op => {
                 let kind = ErrorKind::MixedReductions {
-                    first: r.op.symbol(),
-                    second: decl.op.symbol(),
+                    first: operator_name(r.op, &kernel.ops),
+                    second: operator_name(decl.op, &kernel.ops),
                 };
                 errors.push(Error::new(decl.span, kind));
             }
@@ -353,7 +368,7 @@ fn reduction(
         && r.op != Op::Add
         && kernel.assignment.op == AssignOp::AddAssign
     {
-        let kind = ErrorKind::AccumulateReduction(r.op.symbol());
+        let kind = ErrorKind::AccumulateReduction(operator_name(r.op, &kernel.ops));
         errors.push(Error::new(kernel.assignment.op_span, kind));
     }
     reduction

@@ -84,7 +84,7 @@ impl State<'_> {
         if self.program.reduce_op() != crate::algebra::Op::Add {
             let what = format!(
                 "`precompute` in a statement with a `{}` reduction",
-                self.program.reduce_op().symbol()
+                self.program.reduce_op_name()
             );
             return Err(ErrorKind::Unsupported(what));
         }
