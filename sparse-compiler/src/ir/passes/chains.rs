@@ -32,6 +32,7 @@
 //! short pass's steps) are left alone.
 
 use super::Locals;
+use super::segment::{self, Loop};
 use crate::ir::visit::substitute;
 use crate::ir::{BinOp, Expr, Kernel, Place, ReduceOp, Stmt, Sync, Type, UpdateOp, Var, bin};
 
@@ -40,56 +41,28 @@ use crate::ir::{BinOp, Expr, Kernel, Place, ReduceOp, Stmt, Sync, Type, UpdateOp
 const MIN_LEN: usize = 32;
 
 /// `kernel` with every long `min` or `max` reduction walked as two chains.
-pub(super) fn two_chains(mut kernel: Kernel) -> Kernel {
-    if super::on_gpu(&kernel) {
-        return kernel;
-    }
-    let mut names = Locals::of(&kernel);
-    let body = std::mem::take(&mut kernel.body);
-    kernel.body = super::each_for_loop(body, &mut names, &mut |stmt, names| {
-        let Stmt::For { lo, hi, body, .. } = &*stmt else {
-            return None;
-        };
-        if !is_min_or_max(body) || is_constant(lo, hi) {
-            return None;
-        }
-        let (var, lo, hi, body) = super::take_for(stmt)?;
-        Some(split(var, lo, hi, body, names))
-    });
-    kernel
-}
-
-fn is_constant(lo: &Expr, hi: &Expr) -> bool {
-    matches!((lo, hi), (Expr::Index(_), Expr::Index(_)))
-}
-
-/// Whether `body` is pure `let`s and then one `min` or `max` reduction into a local.
-fn is_min_or_max(body: &[Stmt]) -> bool {
-    let Some((last, lets)) = body.split_last() else {
-        return false;
-    };
-    lets.iter()
-        .all(|s| matches!(s, Stmt::Let { mutable: false, .. }))
-        && matches!(
-            last,
-            Stmt::Update {
-                place: Place::Var(_),
-                op: UpdateOp::Reduce(ReduceOp::Min | ReduceOp::Max),
-                sync: Sync::Owned,
-                ..
+pub(super) fn two_chains(kernel: Kernel) -> Kernel {
+    segment::rewrite_for_loops(kernel, &mut |l, names| {
+        let constant = matches!((&l.lo, &l.hi), (Expr::Index(_), Expr::Index(_)));
+        match segment::reduction_ending(&l.body) {
+            Some((t, op @ (ReduceOp::Min | ReduceOp::Max))) if !constant => {
+                let t = t.clone();
+                Ok(split(l, t, op, names))
             }
-        )
+            _ => Err(Box::new(l)),
+        }
+    })
 }
 
-fn split(p: Var, lo: Expr, hi: Expr, body: Vec<Stmt>, names: &mut Locals) -> Vec<Stmt> {
-    let Some(Stmt::Update {
-        place: Place::Var(t),
-        op: UpdateOp::Reduce(op),
-        ..
-    }) = body.last().cloned()
-    else {
-        return Vec::new();
-    };
+/// The loop as two chains when its segment is long, as it was otherwise; `t` and `op` are its
+/// reduction.
+fn split(l: Loop, t: Var, op: ReduceOp, names: &mut Locals) -> Vec<Stmt> {
+    let Loop {
+        var: p,
+        lo,
+        hi,
+        body,
+    } = l;
     let mut out = Vec::new();
     let mut bind = |hint: &str, e: Expr, mutable: bool, ty: Type, out: &mut Vec<Stmt>| {
         let var = names.fresh(hint);
@@ -105,7 +78,7 @@ fn split(p: Var, lo: Expr, hi: Expr, body: Vec<Stmt>, names: &mut Locals) -> Vec
         Expr::Var(_) | Expr::Index(_) => lo,
         e => Expr::Var(bind("__chain_lo", e, false, Type::Index, &mut out)),
     };
-    let hi = super::short::clamped(&p, hi, &body);
+    let hi = segment::clamped(&p, hi, &body);
     let end = Expr::Var(bind("__chain_end", hi, false, Type::Index, &mut out));
     let len = bin(BinOp::Sub, end.clone(), lo.clone());
     let long = bin(

@@ -54,10 +54,8 @@ fn block(stmts: &mut [Stmt], scope: &mut Vec<Coord>, params: &[Param], early_exi
         }
         let assigned = assigned_in(stmt);
         let is_while = matches!(stmt, Stmt::While { .. });
-        // A loop's condition runs again after its body: what the body assigns is stale there.
-        if is_while {
-            scope.retain(|c| !assigned.contains(&c.var) && !assigned.contains(&c.at));
-        }
+        // A `while`'s condition runs again after its body, where what the body assigns is stale:
+        // it is not rewritten (and its body is walked as an early exit's).
         if !early_exit && !is_while {
             for e in stmt_exprs_mut(stmt) {
                 *e = rewrite(e, scope, params);

@@ -10,19 +10,23 @@
 //!   blocks, instead of before it;
 //! - `tile`: holds the row of a dense output that a loop over a sparse segment accumulates into
 //!   in a local array of constant width (register tiles);
+//! - `short`: runs a reduction over a segment of at most a few positions as straight-line steps
+//!   instead of a loop whose exit the processor mispredicts;
 //! - `chains`: walks a long `min` or `max` reduction as two halves side by side, so two chains
 //!   of dependent steps overlap (the result does not change);
 //! - `gather`: reads an input's values at a coordinate just loaded from an input's level as one
 //!   gather, which the CPU back end reads without a bounds check per element;
-//! - `short`: runs a reduction over a segment of at most a few positions as straight-line steps
-//!   instead of a loop whose exit the processor mispredicts;
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
+//!
+//! `short` and `chains` rewrite the same kind of loop, a reduction over a segment, with the
+//! helpers of `segment`.
 
 mod assembly;
 mod chains;
 mod compute;
 mod gather;
 mod lanes;
+mod segment;
 mod short;
 mod tile;
 mod zero;
@@ -61,42 +65,6 @@ fn on_gpu(kernel: &Kernel) -> bool {
         &kernel.body,
         &|s| matches!(s, Stmt::Parallel(r) if !matches!(r.unit, Unit::CpuThread | Unit::CpuVector)),
     )
-}
-
-/// A rewrite of one `for` loop: its replacement, or `None` to keep it (its body is walked).
-type LoopRewrite<'r> = &'r mut dyn FnMut(&mut Stmt, &mut Locals) -> Option<Vec<Stmt>>;
-
-/// `stmts` with each `for` loop, at any depth outside `CpuVector` regions, given to `rewrite`.
-fn each_for_loop(stmts: Vec<Stmt>, names: &mut Locals, rewrite: LoopRewrite<'_>) -> Vec<Stmt> {
-    let mut out = Vec::with_capacity(stmts.len());
-    for mut stmt in stmts {
-        if matches!(&stmt, Stmt::Parallel(r) if r.unit == Unit::CpuVector) {
-            out.push(stmt);
-            continue;
-        }
-        if matches!(stmt, Stmt::For { .. })
-            && let Some(replacement) = rewrite(&mut stmt, names)
-        {
-            out.extend(replacement);
-            continue;
-        }
-        for body in stmt.bodies_mut() {
-            *body = each_for_loop(std::mem::take(body), names, rewrite);
-        }
-        out.push(stmt);
-    }
-    out
-}
-
-/// The parts of a `for` loop, taken out of it (the loop is left empty).
-fn take_for(stmt: &mut Stmt) -> Option<(Var, super::Expr, super::Expr, Vec<Stmt>)> {
-    match std::mem::replace(stmt, Stmt::CountEntry) {
-        Stmt::For { var, lo, hi, body } => Some((var, lo, hi, body)),
-        other => {
-            *stmt = other;
-            None
-        }
-    }
 }
 
 /// Names for the locals a pass introduces: `hint`, or `hint` numbered, whichever no statement of

@@ -37,30 +37,20 @@
 //! are left alone too, since nothing proves that their declared identity is exact.
 
 use super::Locals;
-use crate::ir::{
-    Array, BinOp, Expr, Kernel, Literal, Place, ReduceOp, Stmt, Sync, Type, UpdateOp, Var, bin,
-    visit::{operands, stmt_exprs},
-};
+use super::segment::{self, Loop};
+use crate::ir::{Array, BinOp, Expr, Kernel, Literal, ReduceOp, Stmt, Type, bin, visit::operands};
 
 /// The most positions a segment may hold to run as straight-line steps.
 const WIDTH: usize = 4;
 
 /// `kernel` with every candidate loop rewritten.
-pub(super) fn short_segments(mut kernel: Kernel) -> Kernel {
-    if super::on_gpu(&kernel) {
-        return kernel;
-    }
-    let mut names = Locals::of(&kernel);
-    let body = std::mem::take(&mut kernel.body);
-    kernel.body = super::each_for_loop(body, &mut names, &mut |stmt, names| {
-        let Stmt::For { hi, body, .. } = &*stmt else {
-            return None;
-        };
-        let identity = identity_of(body).filter(|_| deep(hi))?;
-        let (var, lo, hi, body) = super::take_for(stmt)?;
-        Some(rewritten(var, lo, hi, body, identity, names))
-    });
-    kernel
+pub(super) fn short_segments(kernel: Kernel) -> Kernel {
+    segment::rewrite_for_loops(kernel, &mut |l, names| match identity_of(&l.body)
+        .filter(|_| deep(&l.hi))
+    {
+        Some(identity) => Ok(rewritten(l, identity, names)),
+        None => Err(Box::new(l)),
+    })
 }
 
 /// Whether a loop ending at `hi` runs over a segment of a level below the second of a tensor
@@ -76,40 +66,23 @@ fn deep(hi: &Expr) -> bool {
 /// The exact identity of the reduction that ends `body`, if the body is `let`s and then that
 /// one reduction into a local.
 fn identity_of(body: &[Stmt]) -> Option<Literal> {
-    let (last, lets) = body.split_last()?;
-    if !lets
-        .iter()
-        .all(|s| matches!(s, Stmt::Let { mutable: false, .. }))
-    {
-        return None;
-    }
-    let Stmt::Update {
-        place: Place::Var(_),
-        op: UpdateOp::Reduce(op),
-        sync: Sync::Owned,
-        ..
-    } = last
-    else {
-        return None;
-    };
-    match op {
+    match segment::reduction_ending(body)?.1 {
         ReduceOp::Add => Some(Literal::Float(-0.0)),
         ReduceOp::Mul => Some(Literal::Int(1)),
-        ReduceOp::Min | ReduceOp::Max => Some(op.identity()),
+        op @ (ReduceOp::Min | ReduceOp::Max) => Some(op.identity()),
         ReduceOp::Or | ReduceOp::And | ReduceOp::User { .. } => None,
     }
 }
 
 /// The loop `for p in lo..hi { body }` as straight-line steps for a short segment and the loop
 /// for a long one.
-fn rewritten(
-    p: Var,
-    lo: Expr,
-    hi: Expr,
-    body: Vec<Stmt>,
-    identity: Literal,
-    names: &mut Locals,
-) -> Vec<Stmt> {
+fn rewritten(l: Loop, identity: Literal, names: &mut Locals) -> Vec<Stmt> {
+    let Loop {
+        var: p,
+        lo,
+        hi,
+        body,
+    } = l;
     let mut out = Vec::new();
     let mut bind = |hint: &str, e: Expr, out: &mut Vec<Stmt>| match e {
         Expr::Var(_) | Expr::Index(_) => e,
@@ -125,7 +98,7 @@ fn rewritten(
         }
     };
     let lo = bind("__seg_lo", lo, &mut out);
-    let end = bind("__seg_end", clamped(&p, hi, &body), &mut out);
+    let end = bind("__seg_end", segment::clamped(&p, hi, &body), &mut out);
     let q = names.fresh("__q");
     let at = bin(BinOp::Add, lo.clone(), Expr::Var(q.clone()));
     let last = bin(BinOp::Sub, end.clone(), Expr::Index(1));
@@ -181,33 +154,6 @@ fn rewritten(
         }],
     });
     out
-}
-
-/// `hi` clamped to the length of every input array the body reads at `p`, as a back end clamps
-/// a loop's bound: the steps read at `min(lo + q, end - 1)`, which the clamp keeps in bounds, so
-/// a corrupted `pos` array shortens the segment there as it does the loop, instead of panicking.
-pub(super) fn clamped(p: &Var, hi: Expr, body: &[Stmt]) -> Expr {
-    let mut arrays: Vec<Array> = Vec::new();
-    for e in body.iter().flat_map(stmt_exprs) {
-        loads_at(p, e, &mut arrays);
-    }
-    arrays
-        .into_iter()
-        .fold(hi, |bound, array| bin(BinOp::Min, bound, Expr::Len(array)))
-}
-
-/// The input arrays `expr` loads from at exactly `p`, added to `found` once each.
-fn loads_at(p: &Var, expr: &Expr, found: &mut Vec<Array>) {
-    if let Expr::Load(array, index) = expr
-        && matches!(index.as_ref(), Expr::Var(v) if v == p)
-        && !matches!(array, Array::Vals { param: 0 } | Array::Temp(_))
-        && !found.contains(array)
-    {
-        found.push(array.clone());
-    }
-    for operand in operands(expr) {
-        loads_at(p, operand, found);
-    }
 }
 
 #[cfg(test)]
