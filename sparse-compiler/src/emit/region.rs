@@ -1,8 +1,11 @@
-//! Thread regions -> rayon. How the region reaches the output picks the form:
-//! - its own blocks: `par_chunks_mut` over the output's values, one chunk per iteration;
-//! - shared: the values viewed as atomic cells for the region's duration, so every iteration
-//!   writes through a shared borrow (a relaxed store or an unsynchronized add compiles to plain
-//!   moves; only `Atomic` updates pay for read-modify-writes);
+//! Thread regions -> rayon, or the runtime's team of spinning threads. How the region reaches the
+//! output picks the form:
+//! - its own blocks: the runtime's `for_each_block` over the output's values, one block per
+//!   iteration, shared out among the team's threads (rayon's when the team is taken);
+//! - shared: the runtime's `for_each_task` over the range, shared out like the blocks, with the
+//!   values viewed as atomic cells for the region's duration, so every iteration writes through a
+//!   shared borrow (a relaxed store or an unsynchronized add compiles to plain moves; only
+//!   `Atomic` updates pay for read-modify-writes);
 //! - reduced over tasks: the range cut into one contiguous piece per thread, each adding into its
 //!   own zeroed copy of the values, the copies added into the output in piece order;
 //! - the count and fill phases of a row assembly: a parallel map collecting each iteration's row
@@ -95,21 +98,15 @@ impl Emitter<'_> {
             self.local("__out_offset"),
             self.local("__chunk"),
         );
-        let rayon = quote! { #root::__private::rayon };
-        let chunks = self.sized(
-            region,
-            quote! {
-                #rayon::iter::IndexedParallelIterator::enumerate(
-                    #rayon::slice::ParallelSliceMut::par_chunks_mut(&mut *#vals, #size),
-                )
-            },
-        );
+        let work = self.work(region);
         quote! {
             {
                 let #size: usize = ::core::cmp::max(#chunk, 1);
-                #rayon::iter::ParallelIterator::for_each(
-                    #chunks,
-                    |(#var, #rows): (usize, &mut [T])| {
+                #root::__private::for_each_block(
+                    &mut *#vals,
+                    #size,
+                    #work,
+                    |#var: usize, #rows: &mut [T]| {
                         let #offset = #var * #size;
                         #body
                     },
@@ -202,26 +199,15 @@ impl Emitter<'_> {
             super::bindings::ident(&region.var.0),
             self.local("__out_cells"),
         );
-        let rayon = quote! { #root::__private::rayon };
-        let range = self.sized(
-            region,
-            quote! { #rayon::iter::IntoParallelIterator::into_par_iter(#lo..#hi) },
-        );
+        let work = self.work(region);
         quote! {
             {
                 let #cells = #root::__private::as_atomic(&mut *#vals);
-                #rayon::iter::ParallelIterator::for_each(
-                    #range,
-                    |#var: usize| { #body },
-                );
+                #root::__private::for_each_task(#lo..#hi, #work, |#var: usize| { #body });
             }
         }
     }
 
-    /// Per-task parts: the range cut into contiguous pieces, each running its iterations in
-    /// order into its own part of the assembly (or list of triples), which takes the kernel's
-    /// name inside the piece, so the body appends as a serial kernel does; the parts joined in
-    /// piece order after the region.
     fn put_parts(&self, region: &Region, body: TokenStream) -> TokenStream {
         let root = self.root;
         let (lo, hi) = self.bounds(region);

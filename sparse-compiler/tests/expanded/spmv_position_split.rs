@@ -56,13 +56,9 @@ fn spmv_positions<T: ::sparse::Scalar>(
     let __p0_per_task: usize = ::core::cmp::max((__p0_tiles + 255) / 256, 2);
     {
         let __out_cells = ::sparse::__private::as_atomic(&mut *__y_vals);
-        ::sparse::__private::rayon::iter::ParallelIterator::for_each(
-            ::sparse::__private::rayon::iter::IndexedParallelIterator::with_min_len(
-                ::sparse::__private::rayon::iter::IntoParallelIterator::into_par_iter(
-                    0..(__p0_tiles + (__p0_per_task - 1)) / __p0_per_task,
-                ),
-                ::sparse::__private::min_len(__A_vals.len() + __x_vals.len()),
-            ),
+        ::sparse::__private::for_each_task(
+            0..(__p0_tiles + (__p0_per_task - 1)) / __p0_per_task,
+            __A_vals.len() + __x_vals.len(),
             |__p0_task: usize| {
                 let __y_shape0 = __y_shape0;
                 let __A_shape0 = __A_shape0;
