@@ -1,13 +1,14 @@
-//! Thread regions on both sides of the work threshold: below it a region runs on the calling
-//! thread, above it on rayon's pool, and each form of region (row blocks, a shared output with
-//! atomic adds, per-task partials, a row-parallel assembly) must give the dense reference's
-//! result either way.
+//! Thread regions on both sides of the work thresholds: below them a region runs on the calling
+//! thread, above them on the runtime's thread team (row blocks, a shared output with atomic adds)
+//! or rayon's pool (per-task partials, a row-parallel assembly), and on rayon's pool too where the
+//! team is taken or the kernel runs inside `ThreadPool::install`. Each must give the dense
+//! reference's result every way.
 mod common;
 
 use std::collections::BTreeMap;
 
 use common::*;
-use sparse::__private::PARALLEL_MIN_WORK;
+use sparse::__private::{PARALLEL_MIN_WORK, TEAM_MIN_WORK};
 use sparse::prelude::*;
 
 tensor_kernel! {
@@ -49,9 +50,9 @@ fn spmv_reference(n: usize, a: &[([usize; 2], f64)], x: &[f64]) -> Vec<f64> {
     y
 }
 
-/// Row counts on both sides of the threshold: the work is the matrix's values plus `x`'s.
-fn sizes() -> [usize; 3] {
-    [1, 200, 4 * PARALLEL_MIN_WORK / 5]
+/// Row counts on both sides of the thresholds: the work is the matrix's values plus `x`'s.
+fn sizes() -> [usize; 4] {
+    [1, 200, TEAM_MIN_WORK / 3, 4 * PARALLEL_MIN_WORK / 5]
 }
 
 #[test]
@@ -74,9 +75,52 @@ fn spmv_regions_agree_with_the_reference_below_and_above_the_threshold() {
         assert_close(&y.to_dense(), &want);
     }
     assert!(
-        5 * sizes()[2] > PARALLEL_MIN_WORK,
-        "the largest input uses the pool"
+        5 * sizes()[3] > PARALLEL_MIN_WORK && 4 * sizes()[2] > TEAM_MIN_WORK,
+        "the largest inputs use the team and the pool"
     );
+}
+
+/// The row-split and nonzero-split SpMV of `n` rows against the reference.
+fn check_spmv_splits(n: usize, seed: u64) {
+    let list = entries(n, 4, seed);
+    let x: Vec<f64> = (0..n).map(|k| (k % 3) as f64 - 1.0).collect();
+    let want = spmv_reference(n, &list, &x);
+    let (xt, csr) = (
+        Tensor::from_dense([n], &x).unwrap(),
+        tensor::<Csr, 2>([n, n], &list),
+    );
+    for _ in 0..20 {
+        let mut y = garbage([n]);
+        rows(&mut y, &csr, &xt).unwrap();
+        assert_close(&y.to_dense(), &want);
+        let mut y = garbage([n]);
+        positions(&mut y, &csr, &xt).unwrap();
+        assert_close(&y.to_dense(), &want);
+    }
+}
+
+#[test]
+fn callers_on_many_threads_share_the_team_or_use_rayon() {
+    std::thread::scope(|s| {
+        for seed in 0..4 {
+            s.spawn(move || check_spmv_splits(TEAM_MIN_WORK / 2 + 100 * seed as usize, seed));
+        }
+    });
+}
+
+#[test]
+fn kernels_inside_a_rayon_pool_run_on_that_pool() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    pool.install(|| check_spmv_splits(TEAM_MIN_WORK, 7));
+    pool.install(|| {
+        rayon::join(
+            || check_spmv_splits(TEAM_MIN_WORK / 2, 8),
+            || check_spmv_splits(PARALLEL_MIN_WORK / 4, 9),
+        )
+    });
 }
 
 #[test]
