@@ -14,6 +14,8 @@
 //!   instead of a loop whose exit the processor mispredicts;
 //! - `chains`: walks a long `min` or `max` reduction as two halves side by side, so two chains
 //!   of dependent steps overlap (the result does not change);
+//! - `exits`: tests an `||` or `&&` reduction's early exit four positions at a time, every
+//!   operand evaluated, before the loop that tests one at a time;
 //! - `gather`: reads an input's values at a coordinate just loaded from an input's level as one
 //!   gather, which the CPU back end reads without a bounds check per element;
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
@@ -24,6 +26,7 @@
 mod assembly;
 mod chains;
 mod compute;
+mod exits;
 mod gather;
 mod lanes;
 mod segment;
@@ -51,6 +54,8 @@ pub fn run(kernel: Kernel) -> Result<Kernel, String> {
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after short: {e}"))?;
     let kernel = chains::two_chains(kernel);
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after chains: {e}"))?;
+    let kernel = exits::in_blocks(kernel);
+    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after exits: {e}"))?;
     let kernel = gather::gathers(kernel);
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after gather: {e}"))?;
     let kernel = assembly::split_phases(kernel);
