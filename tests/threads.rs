@@ -62,14 +62,8 @@ fn spmv_regions_agree_with_the_reference_below_and_above_the_threshold() {
         let x: Vec<f64> = (0..n).map(|k| (k % 5) as f64 - 2.0).collect();
         let want = spmv_reference(n, &list, &x);
         let xt = Tensor::from_dense([n], &x).unwrap();
-        let csr = tensor::<Csr, 2>([n, n], &list);
         let csc = tensor::<Csc, 2>([n, n], &list);
-        let mut y = garbage([n]);
-        rows(&mut y, &csr, &xt).unwrap();
-        assert_close(&y.to_dense(), &want);
-        let mut y = garbage([n]);
-        positions(&mut y, &csr, &xt).unwrap();
-        assert_close(&y.to_dense(), &want);
+        check_splits(&tensor([n, n], &list), &xt, &want);
         let mut y = garbage([n]);
         partials(&mut y, &csc, &xt).unwrap();
         assert_close(&y.to_dense(), &want);
@@ -80,22 +74,25 @@ fn spmv_regions_agree_with_the_reference_below_and_above_the_threshold() {
     );
 }
 
-/// The row-split and nonzero-split SpMV of `n` rows against the reference.
+/// The row-split and nonzero-split SpMVs against `want`.
+fn check_splits(csr: &Tensor<f64, Csr>, x: &Tensor<f64, DenseVec>, want: &[f64]) {
+    let n = want.len();
+    for split in [rows, positions] {
+        let mut y = garbage([n]);
+        split(&mut y, csr, x).unwrap();
+        assert_close(&y.to_dense(), want);
+    }
+}
+
+/// The row-split and nonzero-split SpMVs of `n` rows, called 20 times each, against the
+/// reference.
 fn check_spmv_splits(n: usize, seed: u64) {
     let list = entries(n, 4, seed);
     let x: Vec<f64> = (0..n).map(|k| (k % 3) as f64 - 1.0).collect();
     let want = spmv_reference(n, &list, &x);
-    let (xt, csr) = (
-        Tensor::from_dense([n], &x).unwrap(),
-        tensor::<Csr, 2>([n, n], &list),
-    );
+    let (xt, csr) = (Tensor::from_dense([n], &x).unwrap(), tensor([n, n], &list));
     for _ in 0..20 {
-        let mut y = garbage([n]);
-        rows(&mut y, &csr, &xt).unwrap();
-        assert_close(&y.to_dense(), &want);
-        let mut y = garbage([n]);
-        positions(&mut y, &csr, &xt).unwrap();
-        assert_close(&y.to_dense(), &want);
+        check_splits(&csr, &xt, &want);
     }
 }
 

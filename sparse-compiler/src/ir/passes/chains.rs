@@ -33,7 +33,6 @@
 
 use super::Locals;
 use super::segment::{self, Loop};
-use crate::ir::visit::substitute;
 use crate::ir::{BinOp, Expr, Kernel, Place, ReduceOp, Stmt, Sync, Type, UpdateOp, Var, bin};
 
 /// The shortest segment cut in two: below it the second loop's set-up costs more than the
@@ -165,11 +164,7 @@ fn copy(
         init: at,
         mutable: false,
     }];
-    let renamed = |e: &Expr, renames: &[(Var, Var)]| {
-        renames.iter().fold(e.clone(), |e, (from, to)| {
-            substitute(&e, from, &Expr::Var(to.clone()))
-        })
-    };
+    let suffix = (p_new != p).then_some("_2");
     for stmt in body {
         match stmt {
             Stmt::Let {
@@ -177,29 +172,18 @@ fn copy(
                 ty,
                 init,
                 mutable,
-            } => {
-                let init = renamed(init, &renames);
-                let var = match p_new == p {
-                    true => var.clone(),
-                    false => {
-                        let fresh = names.fresh(&format!("{}_2", var.0));
-                        renames.push((var.clone(), fresh.clone()));
-                        fresh
-                    }
-                };
-                out.push(Stmt::Let {
-                    var,
-                    ty: *ty,
-                    init,
-                    mutable: *mutable,
-                });
-            }
+            } => out.push(segment::copy_let(
+                (var, *ty, init, *mutable),
+                suffix,
+                &mut renames,
+                names,
+            )),
             Stmt::Update {
                 op, value, sync, ..
             } => out.push(Stmt::Update {
                 place: Place::Var(into.clone()),
                 op: *op,
-                value: renamed(value, &renames),
+                value: segment::renamed(value, &renames),
                 sync: *sync,
             }),
             other => out.push(other.clone()),

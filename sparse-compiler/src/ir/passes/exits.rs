@@ -26,8 +26,8 @@
 //! reads are at coordinates a valid tensor keeps in bounds, and are bounds-checked as before.
 //! Only CPU kernels are rewritten, outside `CpuVector` regions.
 
-use super::Locals;
-use crate::ir::visit::{map_operands, mentions, operands, stmt_exprs, substitute};
+use super::{Locals, segment};
+use crate::ir::visit::{map_operands, mentions, operands, stmt_exprs};
 use crate::ir::{BinOp, Expr, Kernel, Stmt, Type, Unit, Var, bin};
 
 /// Positions a block tests at once.
@@ -132,11 +132,8 @@ fn blocks(stmt: &Stmt, names: &mut Locals) -> Option<Stmt> {
     let mut body = Vec::new();
     let mut decided = None;
     for k in 0..BLOCK {
-        let (at, renames) = lane(&l, k, names, &mut body);
-        let term = renames.iter().fold(l.decisive.clone(), |e, (from, to)| {
-            substitute(&e, from, &Expr::Var(to.clone()))
-        });
-        let term = substitute(&term, l.p, &Expr::Var(at));
+        let renames = lane(&l, k, names, &mut body);
+        let term = segment::renamed(l.decisive, &renames);
         let term = Expr::Cast(Type::Index, Box::new(eager(&term)));
         decided = Some(match decided {
             None => term,
@@ -164,8 +161,8 @@ fn blocks(stmt: &Stmt, names: &mut Locals) -> Option<Stmt> {
 }
 
 /// Lane `k` of a block: `let p_k = p + k` (none for lane 0) and the loop's `let`s at it, renamed
-/// (lane 0 keeps the names). Returns the lane's position and the renames of its `let`s.
-fn lane(l: &Exit<'_>, k: usize, names: &mut Locals, out: &mut Vec<Stmt>) -> (Var, Vec<(Var, Var)>) {
+/// (lane 0 keeps the names). Returns the renames that take the loop's condition to the lane.
+fn lane(l: &Exit<'_>, k: usize, names: &mut Locals, out: &mut Vec<Stmt>) -> Vec<(Var, Var)> {
     let at = match k {
         0 => l.p.clone(),
         _ => {
@@ -179,31 +176,20 @@ fn lane(l: &Exit<'_>, k: usize, names: &mut Locals, out: &mut Vec<Stmt>) -> (Var
             at
         }
     };
-    let mut renames: Vec<(Var, Var)> = Vec::new();
+    let mut renames = vec![(l.p.clone(), at.clone())];
+    let suffix = format!("_{k}");
     for s in l.lets {
-        let Stmt::Let { var, ty, init, .. } = s else {
-            continue;
-        };
-        let init = renames.iter().fold(init.clone(), |e, (from, to)| {
-            substitute(&e, from, &Expr::Var(to.clone()))
-        });
-        let init = substitute(&init, l.p, &Expr::Var(at.clone()));
-        let var = match k {
-            0 => var.clone(),
-            _ => {
-                let fresh = names.fresh(&format!("{}_{k}", var.0));
-                renames.push((var.clone(), fresh.clone()));
-                fresh
-            }
-        };
-        out.push(Stmt::Let {
-            var,
-            ty: *ty,
-            init,
-            mutable: false,
-        });
+        if let Stmt::Let { var, ty, init, .. } = s {
+            let suffix = (k > 0).then_some(suffix.as_str());
+            out.push(segment::copy_let(
+                (var, *ty, init, false),
+                suffix,
+                &mut renames,
+                names,
+            ));
+        }
     }
-    (at, renames)
+    renames
 }
 
 /// `e` with every `&&` and `||` evaluated on both sides: `min` and `max` of the operands as

@@ -1,11 +1,11 @@
-//! What the passes that rewrite a reduction over a segment (`short`, `chains`) share: the walk
-//! over a CPU kernel's `for` loops, the shape of the loop they rewrite, and its bound clamped as
-//! a back end clamps it.
+//! What the passes that rewrite a reduction over a segment (`short`, `chains`, `exits`) share:
+//! the walk over a CPU kernel's `for` loops, the shape of the loop they rewrite, its bound
+//! clamped as a back end clamps it, and a loop body's `let`s copied for another position.
 
 use super::Locals;
-use crate::ir::visit::{operands, stmt_exprs};
+use crate::ir::visit::{operands, stmt_exprs, substitute};
 use crate::ir::{
-    Array, BinOp, Expr, Kernel, Place, ReduceOp, Stmt, Sync, Unit, UpdateOp, Var, bin,
+    Array, BinOp, Expr, Kernel, Place, ReduceOp, Stmt, Sync, Type, Unit, UpdateOp, Var, bin,
 };
 
 /// A `for` loop taken apart: its variable, bounds and body.
@@ -104,5 +104,38 @@ fn loads_at(p: &Var, expr: &Expr, found: &mut Vec<Array>) {
     }
     for operand in operands(expr) {
         loads_at(p, operand, found);
+    }
+}
+
+/// `e` with each `(from, to)` of `renames` substituted, in order.
+pub(super) fn renamed(e: &Expr, renames: &[(Var, Var)]) -> Expr {
+    renames.iter().fold(e.clone(), |e, (from, to)| {
+        substitute(&e, from, &Expr::Var(to.clone()))
+    })
+}
+
+/// A loop body's `let` copied for another position: its value with `renames` applied (the
+/// loop's variable to the copy's, then the earlier copied `let`s), and, with a `suffix`, its
+/// variable renamed fresh from `{var}{suffix}` (the rename recorded for the `let`s after it).
+pub(super) fn copy_let(
+    (var, ty, init, mutable): (&Var, Type, &Expr, bool),
+    suffix: Option<&str>,
+    renames: &mut Vec<(Var, Var)>,
+    names: &mut Locals,
+) -> Stmt {
+    let init = renamed(init, renames);
+    let var = match suffix {
+        None => var.clone(),
+        Some(suffix) => {
+            let fresh = names.fresh(&format!("{}{suffix}", var.0));
+            renames.push((var.clone(), fresh.clone()));
+            fresh
+        }
+    };
+    Stmt::Let {
+        var,
+        ty,
+        init,
+        mutable,
     }
 }
