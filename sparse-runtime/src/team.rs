@@ -1,12 +1,13 @@
 //! A team of threads that spin between thread regions, for regions too short for rayon.
 //!
 //! rayon's workers go to sleep soon after their queue empties, so a kernel called in a loop pays a
-//! wake-up on every call: 5-15 µs on the 2-core VM of BENCHMARKS.md, while the row-split SpMV of
+//! wake-up on every call: 5-11 µs on the 2-core VM of BENCHMARKS.md, while the row-split SpMV of
 //! a 1,138-row matrix takes 1.5 µs of work. An OpenMP runtime keeps its threads spinning for a
-//! while after each parallel region (oneMKL's for 200 ms), so its next region starts in about a
-//! microsecond. The team does the same for the row blocks of a thread region
-//! ([`for_each_block`]): `rayon::current_num_threads() - 1` threads, started on first use, that
-//! spin for [`SPIN`] after a region before they park.
+//! while after each parallel region (Intel's, under oneMKL, for 200 ms by default), so its next
+//! region starts in about a microsecond. The team does the same for the row blocks of a thread
+//! region ([`for_each_block`]) and for its tasks over a shared output ([`for_each_task`]):
+//! `rayon::current_num_threads() - 1` threads, started on first use, that spin for [`SPIN`]
+//! after a region before they park; the calling thread works as the team's thread 0.
 //!
 //! One caller at a time owns the team. A region that finds it taken, or that runs on a rayon
 //! worker (a kernel called inside the user's own `par_iter`), goes to rayon as before, so the
@@ -178,10 +179,10 @@ impl Drop for Dispatch<'_> {
 /// The fewest stored values (summed over the inputs a region reads) for which a region's row
 /// blocks go to the team; below it they run on the calling thread, in order.
 ///
-/// Starting the team and collecting it took 1.0-1.2 µs on the 2-core VM of BENCHMARKS.md ("A
-/// spinning team"), so two threads pay once the serial loop takes a few microseconds: the
-/// row-split SpMV of 1138_bus (5,192 values, 1.4 µs serially) was slower on the team (2.3 µs),
-/// that of plat1919 (about 17,000 values, 7.8 µs) faster (6.5 µs).
+/// Starting the team and collecting it took 0.9-1.2 µs on the 2-core VM of BENCHMARKS.md (its
+/// section on the spinning thread team), so two threads pay once the serial loop takes a few
+/// microseconds: the row-split SpMV of 1138_bus (5,192 values, 1.4 µs serially) was slower on
+/// the team (2.3 µs), that of plat1919 (about 17,000 values, 7.8 µs) faster (6.5 µs).
 pub const TEAM_MIN_WORK: usize = 1 << 13;
 
 /// `f(k, block)` for each block of `size` values of `vals` (the last may be shorter), `k` counting
