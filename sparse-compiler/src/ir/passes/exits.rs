@@ -27,7 +27,7 @@
 //! Only CPU kernels are rewritten, outside `CpuVector` regions.
 
 use super::{Locals, segment};
-use crate::ir::visit::{map_operands, mentions, operands, stmt_exprs};
+use crate::ir::visit::{declared, map_operands, mentions, operands, stmt_exprs};
 use crate::ir::{BinOp, Expr, Kernel, Stmt, Type, Unit, Var, bin};
 
 /// Positions a block tests at once.
@@ -64,7 +64,7 @@ fn walk(stmts: Vec<Stmt>, names: &mut Locals) -> Vec<Stmt> {
 }
 
 /// An early-exit loop taken apart: its position, end, the `let`s before the test, the decisive
-/// condition and what the exit does.
+/// condition and the exit (ending with `p = end`).
 struct Exit<'s> {
     p: &'s Var,
     end: &'s Var,
@@ -97,13 +97,13 @@ fn exit_loop(stmt: &Stmt) -> Option<Exit<'_>> {
     };
     let step = Stmt::assign(p.clone(), Expr::Index(1), true);
     let stop = Stmt::assign(p.clone(), Expr::Var(end.clone()), false);
-    let (last, exit) = then.split_last()?;
-    let bound: Vec<&Var> = lets.iter().filter_map(crate::ir::visit::declared).collect();
+    let (last, before) = then.split_last()?;
+    let bound: Vec<&Var> = lets.iter().filter_map(declared).collect();
     let pure_lets = lets
         .iter()
         .all(|s| matches!(s, Stmt::Let { mutable: false, init, .. } if plain(init)));
     // The exit must not depend on which position decided.
-    let constant_exit = exit.iter().all(|s| {
+    let constant_exit = before.iter().all(|s| {
         matches!(s, Stmt::Update { .. })
             && stmt_exprs(s)
                 .into_iter()
@@ -115,7 +115,7 @@ fn exit_loop(stmt: &Stmt) -> Option<Exit<'_>> {
         end,
         lets,
         decisive: cond,
-        exit,
+        exit: then,
     })
 }
 
@@ -142,12 +142,7 @@ fn blocks(stmt: &Stmt, names: &mut Locals) -> Option<Stmt> {
     }
     body.push(Stmt::If {
         cond: bin(BinOp::Ne, decided?, Expr::Index(0)),
-        then: l
-            .exit
-            .iter()
-            .cloned()
-            .chain([Stmt::assign(l.p.clone(), Expr::Var(l.end.clone()), false)])
-            .collect(),
+        then: l.exit.to_vec(),
         otherwise: vec![Stmt::assign(l.p.clone(), Expr::Index(BLOCK), true)],
     });
     Some(Stmt::While {

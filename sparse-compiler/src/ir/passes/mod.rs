@@ -41,26 +41,31 @@ use std::collections::BTreeSet;
 
 use super::{Kernel, Stmt, Unit, Var, declared_names, verify};
 
+/// A pass: its name (for the verifier's messages), the rewrite, and the stage the IR is at after.
+type Pass = (&'static str, fn(Kernel) -> Kernel, verify::Stage);
+
+/// The passes, in the order they run.
+const PASSES: [Pass; 8] = [
+    ("lanes", lanes::shape, verify::Stage::Lowered),
+    ("zero", zero::in_blocks, verify::Stage::Lowered),
+    ("tile", tile::tile, verify::Stage::Lowered),
+    ("short", short::short_segments, verify::Stage::Lowered),
+    ("chains", chains::two_chains, verify::Stage::Lowered),
+    ("exits", exits::in_blocks, verify::Stage::Lowered),
+    ("gather", gather::gathers, verify::Stage::Lowered),
+    ("assembly", assembly::split_phases, verify::Stage::Final),
+];
+
 /// Runs every pass over a lowered kernel, verifying the IR before and after each.
 pub fn run(kernel: Kernel) -> Result<Kernel, String> {
     verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after lowering: {e}"))?;
-    let kernel = lanes::shape(kernel);
-    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after lanes: {e}"))?;
-    let kernel = zero::in_blocks(kernel);
-    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after zero: {e}"))?;
-    let kernel = tile::tile(kernel);
-    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after tile: {e}"))?;
-    let kernel = short::short_segments(kernel);
-    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after short: {e}"))?;
-    let kernel = chains::two_chains(kernel);
-    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after chains: {e}"))?;
-    let kernel = exits::in_blocks(kernel);
-    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after exits: {e}"))?;
-    let kernel = gather::gathers(kernel);
-    verify::verify(&kernel, verify::Stage::Lowered).map_err(|e| format!("after gather: {e}"))?;
-    let kernel = assembly::split_phases(kernel);
-    verify::verify(&kernel, verify::Stage::Final).map_err(|e| format!("after assembly: {e}"))?;
-    Ok(kernel)
+    PASSES
+        .iter()
+        .try_fold(kernel, |kernel, (name, pass, stage)| {
+            let kernel = pass(kernel);
+            verify::verify(&kernel, *stage).map_err(|e| format!("after {name}: {e}"))?;
+            Ok(kernel)
+        })
 }
 
 /// Whether the kernel runs on a GPU (a region of GPU blocks, warps or threads): the CPU passes
