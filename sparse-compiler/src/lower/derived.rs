@@ -26,6 +26,9 @@ impl Lowerer<'_> {
     ) -> Result<(), Error> {
         let (lo, hi) = self.derived_bounds(v)?;
         let tasks = self.tiles_per_task(v, &lo, &hi, out);
+        if let Some((per_task, count)) = &tasks {
+            self.run_bounds_initialized |= self.init_run_bounds(v, per_task, count, out);
+        }
         let hi = tasks.as_ref().map_or(hi, |(_, count)| count.clone());
         let name = match tasks {
             Some(_) => self.names.fresh(&format!("{}_task", self.program.vars[v])),

@@ -48,9 +48,11 @@ pub fn lower(program: &Program, scheduled: &Scheduled, name: &str) -> Result<ir:
     lowerer.check_output_read().map_err(|e| vec![e])?;
     lowerer.end_output(&mut body);
     lowerer.check_prefetches_apply()?;
-    if !lowerer.partial_output_write || program.output_read.is_some() {
-        // Every output position is overwritten, so zeroing it first would be a wasted pass (a
-        // kernel that reads its output writes every position: `check_output_read`).
+    let set_whole = lowerer.partial_output_write && !lowerer.run_bounds_initialized;
+    if !set_whole || program.output_read.is_some() {
+        // Every output position is overwritten (or was set already, at the bounds of a region's
+        // runs of tiles), so zeroing it first would be a wasted pass (a kernel that reads its
+        // output writes every position: `check_output_read`).
         body.retain(|s| {
             !matches!(
                 s,
@@ -235,6 +237,9 @@ struct Lowerer<'p> {
     partial_output_write: bool,
     /// Whether some write of the output is `uncovered` (`Scope::uncovered`).
     uncovered_output_write: bool,
+    /// Whether the rows a region over runs of tiles does not store were set before it
+    /// (`tasks.rs`), so the output needs no pass that sets it whole.
+    run_bounds_initialized: bool,
     /// The tensors of `prefetch` commands that some loop gathers from.
     gathered: std::collections::BTreeSet<usize>,
     /// The write flags of the scalar temporaries that have one (`written`).
@@ -265,6 +270,7 @@ impl<'p> Lowerer<'p> {
             parallel_locals: Vec::new(),
             partial_output_write: false,
             uncovered_output_write: false,
+            run_bounds_initialized: false,
             gathered: Default::default(),
             flags: BTreeMap::new(),
             temp_inits: BTreeMap::new(),

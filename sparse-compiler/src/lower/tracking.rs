@@ -257,7 +257,7 @@ impl Lowerer<'_> {
     }
 
     /// Whether the output is a dense vector indexed by the upper coordinate of the collapse.
-    fn segment_sum_applies(&self, relation: usize) -> bool {
+    pub(super) fn segment_sum_applies(&self, relation: usize) -> bool {
         let Relation::Pos { parent, .. } = self.scheduled.relations[relation] else {
             return false;
         };

@@ -51,9 +51,27 @@ fn spmv_positions<T: ::sparse::Scalar>(
         __x_vals,
     );
     let __y_vals: &mut [T] = y.values_mut();
-    ::sparse::__private::zero_in_parallel(&mut *__y_vals);
     let __p0_tiles: usize = (__A_l1_crd.len() - 0 + 2047) / 2048;
     let __p0_per_task: usize = ::core::cmp::max((__p0_tiles + 255) / 256, 2);
+    for __bound_run in 0..(__p0_tiles + (__p0_per_task - 1)) / __p0_per_task + 1 {
+        let __bound: usize = ::core::cmp::min(
+            __bound_run * __p0_per_task * 2048,
+            __A_l1_crd.len(),
+        );
+        let __bound_upto: usize = __A_l1_pos
+            .partition_point(|&__x| (__x as usize) <= __bound);
+        for __bound_row in ::core::cmp::min(
+            if __bound == 0 {
+                0
+            } else {
+                __A_l1_pos.partition_point(|&__x| (__x as usize) <= __bound - 1)
+            },
+            __bound_upto - 1,
+        )..::core::cmp::min(__bound_upto, __A_l1_pos.len() - 1).min(__y_vals.len())
+        {
+            __y_vals[__bound_row] = <T as ::sparse::Scalar>::ZERO;
+        }
+    }
     {
         let __out_cells = ::sparse::__private::as_atomic(&mut *__y_vals);
         ::sparse::__private::for_each_task(

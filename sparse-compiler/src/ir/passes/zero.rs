@@ -118,4 +118,25 @@ mod tests {
         assert!(!min.contains("fill_in_parallel"), "{min}");
         assert!(min.contains("C.vals[__pz] = T(inf);"), "{min}");
     }
+
+    #[test]
+    fn a_nonzero_split_sets_only_the_rows_at_its_runs_bounds() {
+        let split = |race: proc_macro2::TokenStream| {
+            ir(quote! {
+                fn k; y(i) = A(i,j) * x(j); formats<A: csr>;
+                schedule<collapse(i, j, f).pos(f, p, A).split(p, p0, p1, Down, 16)
+                    .parallelize(p0, CpuThread, #race)>;
+            })
+        };
+        let atomics = split(quote! { Atomics });
+        assert!(!atomics.contains("zero_in_parallel"), "{atomics}");
+        assert!(atomics.contains("y.vals[__bound_row] = T(0);"), "{atomics}");
+        // Each task sums into its own copy: the output is set whole.
+        let temporary = split(quote! { Temporary });
+        assert!(
+            temporary.contains("zero_in_parallel(y.vals)"),
+            "{temporary}"
+        );
+        assert!(!temporary.contains("__bound_row"), "{temporary}");
+    }
 }
