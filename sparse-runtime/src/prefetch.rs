@@ -48,11 +48,12 @@ pub fn prefetch_ahead<T>(slice: &[T], from: usize) {
     prefetch(slice.as_ptr().wrapping_add(from.wrapping_add(ahead)));
 }
 
-/// Hints the processor to bring `values[offset + crd[at] * stride]` into the cache: the element
-/// (for a matrix gathered by rows, the first of a row of `stride`) that a gather will read
-/// `at - p` iterations after the one at position `p` reads `values[offset + crd[p] * stride]`.
-/// Nothing happens when `at` is past the end of `crd`; an element past the end of `values` is
-/// fine, as for [`prefetch_ahead`].
+/// Hints the processor to bring `values[offset + crd[at] * stride..]` into the cache: the element
+/// (for a matrix gathered by rows, the row of `stride` elements, up to [`ROW_LINES`] cache lines
+/// of it) that a gather will read `at - p` iterations after the one at position `p` reads
+/// `values[offset + crd[p] * stride]`. Nothing happens when `at` is past the end of `crd`, or
+/// when `values` takes less than [`PREFETCH_MIN_BYTES`] (it stays in the cache from call to
+/// call); an element past the end of `values` is fine, as for [`prefetch_ahead`].
 ///
 /// The hardware prefetcher cannot follow a gather whose addresses come from another array (random
 /// columns of a graph's adjacency matrix): each read of `values` waits on memory, and only as
@@ -65,11 +66,26 @@ pub fn prefetch_gather<T>(
     offset: usize,
     stride: usize,
 ) {
+    if size_of_val(values) < PREFETCH_MIN_BYTES {
+        return;
+    }
     if let Some(&c) = crd.get(at) {
         let element = offset.wrapping_add((c as usize).wrapping_mul(stride));
-        prefetch(values.as_ptr().wrapping_add(element));
+        let first = values.as_ptr().wrapping_add(element);
+        let bytes = stride.saturating_mul(size_of::<T>());
+        let lines = bytes.div_ceil(LINE).clamp(1, ROW_LINES);
+        for line in 0..lines {
+            prefetch(first.cast::<u8>().wrapping_add(line * LINE));
+        }
     }
 }
+
+/// A cache line's bytes, on the x86_64 processors the hints are for.
+const LINE: usize = 64;
+
+/// The most cache lines [`prefetch_gather`] asks for from one row: a row of 32 `f64` (SpMM with
+/// 32 columns). A longer row is read long enough for the hardware prefetcher to follow it.
+pub const ROW_LINES: usize = 4;
 
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
@@ -104,12 +120,14 @@ mod tests {
 
     #[test]
     fn prefetch_gather_is_a_no_op_on_any_position_and_coordinate() {
-        let values: Vec<f64> = (0..100).map(f64::from).collect();
+        // Large enough to be hinted.
+        let values: Vec<f64> = (0..PREFETCH_MIN_BYTES / 8).map(|v| v as f64).collect();
         let before = values.clone();
         let crd = [0, 99, 100, 7_000_000, crate::Idx::MAX];
         for at in [0, 1, 2, 3, 4, 5, 1000, usize::MAX] {
             for (offset, stride) in [(0, 0), (0, 1), (50, 64), (usize::MAX, usize::MAX)] {
                 prefetch_gather(&values, &crd, at, offset, stride);
+                prefetch_gather(&values[..100], &crd, at, offset, stride);
             }
         }
         prefetch_gather::<f64>(&[], &crd, 4, 0, 1);

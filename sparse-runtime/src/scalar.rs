@@ -84,6 +84,13 @@ pub trait Scalar:
     /// `self + other`, wrapping around for integers.
     fn wrapping_add(self, other: Self) -> Self;
 
+    /// `self * b + c`: what a kernel's `acc += a * b` computes. Rounded once where the target
+    /// has fused multiply-add instructions (`target_feature = "fma"`, as `-C target-cpu=native`
+    /// enables on current x86-64 processors), as C compilers contract `acc += a * b` by default
+    /// and as NVRTC does for the CUDA back end; the product rounded, then the sum, elsewhere.
+    /// The order of a kernel's additions is the same either way.
+    fn mul_add_contracted(self, b: Self, c: Self) -> Self;
+
     /// `self / other` as generated kernels compute it: IEEE for floats; for integers, division by
     /// zero gives zero and `MIN / -1` wraps, so no input makes a kernel panic.
     fn divide(self, other: Self) -> Self;
@@ -116,7 +123,7 @@ pub trait Scalar:
 }
 
 macro_rules! impl_scalar {
-    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr, $divide:expr, $remainder:expr) => {
+    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr, $divide:expr, $remainder:expr, mul_add: |$a:ident, $b:ident, $c:ident| $mul_add:expr) => {
         impl sealed::Sealed for $t {}
         impl Scalar for $t {
             const ZERO: Self = 0 as $t;
@@ -205,6 +212,12 @@ macro_rules! impl_scalar {
                 remainder(self, other)
             }
 
+            #[inline(always)]
+            fn mul_add_contracted(self, $b: Self, $c: Self) -> Self {
+                let $a = self;
+                $mul_add
+            }
+
             #[inline]
             fn to_i64(self) -> i64 {
                 self as i64
@@ -223,16 +236,19 @@ macro_rules! impl_scalar {
     };
 }
 
+// Without the target feature, `mul_add` would be a call into the C library's software `fma`.
 impl_scalar!(f32, wide::f32x8, 8, crate::atomic::AtomicF32, integer: false,
-    |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b);
+    |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b,
+    mul_add: |a, b, c| if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c });
 impl_scalar!(f64, wide::f64x4, 4, crate::atomic::AtomicF64, integer: false,
-    |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b);
+    |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b,
+    mul_add: |a, b, c| if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c });
 impl_scalar!(i32, wide::i32x8, 8, std::sync::atomic::AtomicI32, integer: true,
     i32::checked_add, i32::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) },
-    |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) });
+    |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }, mul_add: |a, b, c| a * b + c);
 impl_scalar!(i64, wide::i64x4, 4, std::sync::atomic::AtomicI64, integer: true,
     i64::checked_add, i64::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) },
-    |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) });
+    |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }, mul_add: |a, b, c| a * b + c);
 
 #[cfg(test)]
 mod tests {
@@ -247,6 +263,27 @@ mod tests {
         assert!(out[n..].iter().all(|v| *v == T::ZERO));
         let sum = values[..n].iter().fold(T::ZERO, |a, b| a + *b);
         assert_eq!(T::reduce_add(lanes), sum);
+    }
+
+    #[test]
+    fn mul_add_contracted_rounds_once_exactly_where_the_target_fuses() {
+        // (1 + 2^-30)(1 - 2^-30) = 1 - 2^-60, which rounds to 1 as a product of its own.
+        let (a, b) = (1.0 + 2f64.powi(-30), 1.0 - 2f64.powi(-30));
+        let fused = if cfg!(target_feature = "fma") {
+            -(2f64.powi(-60))
+        } else {
+            0.0
+        };
+        assert_eq!(a.mul_add_contracted(b, -1.0), fused);
+        let (a, b) = (1.0 + 2f32.powi(-13), 1.0 - 2f32.powi(-13));
+        let fused = if cfg!(target_feature = "fma") {
+            -(2f32.powi(-26))
+        } else {
+            0.0
+        };
+        assert_eq!(a.mul_add_contracted(b, -1.0), fused);
+        assert_eq!(Scalar::mul_add_contracted(6i32, 7, -2), 40);
+        assert_eq!(Scalar::mul_add_contracted(-6i64, 7, 2), -40);
     }
 
     #[test]

@@ -6,19 +6,31 @@ use std::collections::BTreeSet;
 use proc_macro2::Ident;
 
 use super::bindings::ident;
-use crate::ir::{Kernel, declared_names};
+use crate::ir::{Kernel, Stmt, TempType, Type, Var, declared, declared_names};
 
-/// Hands out the emitter's locals for one kernel.
+/// Hands out the emitter's locals for one kernel, and knows which of the kernel's own names
+/// hold values.
 pub(super) struct Locals {
     taken: BTreeSet<String>,
+    values: BTreeSet<String>,
 }
 
 impl Locals {
     /// Locals that avoid every name `kernel` declares.
     pub(super) fn new(kernel: &Kernel) -> Self {
+        let mut values = BTreeSet::new();
+        let mut others = BTreeSet::new();
+        collect_values(&kernel.body, &mut values, &mut others);
         Locals {
             taken: declared_names(kernel),
+            values: values.difference(&others).cloned().collect(),
         }
+    }
+
+    /// Whether the kernel declares `var` as a value (a `let` of a value, a workspace of values)
+    /// and never as anything else.
+    pub(super) fn is_value(&self, var: &Var) -> bool {
+        self.values.contains(&var.0)
     }
 
     /// The local the emitter calls `base`: `base` itself unless the IR declares that name, then
@@ -31,5 +43,30 @@ impl Locals {
             name = format!("{base}_e{n}");
         }
         ident(&name)
+    }
+}
+
+/// Sorts the names `stmts` declare into values and everything else.
+fn collect_values(stmts: &[Stmt], values: &mut BTreeSet<String>, others: &mut BTreeSet<String>) {
+    for stmt in stmts {
+        let value = matches!(
+            stmt,
+            Stmt::Let {
+                ty: Type::Value,
+                ..
+            } | Stmt::Workspace {
+                ty: TempType::Value,
+                ..
+            }
+        );
+        if let Some(var) = declared(stmt) {
+            match value {
+                true => values.insert(var.0.clone()),
+                false => others.insert(var.0.clone()),
+            };
+        }
+        for body in stmt.bodies() {
+            collect_values(body, values, others);
+        }
     }
 }

@@ -37,7 +37,7 @@ pub(crate) mod visit;
 pub use intrinsic::Intrinsic;
 pub use print::{format_type, print_kernel};
 pub use reduce::{COMBINE_OPERANDS, ReduceOp};
-pub use visit::{any_stmt, bin, declared_names, mentions, offset_of, substitute};
+pub use visit::{any_stmt, bin, declared, declared_names, mentions, offset_of, substitute};
 
 use crate::format::FormatType;
 

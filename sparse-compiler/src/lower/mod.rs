@@ -252,6 +252,14 @@ struct Lowerer<'p> {
     output_init: f64,
 }
 
+/// How many positions ahead a gather of a dense input's rows is hinted without a `prefetch`
+/// command. A position of SpMM with 32 columns is a few cycles of multiply-adds, so the hint must
+/// run far ahead to cover a miss to memory: on the comparison harness's million-row matrices
+/// (BENCHMARKS.md, "Fused multiply-adds and row prefetches"), 8 left SpMM's time against oneMKL's
+/// at 0.88-1.10, 32 took it to 0.82-0.96; SDDMM, whose positions are each a 32-term dot product,
+/// went from 0.84-0.91 of taco's time to 0.46-0.59 with either.
+const ROW_GATHER_DISTANCE: usize = 32;
+
 impl<'p> Lowerer<'p> {
     fn new(program: &'p Program, scheduled: &'p Scheduled) -> Self {
         let mut accesses = vec![program.output.clone(); program.access_count];
@@ -494,28 +502,43 @@ impl<'p> Lowerer<'p> {
     /// The hints of `prefetch` commands for `coord`, the coordinate of `v` just read from a
     /// compressed level's `crd` at some position `p`: for each dense input prefetched that `v`
     /// indexes below levels whose coordinates are known here, the element the read at
-    /// `p + distance` will gather.
+    /// `p + distance` will gather. Without a command, a dense input whose rows `v` gathers (a
+    /// level below `v`'s: SpMM's `B(j,k)`, SDDMM's `D(j,k)`, MTTKRP's factors) is hinted
+    /// [`ROW_GATHER_DISTANCE`] positions ahead; the runtime hints only arrays larger than the
+    /// caches.
     fn gathers_ahead(&mut self, v: IndexVar, coord: &Expr) -> Vec<Stmt> {
         let Expr::Load(crd @ Array::Crd { .. }, p) = coord else {
             return Vec::new();
         };
         let scheduled = self.scheduled;
+        let commanded = (scheduled.prefetch.iter()).map(|(&t, hint)| (t, hint.distance, true));
+        let rows = (1..self.accesses.len())
+            .map(|a| self.accesses[a].tensor)
+            .filter(|t| !scheduled.prefetch.contains_key(t))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .map(|t| (t, ROW_GATHER_DISTANCE, false));
         let mut hints = Vec::new();
-        for (&t, hint) in &scheduled.prefetch {
+        for (t, distance, command) in commanded.chain(rows).collect::<Vec<_>>() {
             let Some((offset, stride)) = (1..self.accesses.len())
                 .filter(|&a| self.accesses[a].tensor == t)
                 .find_map(|a| self.gathered_element(a, v))
             else {
                 continue;
             };
+            if !command && stride == Expr::Index(1) {
+                continue;
+            }
             hints.push(Stmt::PrefetchGather {
                 array: Array::Vals { param: t },
                 crd: crd.clone(),
-                at: bin(ir::BinOp::Add, (**p).clone(), Expr::Index(hint.distance)),
+                at: bin(ir::BinOp::Add, (**p).clone(), Expr::Index(distance)),
                 offset,
                 stride,
             });
-            self.gathered.insert(t);
+            if command {
+                self.gathered.insert(t);
+            }
         }
         hints
     }

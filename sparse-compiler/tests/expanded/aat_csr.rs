@@ -76,7 +76,11 @@ fn aat<T: ::sparse::Scalar>(
                     __w_j_list[__w_j_count] = __j;
                     __w_j_count += 1;
                 }
-                __w_j[__j] += __A_vals[__pA1] * __A_j_k_vals[__pA_j_k1];
+                __w_j[__j] = <T as ::sparse::Scalar>::mul_add_contracted(
+                    __A_vals[__pA1],
+                    __A_j_k_vals[__pA_j_k1],
+                    __w_j[__j],
+                );
             }
         }
         __w_j_list[..__w_j_count].sort_unstable();
@@ -179,7 +183,11 @@ fn aat_compute<T: ::sparse::Scalar>(
                     __w_j_list[__w_j_count] = __j;
                     __w_j_count += 1;
                 }
-                __w_j[__j] += __A_vals[__pA1] * __A_j_k_vals[__pA_j_k1];
+                __w_j[__j] = <T as ::sparse::Scalar>::mul_add_contracted(
+                    __A_vals[__pA1],
+                    __A_j_k_vals[__pA_j_k1],
+                    __w_j[__j],
+                );
             }
         }
         __w_j_list[..__w_j_count].sort_unstable();

@@ -92,6 +92,13 @@ fn sddmm<T: ::sparse::Scalar>(
             .min(__A_vals.len())
         {
             let __j: usize = __B_l1_crd[__pB1] as usize;
+            ::sparse::__private::prefetch_gather(
+                __D_vals,
+                __B_l1_crd,
+                __pB1 + 32,
+                0,
+                __D_l1_size,
+            );
             let mut __t: T = <T as ::sparse::Scalar>::ZERO;
             let __guard: T = __B_vals[__pB1];
             if __guard != <T as ::sparse::Scalar>::ZERO {

@@ -79,7 +79,11 @@ fn spgemm<T: ::sparse::Scalar>(
                     __w_j_list[__w_j_count] = __j;
                     __w_j_count += 1;
                 }
-                __w_j[__j] += __B_vals[__pB1] * __C_vals[__pC1];
+                __w_j[__j] = <T as ::sparse::Scalar>::mul_add_contracted(
+                    __B_vals[__pB1],
+                    __C_vals[__pC1],
+                    __w_j[__j],
+                );
             }
         }
         __w_j_list[..__w_j_count].sort_unstable();
@@ -185,7 +189,11 @@ fn spgemm_compute<T: ::sparse::Scalar>(
                     __w_j_list[__w_j_count] = __j;
                     __w_j_count += 1;
                 }
-                __w_j[__j] += __B_vals[__pB1] * __C_vals[__pC1];
+                __w_j[__j] = <T as ::sparse::Scalar>::mul_add_contracted(
+                    __B_vals[__pB1],
+                    __C_vals[__pC1],
+                    __w_j[__j],
+                );
             }
         }
         __w_j_list[..__w_j_count].sort_unstable();

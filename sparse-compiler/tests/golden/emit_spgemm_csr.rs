@@ -80,7 +80,11 @@ pub fn spgemm_csr<T: ::sparse::Scalar>(
                     __list[__n] = __j;
                     __n += 1;
                 }
-                __w[__j] += __A_vals[__pa] * __B_vals[__pb];
+                __w[__j] = <T as ::sparse::Scalar>::mul_add_contracted(
+                    __A_vals[__pa],
+                    __B_vals[__pb],
+                    __w[__j],
+                );
             }
         }
         __list[..__n].sort_unstable();

@@ -61,7 +61,11 @@ pub fn spmv_dia<T: ::sparse::Scalar>(
         {
             let __p: usize = __d * __A_l1_size + __i;
             let __j: usize = (__i as i64 + __A_l1_offsets[__d]) as usize;
-            __y_vals[__i] += __p_row[__i] * __x_vals[__j];
+            __y_vals[__i] = <T as ::sparse::Scalar>::mul_add_contracted(
+                __p_row[__i],
+                __x_vals[__j],
+                __y_vals[__i],
+            );
         }
     }
     ::core::result::Result::Ok(())
