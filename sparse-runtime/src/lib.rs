@@ -63,7 +63,7 @@ pub mod __private {
     pub use crate::error::check_fill;
     pub use crate::gather::Gather;
     pub use crate::parts::{AssemblyPart, TaskParts, part_count};
-    pub use crate::prefetch::{prefetch_ahead, prefetch_gather};
+    pub use crate::prefetch::{prefetch_ahead, prefetch_gather, prefetch_wanted};
     pub use crate::search::binary_search_after;
     pub use crate::team::{TEAM_MIN_WORK, for_each_block, for_each_task};
     pub use crate::threads::{PARALLEL_MIN_WORK, min_len, pieces};

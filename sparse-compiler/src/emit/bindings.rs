@@ -477,6 +477,7 @@ impl Walk<'_> {
             }
             Expr::Load(array, _)
             | Expr::Len(array)
+            | Expr::Hinted(array)
             | Expr::CountUpTo { array, .. }
             | Expr::BinarySearchAfter { array, .. } => {
                 self.array(array)?;

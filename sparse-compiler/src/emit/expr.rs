@@ -120,6 +120,13 @@ impl Emitter<'_> {
                 let (asm, level) = (self.bindings.assembly(), lit(*level));
                 Operand::new(quote! { #asm.len(#level) }, Prec::Postfix)
             }
+            Expr::Hinted(array) => {
+                let (root, array) = (self.root, self.put_array(array));
+                Operand::new(
+                    quote! { #root::__private::prefetch_wanted(#array) },
+                    Prec::Postfix,
+                )
+            }
             Expr::ParallelMinWork => {
                 let root = self.root;
                 Operand::new(
@@ -386,6 +393,7 @@ pub(super) fn is_constant(expr: &Expr) -> bool {
         | Expr::Len(_)
         | Expr::AppendedLen { .. }
         | Expr::ParallelMinWork
+        | Expr::Hinted(_)
         | Expr::CountUpTo { .. }
         | Expr::BinarySearchAfter { .. }
         | Expr::Neg(_)

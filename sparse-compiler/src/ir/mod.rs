@@ -239,6 +239,9 @@ pub enum Expr {
     /// the calling thread ([`Region::work`]). A kernel compares a region's work with it to run a
     /// serial form of the region's loop instead (the loop over coordinate tiles, unsplit).
     ParallelMinWork,
+    /// Whether the runtime gives the [`Stmt::Prefetch`] hints for `array`: it is larger than the
+    /// caches. A loop whose hints it would skip runs a copy without them (the `hints` pass).
+    Hinted(Array),
     /// The first position in `[lo, hi)` whose element of `array` is `>= target`, or `hi` when
     /// there is none: a binary search over a segment of a level's sorted coordinates (`crd`),
     /// Senanayake et al.'s `binarySearchAfter`, which finds where a coordinate tile starts in a

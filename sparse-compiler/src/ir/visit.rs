@@ -28,7 +28,8 @@ pub fn operands(expr: &Expr) -> Vec<&Expr> {
         | Expr::LevelSize { .. }
         | Expr::Len(_)
         | Expr::AppendedLen { .. }
-        | Expr::ParallelMinWork => Vec::new(),
+        | Expr::ParallelMinWork
+        | Expr::Hinted(_) => Vec::new(),
     }
 }
 

@@ -112,13 +112,12 @@ impl Lowerer<'_> {
             level == 1 && self.levels(access)[0].kind == crate::format::LevelKind::Dense;
         // The runs' stores go to the output itself (not to a temporary per task).
         let atomics = (self.scheduled.parallel.get(&v)).is_some_and(|t| t.race == Race::Atomics);
-        let outermost = self.scope.coords.is_empty() && atomics;
+        let outermost = self.scope.coords.is_empty();
         let writes_rows = self.program.op == AssignOp::Assign
             && !self.assembles()
             && self.pattern_source.is_none();
-        if !(rows_dense && outermost && writes_rows && lo == Expr::Index(0))
-            || !self.segment_sum_applies(relation)
-        {
+        let applies = rows_dense && atomics && outermost && writes_rows && lo == Expr::Index(0);
+        if !applies || !self.segment_sum_applies(relation) {
             return false;
         }
         let pos = Array::Pos {

@@ -82,35 +82,73 @@ fn sddmm<T: ::sparse::Scalar>(
     let __C_vals: &[T] = C.values();
     let __D_vals: &[T] = D.values();
     let __A_vals: &mut [T] = A.values_mut();
-    for __i in 0..__A_shape0.min(__B_l1_pos.len().saturating_sub(1)) {
-        let __pB1_start: usize = __B_l1_pos[__i] as usize;
-        ::sparse::__private::prefetch_ahead(__B_l1_crd, __pB1_start);
-        ::sparse::__private::prefetch_ahead(__B_vals, __pB1_start);
-        for __pB1 in __pB1_start..(__B_l1_pos[__i + 1] as usize)
-            .min(__B_l1_crd.len())
-            .min(__B_vals.len())
-            .min(__A_vals.len())
-        {
-            let __j: usize = __B_l1_crd[__pB1] as usize;
-            ::sparse::__private::prefetch_gather(
-                __D_vals,
-                __B_l1_crd,
-                __pB1 + 32,
-                0,
-                __D_l1_size,
-            );
-            let mut __t: T = <T as ::sparse::Scalar>::ZERO;
-            let __guard: T = __B_vals[__pB1];
-            if __guard != <T as ::sparse::Scalar>::ZERO {
-                let __p_row = __C_vals.get(__i * __C_l1_size..).unwrap_or_default();
-                let __p_1_row = __D_vals.get(__j * __D_l1_size..).unwrap_or_default();
-                for __k in 0..__C_shape1.min(__p_row.len()).min(__p_1_row.len()) {
-                    let __p: usize = __i * __C_l1_size + __k;
-                    let __p_1: usize = __j * __D_l1_size + __k;
-                    __t += __p_row[__k] * __p_1_row[__k];
+    if ::sparse::__private::prefetch_wanted(__B_l1_crd)
+        || ::sparse::__private::prefetch_wanted(__B_vals)
+    {
+        for __i in 0..__A_shape0.min(__B_l1_pos.len().saturating_sub(1)) {
+            let __pB1_start: usize = __B_l1_pos[__i] as usize;
+            ::sparse::__private::prefetch_ahead(__B_l1_crd, __pB1_start);
+            ::sparse::__private::prefetch_ahead(__B_vals, __pB1_start);
+            for __pB1 in __pB1_start..(__B_l1_pos[__i + 1] as usize)
+                .min(__B_l1_crd.len())
+                .min(__B_vals.len())
+                .min(__A_vals.len())
+            {
+                let __j: usize = __B_l1_crd[__pB1] as usize;
+                ::sparse::__private::prefetch_gather(
+                    __D_vals,
+                    __B_l1_crd,
+                    __pB1 + 32,
+                    0,
+                    __D_l1_size,
+                );
+                let mut __t: T = <T as ::sparse::Scalar>::ZERO;
+                let __guard: T = __B_vals[__pB1];
+                if __guard != <T as ::sparse::Scalar>::ZERO {
+                    let __p_row = __C_vals.get(__i * __C_l1_size..).unwrap_or_default();
+                    let __p_1_row = __D_vals
+                        .get(__j * __D_l1_size..)
+                        .unwrap_or_default();
+                    for __k in 0..__C_shape1.min(__p_row.len()).min(__p_1_row.len()) {
+                        let __p: usize = __i * __C_l1_size + __k;
+                        let __p_1: usize = __j * __D_l1_size + __k;
+                        __t += __p_row[__k] * __p_1_row[__k];
+                    }
                 }
+                __A_vals[__pB1] = __B_vals[__pB1] * __t;
             }
-            __A_vals[__pB1] = __B_vals[__pB1] * __t;
+        }
+    } else {
+        for __i in 0..__A_shape0.min(__B_l1_pos.len().saturating_sub(1)) {
+            let __pB1_start: usize = __B_l1_pos[__i] as usize;
+            for __pB1 in __pB1_start..(__B_l1_pos[__i + 1] as usize)
+                .min(__B_l1_crd.len())
+                .min(__B_vals.len())
+                .min(__A_vals.len())
+            {
+                let __j: usize = __B_l1_crd[__pB1] as usize;
+                ::sparse::__private::prefetch_gather(
+                    __D_vals,
+                    __B_l1_crd,
+                    __pB1 + 32,
+                    0,
+                    __D_l1_size,
+                );
+                let mut __t: T = <T as ::sparse::Scalar>::ZERO;
+                let __guard: T = __B_vals[__pB1];
+                if __guard != <T as ::sparse::Scalar>::ZERO {
+                    let __p_row = __C_vals.get(__i * __C_l1_size..).unwrap_or_default();
+                    let __p_1_row = __D_vals
+                        .get(__j * __D_l1_size..)
+                        .unwrap_or_default();
+                    for __k in 0..__C_shape1.min(__p_row.len()).min(__p_1_row.len()) {
+                        let __p: usize = __i * __C_l1_size + __k;
+                        let __p_1: usize = __j * __D_l1_size + __k;
+                        __t += __p_row[__k] * __p_1_row[__k];
+                    }
+                }
+                __A_vals[__pB1] = __B_vals[__pB1] * __t;
+            }
         }
     }
     ::core::result::Result::Ok(())

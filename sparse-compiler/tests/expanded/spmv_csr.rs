@@ -51,20 +51,42 @@ fn spmv<T: ::sparse::Scalar>(
         __x_vals,
     );
     let __y_vals: &mut [T] = y.values_mut();
-    for __i in 0..__y_shape0.min(__y_vals.len()).min(__A_l1_pos.len().saturating_sub(1))
+    if ::sparse::__private::prefetch_wanted(__A_l1_crd)
+        || ::sparse::__private::prefetch_wanted(__A_vals)
     {
-        let mut __t: T = <T as ::sparse::Scalar>::ZERO;
-        let __pA1_start: usize = __A_l1_pos[__i] as usize;
-        ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);
-        ::sparse::__private::prefetch_ahead(__A_vals, __pA1_start);
-        for __pA1 in __pA1_start..(__A_l1_pos[__i + 1] as usize)
-            .min(__A_l1_crd.len())
-            .min(__A_vals.len())
+        for __i in 0..__y_shape0
+            .min(__y_vals.len())
+            .min(__A_l1_pos.len().saturating_sub(1))
         {
-            let __j: usize = __A_l1_crd[__pA1] as usize;
-            __t += __A_vals[__pA1] * __x_at_A_l1.at(__A_l1_crd, __pA1);
+            let mut __t: T = <T as ::sparse::Scalar>::ZERO;
+            let __pA1_start: usize = __A_l1_pos[__i] as usize;
+            ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);
+            ::sparse::__private::prefetch_ahead(__A_vals, __pA1_start);
+            for __pA1 in __pA1_start..(__A_l1_pos[__i + 1] as usize)
+                .min(__A_l1_crd.len())
+                .min(__A_vals.len())
+            {
+                let __j: usize = __A_l1_crd[__pA1] as usize;
+                __t += __A_vals[__pA1] * __x_at_A_l1.at(__A_l1_crd, __pA1);
+            }
+            __y_vals[__i] = __t;
         }
-        __y_vals[__i] = __t;
+    } else {
+        for __i in 0..__y_shape0
+            .min(__y_vals.len())
+            .min(__A_l1_pos.len().saturating_sub(1))
+        {
+            let mut __t: T = <T as ::sparse::Scalar>::ZERO;
+            let __pA1_start: usize = __A_l1_pos[__i] as usize;
+            for __pA1 in __pA1_start..(__A_l1_pos[__i + 1] as usize)
+                .min(__A_l1_crd.len())
+                .min(__A_vals.len())
+            {
+                let __j: usize = __A_l1_crd[__pA1] as usize;
+                __t += __A_vals[__pA1] * __x_at_A_l1.at(__A_l1_crd, __pA1);
+            }
+            __y_vals[__i] = __t;
+        }
     }
     ::core::result::Result::Ok(())
 }

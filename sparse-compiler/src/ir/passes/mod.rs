@@ -18,6 +18,8 @@
 //!   operand evaluated, before the loop that tests one at a time;
 //! - `gather`: reads an input's values at a coordinate just loaded from an input's level as one
 //!   gather, which the CPU back end reads without a bounds check per element;
+//! - `hints`: runs a short loop nest whose iterations give prefetch hints as a copy without
+//!   them where the runtime would skip them (arrays that fit in the caches);
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
 //!
 //! `short` and `chains` rewrite the same kind of loop, a reduction over a segment, with the
@@ -28,6 +30,7 @@ mod chains;
 mod compute;
 mod exits;
 mod gather;
+mod hints;
 mod lanes;
 mod segment;
 mod short;
@@ -45,7 +48,7 @@ use super::{Kernel, Stmt, Unit, Var, declared_names, verify};
 type Pass = (&'static str, fn(Kernel) -> Kernel, verify::Stage);
 
 /// The passes, in the order they run.
-const PASSES: [Pass; 8] = [
+const PASSES: [Pass; 9] = [
     ("lanes", lanes::shape, verify::Stage::Lowered),
     ("zero", zero::in_blocks, verify::Stage::Lowered),
     ("tile", tile::tile, verify::Stage::Lowered),
@@ -53,6 +56,7 @@ const PASSES: [Pass; 8] = [
     ("chains", chains::two_chains, verify::Stage::Lowered),
     ("exits", exits::in_blocks, verify::Stage::Lowered),
     ("gather", gather::gathers, verify::Stage::Lowered),
+    ("hints", hints::unswitch, verify::Stage::Lowered),
     ("assembly", assembly::split_phases, verify::Stage::Final),
 ];
 
