@@ -6,14 +6,14 @@
 //! The runtime gives no hints for arrays that fit in the caches, but it tests each array's size
 //! at every hint: two tests a row, which on a matrix of a few thousand rows of a few nonzeros
 //! cost 5-15% of a serial SpMV (1138_bus 1.72 µs with them, 1.46 without; lp_qap12 24.1 against
-//! 22.6). Only short loop nests are copied: those with at most two loops inside the row loop
+//! 22.6). Only short loop nests are copied: those with at most three loops inside the row loop
 //! and nothing but plain statements, where the tests are a visible part of a row's work.
 
 use super::on_gpu;
 use crate::ir::{BinOp, Expr, Kernel, Stmt, any_stmt, bin};
 
 /// The most loops a copied loop's body may hold.
-const MAX_INNER_LOOPS: usize = 2;
+const MAX_INNER_LOOPS: usize = 3;
 
 /// `kernel` with its hinting loops split as the module says.
 pub(super) fn unswitch(mut kernel: Kernel) -> Kernel {
