@@ -52,6 +52,7 @@ fn spmm_at_every_width_serial_split_and_accumulating() {
                 let mut c = garbage([m, n]);
                 spmm(&mut c, &a, &b).unwrap();
                 assert_same(c.values(), &want, &format!("spmm, width {n}"));
+                let mut c = garbage([m, n]);
                 spmm_rows(&mut c, &a, &b).unwrap();
                 assert_same(c.values(), &want, &format!("spmm on rows, width {n}"));
             }

@@ -6,10 +6,11 @@
 //!   turns it back into a plain loop;
 //! - `assembly`: splits a row-parallel assembly into its count phase, the layout of the rows on
 //!   the host, and its fill phase;
+//! - `tile`: holds the row of a dense output that a loop over a sparse segment accumulates into
+//!   in a local array of constant width (register tiles), and where one loop nest writes
+//!   every row of the output whole, drops the zeroing it would overwrite;
 //! - `zero`: zeroes a dense output block by block in the thread region whose iterations own the
 //!   blocks, instead of before it;
-//! - `tile`: holds the row of a dense output that a loop over a sparse segment accumulates into
-//!   in a local array of constant width (register tiles);
 //! - `short`: runs a reduction over a segment of at most a few positions as straight-line steps
 //!   instead of a loop whose exit the processor mispredicts;
 //! - `chains`: walks a long `min` or `max` reduction as two halves side by side, so two chains
@@ -50,8 +51,8 @@ type Pass = (&'static str, fn(Kernel) -> Kernel, verify::Stage);
 /// The passes, in the order they run.
 const PASSES: [Pass; 9] = [
     ("lanes", lanes::shape, verify::Stage::Lowered),
-    ("zero", zero::in_blocks, verify::Stage::Lowered),
     ("tile", tile::tile, verify::Stage::Lowered),
+    ("zero", zero::in_blocks, verify::Stage::Lowered),
     ("short", short::short_segments, verify::Stage::Lowered),
     ("chains", chains::two_chains, verify::Stage::Lowered),
     ("exits", exits::in_blocks, verify::Stage::Lowered),

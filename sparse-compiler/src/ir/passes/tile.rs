@@ -29,8 +29,8 @@
 
 use super::Locals;
 use crate::ir::{
-    Array, BinOp, Expr, HostStep, Kernel, Literal, OutputAccess, Place, ReduceOp, Stmt, Sync, Type,
-    Unit, UpdateOp, Var, bin, mentions, offset_of, substitute,
+    Array, BinOp, Expr, HostStep, Kernel, Literal, OutputAccess, Place, ReduceOp, Region, Stmt,
+    Sync, Type, Unit, UpdateOp, Var, bin, mentions, offset_of, substitute,
 };
 
 /// The tile widths tried, widest first: 32 columns (SpMM's usual 32 dense columns, eight
@@ -57,21 +57,26 @@ pub(super) fn tile(mut kernel: Kernel) -> Kernel {
 }
 
 /// Whether the kernel zeroes its dense output only for one nest that writes every row whole:
-/// the body is the zeroing and a loop over all the output's rows whose body ends with the nest,
-/// the output's only writer, at row `i` across all its columns. Its tiles then start from zero
-/// and the columns they leave are zeroed row by row, so the output is written once, not zeroed
-/// first and read back.
+/// the body is the zeroing and then a loop over all the output's rows, or a thread region whose
+/// iterations own blocks of whole rows and loop over the rows of their block (`block_rows`). The
+/// row loop's body ends with the nest, the output's only writer, at row `i` across all its
+/// columns. Its tiles then start from zero and the columns they leave are zeroed row by row, so
+/// the output is written once, not zeroed first and read back.
 fn writes_whole_rows(kernel: &Kernel) -> bool {
-    let [
-        Stmt::Host(HostStep::ZeroOutput { .. }),
+    let [Stmt::Host(HostStep::ZeroOutput { .. }), covering] = kernel.body.as_slice() else {
+        return false;
+    };
+    let rows = match covering {
         Stmt::For {
-            var: i,
+            var,
             lo: Expr::Index(0),
             hi: Expr::Dim { param: 0, dim: 0 },
             body,
-        },
-    ] = kernel.body.as_slice()
-    else {
+        } => Some((var, body.as_slice())),
+        Stmt::Parallel(region) => block_rows(region),
+        _ => None,
+    };
+    let Some((i, body)) = rows else {
         return false;
     };
     let Some((
@@ -98,6 +103,55 @@ fn writes_whole_rows(kernel: &Kernel) -> bool {
         && matches!(nest.n, Expr::Dim { param: 0, dim: 1 })
         && *nest.base == row
         && before.iter().all(|s| plain(s) && !reads_output(s))
+}
+
+/// The row variable and the row loop's body of a row split's region: iteration `v` owns the
+/// block of `w` rows from row `v * w` (`w * C.l1.size` values) and its body is one loop over
+/// exactly those rows,
+///
+/// ```text
+/// for u in 0..min(w, rows - 0 - v * w) { let i = 0 + (v * w + u); .. }
+/// ```
+///
+/// so every row of the block is a row of the loop. The body returned starts after `let i`.
+fn block_rows(region: &Region) -> Option<(&Var, &[Stmt])> {
+    let OutputAccess::Blocks { chunk } = &region.output else {
+        return None;
+    };
+    let Expr::Binary(BinOp::Mul, w, l1) = chunk else {
+        return None;
+    };
+    let (Expr::Index(_), Expr::LevelSize { param: 0, level: 1 }) = (&**w, &**l1) else {
+        return None;
+    };
+    let [
+        Stmt::For {
+            var: u,
+            lo: Expr::Index(0),
+            hi,
+            body,
+        },
+    ] = region.body.as_slice()
+    else {
+        return None;
+    };
+    let v = Expr::Var(region.var.clone());
+    let first = bin(BinOp::Mul, v, (**w).clone());
+    let rows_left = bin(
+        BinOp::Sub,
+        bin(BinOp::Sub, Expr::Dim { param: 0, dim: 0 }, Expr::Index(0)),
+        first.clone(),
+    );
+    let (Some(Stmt::Let { var: i, init, .. }), rest) = (body.first(), &body[1..]) else {
+        return None;
+    };
+    let row = bin(
+        BinOp::Add,
+        Expr::Index(0),
+        bin(BinOp::Add, first, Expr::Var(u.clone())),
+    );
+    let owned = region.unit == Unit::CpuThread && region.lo == Expr::Index(0);
+    (owned && *hi == bin(BinOp::Min, (**w).clone(), rows_left) && *init == row).then_some((i, rest))
 }
 
 /// Fresh names for the locals the pass declares, and whether the one nest it tiles writes
@@ -471,6 +525,24 @@ mod tests {
         });
         assert!(mttkrp.contains("zero(A.vals)"), "{mttkrp}");
         assert!(mttkrp.contains("__acc[__t] = A.vals[__pc];"), "{mttkrp}");
+    }
+
+    #[test]
+    fn writes_whole_rows_once_in_the_blocks_of_a_row_split() {
+        // Each block's loop covers its rows: no block zeroed first, no tile read back.
+        let rows = ir(quote! {
+            fn k; C(i,k) = A(i,j) * B(j,k); formats<A: csr>;
+            schedule<split(i, i0, i1, Down, 16).parallelize(i0, CpuThread, NoRaces)>;
+        });
+        assert!(!rows.contains("= T(0);\n        }\n        for __i1"), "{rows}");
+        assert!(!rows.contains("= C.vals[__pc"), "{rows}");
+        assert!(rows.contains("C.vals[__pz] = T(0);"), "{rows}");
+        // An atomic split shares rows between its tasks: they must start from zeros.
+        let shared = ir(quote! {
+            fn k; C(i,k) = A(i,j) * B(j,k); formats<A: csr>;
+            schedule<split(i, i0, i1, Down, 16).parallelize(i0, CpuThread, Atomics)>;
+        });
+        assert!(shared.contains("zero_in_parallel(C.vals)"), "{shared}");
     }
 
     #[test]
