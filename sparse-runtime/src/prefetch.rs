@@ -13,7 +13,7 @@
 //! a small matrix (an iterative solver's SpMV), a kernel finds its arrays in the cache, and the
 //! two hints per row are pure cost, 10-15% of a CSR SpMV's time on matrices of a few thousand
 //! rows. [`prefetch_ahead`] therefore gives hints only for arrays of at least
-//! [`PREFETCH_MIN_BYTES`].
+//! `PREFETCH_MIN_BYTES` (2 MiB).
 #![allow(unsafe_code)]
 
 /// How far past a loop's first element [`prefetch_ahead`] asks for data, in bytes: sixteen cache
@@ -28,10 +28,10 @@ pub const PREFETCH_DISTANCE_BYTES: usize = 1024;
 /// 1 MiB) 1.05, 64,000 rows (4 MiB) 0.95, 256,000 rows 0.83, 1,000,000 rows 0.75.
 pub const PREFETCH_MIN_BYTES: usize = 2 << 20;
 
-/// Whether [`prefetch_ahead`] gives hints for `slice`: it takes at least [`PREFETCH_MIN_BYTES`].
-/// Generated code tests it once before a loop whose iterations each hint `slice`, and runs a copy
-/// of the loop without the hints when it is false (on a matrix of a few thousand rows, the two
-/// tests a row cost 5-15% of an SpMV's time).
+/// Whether [`prefetch_ahead`] gives hints for `slice`: it takes at least `PREFETCH_MIN_BYTES`
+/// (2 MiB). Generated code tests it once before a loop whose iterations each hint `slice`, and
+/// runs a copy of the loop without the hints when it is false (on a matrix of a few thousand
+/// rows, the two tests a row cost 5-15% of an SpMV's time).
 #[inline(always)]
 pub fn prefetch_wanted<T>(slice: &[T]) -> bool {
     size_of_val(slice) >= PREFETCH_MIN_BYTES
@@ -39,8 +39,8 @@ pub fn prefetch_wanted<T>(slice: &[T]) -> bool {
 
 /// Hints the processor to bring `slice[from + d]` into the cache, `d` being
 /// `PREFETCH_DISTANCE_BYTES` worth of elements, when `slice` takes at least
-/// [`PREFETCH_MIN_BYTES`]; an address past the end of the slice is fine (the hint is dropped or
-/// fetches a line nobody reads). Does nothing on targets other than x86_64.
+/// `PREFETCH_MIN_BYTES` (2 MiB); an address past the end of the slice is fine (the hint is
+/// dropped or fetches a line nobody reads). Does nothing on targets other than x86_64.
 ///
 /// The size test costs one compare of a loop-invariant length, which LLVM hoists out of the loop
 /// around the call where it can.
@@ -58,10 +58,10 @@ pub fn prefetch_ahead<T>(slice: &[T], from: usize) {
 }
 
 /// Hints the processor to bring `values[offset + crd[at] * stride..]` into the cache: the element
-/// (for a matrix gathered by rows, the row of `stride` elements, up to [`ROW_LINES`] cache lines
+/// (for a matrix gathered by rows, the row of `stride` elements, up to `ROW_LINES` (4) cache lines
 /// of it) that a gather will read `at - p` iterations after the one at position `p` reads
 /// `values[offset + crd[p] * stride]`. Nothing happens when `at` is past the end of `crd`, or
-/// when `values` takes less than [`PREFETCH_MIN_BYTES`] (it stays in the cache from call to
+/// when `values` takes less than `PREFETCH_MIN_BYTES`, 2 MiB (it stays in the cache from call to
 /// call); an element past the end of `values` is fine, as for [`prefetch_ahead`].
 ///
 /// The hardware prefetcher cannot follow a gather whose addresses come from another array (random
