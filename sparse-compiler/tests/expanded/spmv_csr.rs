@@ -63,10 +63,9 @@ fn spmv<T: ::sparse::Scalar>(
             ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);
             ::sparse::__private::prefetch_ahead(__A_vals, __pA1_start);
             for __pA1 in __pA1_start..(__A_l1_pos[__i + 1] as usize)
-                .min(__A_l1_crd.len())
                 .min(__A_vals.len())
+                .min(__A_l1_crd.len())
             {
-                let __j: usize = __A_l1_crd[__pA1] as usize;
                 __t += __A_vals[__pA1] * __x_at_A_l1.at(__A_l1_crd, __pA1);
             }
             __y_vals[__i] = __t;
@@ -79,10 +78,9 @@ fn spmv<T: ::sparse::Scalar>(
             let mut __t: T = <T as ::sparse::Scalar>::ZERO;
             let __pA1_start: usize = __A_l1_pos[__i] as usize;
             for __pA1 in __pA1_start..(__A_l1_pos[__i + 1] as usize)
-                .min(__A_l1_crd.len())
                 .min(__A_vals.len())
+                .min(__A_l1_crd.len())
             {
-                let __j: usize = __A_l1_crd[__pA1] as usize;
                 __t += __A_vals[__pA1] * __x_at_A_l1.at(__A_l1_crd, __pA1);
             }
             __y_vals[__i] = __t;

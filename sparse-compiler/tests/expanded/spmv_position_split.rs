@@ -110,10 +110,9 @@ fn spmv_positions<T: ::sparse::Scalar>(
                     ::sparse::__private::prefetch_ahead(__A_l1_crd, __p_cursor);
                     ::sparse::__private::prefetch_ahead(__A_vals, __p_cursor);
                     for __p in __p_cursor..__p_run_end
-                        .min(__A_l1_crd.len())
                         .min(__A_vals.len())
+                        .min(__A_l1_crd.len())
                     {
-                        let __j: usize = __A_l1_crd[__p] as usize;
                         __segment_sum += __A_vals[__p] * __x_at_A_l1.at(__A_l1_crd, __p);
                     }
                     if __A_segment == __p_tile_first || __p_stop < __A_segment_end {

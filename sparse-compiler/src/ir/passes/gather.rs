@@ -16,8 +16,11 @@
 //! kernels are rewritten, outside `CpuVector` regions and outside the bodies of loops that may
 //! stop early (`while`; a `for` loop inside one is rewritten); the values and the coordinates
 //! must belong to inputs, which nothing writes while the kernel runs.
+//!
+//! A coordinate's `let` that no later statement of its block reads once the loads are gathers
+//! (SpMV's `let j = A.l1.crd[p]`) is dropped, so the printed kernel does not read `crd[p]` twice.
 
-use crate::ir::visit::{map_operands, stmt_exprs_mut};
+use crate::ir::visit::{any_stmt, map_operands, mentions, stmt_exprs, stmt_exprs_mut};
 use crate::ir::{Array, Expr, Kernel, Param, Place, Region, Stmt, Unit, Var};
 
 /// `kernel` with every load at a coordinate read from an input's level made a gather.
@@ -27,7 +30,43 @@ pub(super) fn gathers(mut kernel: Kernel) -> Kernel {
     }
     let mut scope = Vec::new();
     block(&mut kernel.body, &mut scope, &kernel.params, false);
+    drop_unread(&mut kernel.body);
     kernel
+}
+
+/// `stmts`, at any depth, without the `let`s of coordinates that no later statement of their
+/// block reads.
+fn drop_unread(stmts: &mut Vec<Stmt>) {
+    for stmt in stmts.iter_mut() {
+        for body in stmt.bodies_mut() {
+            drop_unread(body);
+        }
+    }
+    let mut k = 0;
+    while k < stmts.len() {
+        let unread = match &stmts[k] {
+            Stmt::Let {
+                var,
+                init: Expr::Load(Array::Crd { .. }, _),
+                mutable: false,
+                ..
+            } => !reads(&stmts[k + 1..], var),
+            _ => false,
+        };
+        if unread {
+            stmts.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+}
+
+/// Whether a statement of `stmts`, at any depth, reads or assigns `var`.
+fn reads(stmts: &[Stmt], var: &Var) -> bool {
+    any_stmt(stmts, &|s| {
+        let assigns = matches!(s, Stmt::Update { place: Place::Var(v), .. } if v == var);
+        assigns || stmt_exprs(s).into_iter().any(|e| mentions(var, e))
+    })
 }
 
 /// A coordinate in scope: `var = crd[at]`.
@@ -141,6 +180,8 @@ mod tests {
             ir.contains("__t += A.vals[__pA1] * x.vals[A.l1.crd[__pA1]];"),
             "{ir}"
         );
+        // The coordinate's own `let` is read by nothing left.
+        assert!(!ir.contains("let __j"), "{ir}");
     }
 
     #[test]
