@@ -193,6 +193,7 @@ type Kernel<F, G> = fn(&mut Dense1, &Tensor<f64, F>, &Tensor<f64, G>) -> Result<
 /// Runs `kernel` on every input and compares with the evaluation. `large` adds a matrix big
 /// enough (over `PARALLEL_MIN_WORK` stored values) for thread regions to use the pool.
 fn check<F: Format, G: Format>(s: &Semiring, kernel: Kernel<F, G>, what: &str, large: bool) {
+    common::regions_on_small_inputs();
     let mut shapes = vec![(0, 0), (1, 1), (3, 1), (6, 9), (13, 7)];
     if large {
         shapes.push((190, 190));

@@ -86,6 +86,7 @@ type Operands = (
 );
 
 fn operands() -> Operands {
+    regions_on_small_inputs();
     let b = Tensor::from_entries(SHAPE, entries()).unwrap();
     let e = stored(&b);
     let c = vector();

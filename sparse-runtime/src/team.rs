@@ -23,7 +23,7 @@ use std::any::Any;
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed, Ordering::SeqCst};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -184,6 +184,25 @@ impl Drop for Dispatch<'_> {
 /// microseconds: the row-split SpMV of 1138_bus (5,192 values, 1.4 µs serially) was slower on
 /// the team (2.3 µs), that of plat1919 (about 17,000 values, 7.8 µs) faster (6.5 µs).
 pub const TEAM_MIN_WORK: usize = 1 << 13;
+
+/// The work below which a kernel runs a row split's rows unsplit, as the unscheduled kernel's
+/// loop, instead of its region: [`TEAM_MIN_WORK`] unless a test lowered it.
+static UNSPLIT_BELOW: AtomicUsize = AtomicUsize::new(TEAM_MIN_WORK);
+
+/// The stored values below which a row split runs unsplit. Below [`TEAM_MIN_WORK`] the region's
+/// blocks would run on the calling thread anyway, and the loop over the blocks' rows cost
+/// 1.3-2.4 times the plain loop over the rows (the row-split SpMV of 1138_bus, 5,192 values:
+/// 2.8-4.8 µs against the serial kernel's 2.0).
+#[inline]
+pub fn unsplit_below() -> usize {
+    UNSPLIT_BELOW.load(Relaxed)
+}
+
+/// Sets [`unsplit_below`] for the whole process, for tests: at 0 every row split runs its
+/// region, so that tests on small inputs check the regions' code.
+pub fn set_unsplit_below(work: usize) {
+    UNSPLIT_BELOW.store(work, Relaxed);
+}
 
 /// `f(k, block)` for each block of `size` values of `vals` (the last may be shorter), `k` counting
 /// from 0: on the calling thread in order when `work` is below [`TEAM_MIN_WORK`], else shared out

@@ -29,9 +29,18 @@ impl Rng {
     }
 }
 
+/// Makes every row split of this test process run its thread region, even on inputs below the
+/// work at which a kernel runs the split's rows as one plain loop: the tests' inputs are small,
+/// and the regions' code is what they check. The inputs below call it, so every test built on
+/// them checks the regions; `tests/kernels_unsplit.rs` checks the plain loop.
+pub fn regions_on_small_inputs() {
+    sparse::__private::set_unsplit_below(0);
+}
+
 /// Entry lists of a `shape` tensor covering the edge cases every kernel must handle: empty,
 /// a single entry, empty first/last/middle slices, duplicates, dense, and random fills.
 pub fn cases<const N: usize>(shape: [usize; N], seed: u64) -> Vec<Vec<([usize; N], f64)>> {
+    regions_on_small_inputs();
     let mut rng = Rng::new(seed);
     let total: usize = shape.iter().product();
     let mut out = vec![Vec::new()];
@@ -81,6 +90,7 @@ pub fn cases_with_huge_row(shape: [usize; 2], seed: u64) -> Vec<Vec<([usize; 2],
 
 /// The dense row-major array of an entry list (duplicates summed).
 pub fn dense<const N: usize>(shape: [usize; N], entries: &[([usize; N], f64)]) -> Vec<f64> {
+    regions_on_small_inputs();
     let mut d = vec![0.0; shape.iter().product()];
     for (c, v) in entries {
         let mut at = 0;
@@ -97,6 +107,7 @@ pub fn tensor<F: Format, const N: usize>(
     shape: [usize; N],
     entries: &[([usize; N], f64)],
 ) -> Tensor<f64, F> {
+    regions_on_small_inputs();
     Tensor::from_entries(shape, entries.iter().copied()).expect("valid test input")
 }
 
@@ -131,6 +142,7 @@ pub fn assert_same(got: &[f64], want: &[f64], what: &str) {
 /// A dense output filled with a value no kernel computes, so a kernel that forgets to overwrite or
 /// zero a position fails the comparison.
 pub fn garbage<const N: usize>(shape: [usize; N]) -> Tensor<f64, Dense<N>> {
+    regions_on_small_inputs();
     let len = shape.iter().product();
     Tensor::from_dense(shape, &vec![-777.25; len]).expect("valid shape")
 }

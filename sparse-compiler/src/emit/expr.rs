@@ -134,6 +134,10 @@ impl Emitter<'_> {
                     Prec::Postfix,
                 )
             }
+            Expr::UnsplitBelow => {
+                let root = self.root;
+                Operand::new(quote! { #root::__private::unsplit_below() }, Prec::Postfix)
+            }
             Expr::Binary(op, a, b) => self.put_binary(*op, a, b),
             Expr::Neg(a) => {
                 let a = self.put_expr(a).at(Prec::Unary);
@@ -393,6 +397,7 @@ pub(super) fn is_constant(expr: &Expr) -> bool {
         | Expr::Len(_)
         | Expr::AppendedLen { .. }
         | Expr::ParallelMinWork
+        | Expr::UnsplitBelow
         | Expr::Hinted(_)
         | Expr::CountUpTo { .. }
         | Expr::BinarySearchAfter { .. }

@@ -239,6 +239,9 @@ pub enum Expr {
     /// the calling thread ([`Region::work`]). A kernel compares a region's work with it to run a
     /// serial form of the region's loop instead (the loop over coordinate tiles, unsplit).
     ParallelMinWork,
+    /// The runtime's threshold for a row split: the stored values below which a kernel runs the
+    /// split's rows as one plain loop instead of its region of row blocks (the `unsplit` pass).
+    UnsplitBelow,
     /// Whether the runtime gives the [`Stmt::Prefetch`] hints for `array`: it is larger than the
     /// caches. A loop whose hints it would skip runs a copy without them (the `hints` pass).
     Hinted(Array),

@@ -29,6 +29,7 @@ pub fn operands(expr: &Expr) -> Vec<&Expr> {
         | Expr::Len(_)
         | Expr::AppendedLen { .. }
         | Expr::ParallelMinWork
+        | Expr::UnsplitBelow
         | Expr::Hinted(_) => Vec::new(),
     }
 }

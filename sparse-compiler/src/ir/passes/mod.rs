@@ -11,6 +11,8 @@
 //!   every row of the output whole, drops the zeroing it would overwrite;
 //! - `zero`: zeroes a dense output block by block in the thread region whose iterations own the
 //!   blocks, instead of before it;
+//! - `unsplit`: runs a row split's rows as one plain loop when the region's work is below the
+//!   runtime's threshold, where its blocks would run in order on the calling thread anyway;
 //! - `short`: runs a reduction over a segment of at most a few positions as straight-line steps
 //!   instead of a loop whose exit the processor mispredicts;
 //! - `chains`: walks a long `min` or `max` reduction as two halves side by side, so two chains
@@ -36,6 +38,7 @@ mod lanes;
 mod segment;
 mod short;
 mod tile;
+mod unsplit;
 mod zero;
 
 pub use compute::compute_only;
@@ -49,10 +52,11 @@ use super::{Kernel, Stmt, Unit, Var, declared_names, verify};
 type Pass = (&'static str, fn(Kernel) -> Kernel, verify::Stage);
 
 /// The passes, in the order they run.
-const PASSES: [Pass; 9] = [
+const PASSES: [Pass; 10] = [
     ("lanes", lanes::shape, verify::Stage::Lowered),
     ("tile", tile::tile, verify::Stage::Lowered),
     ("zero", zero::in_blocks, verify::Stage::Lowered),
+    ("unsplit", unsplit::below_threshold, verify::Stage::Lowered),
     ("short", short::short_segments, verify::Stage::Lowered),
     ("chains", chains::two_chains, verify::Stage::Lowered),
     ("exits", exits::in_blocks, verify::Stage::Lowered),

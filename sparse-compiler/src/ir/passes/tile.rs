@@ -106,23 +106,25 @@ fn writes_whole_rows(kernel: &Kernel) -> bool {
 }
 
 /// The row variable and the row loop's body of a row split's region: iteration `v` owns the
-/// block of `w` rows from row `v * w` (`w * C.l1.size` values) and its body is one loop over
-/// exactly those rows,
+/// block of `w` rows from row `v * w` (`w` values of a vector, `w * C.l1.size` of a matrix) and
+/// its body is one loop over exactly those rows,
 ///
 /// ```text
 /// for u in 0..min(w, rows - 0 - v * w) { let i = 0 + (v * w + u); .. }
 /// ```
 ///
 /// so every row of the block is a row of the loop. The body returned starts after `let i`.
-fn block_rows(region: &Region) -> Option<(&Var, &[Stmt])> {
+pub(super) fn block_rows(region: &Region) -> Option<(&Var, &[Stmt])> {
     let OutputAccess::Blocks { chunk } = &region.output else {
         return None;
     };
-    let Expr::Binary(BinOp::Mul, w, l1) = chunk else {
-        return None;
-    };
-    let (Expr::Index(_), Expr::LevelSize { param: 0, level: 1 }) = (&**w, &**l1) else {
-        return None;
+    let w = match chunk {
+        Expr::Index(_) => chunk,
+        Expr::Binary(BinOp::Mul, w, l1) => match (&**w, &**l1) {
+            (Expr::Index(_), Expr::LevelSize { param: 0, level: 1 }) => &**w,
+            _ => return None,
+        },
+        _ => return None,
     };
     let [
         Stmt::For {
@@ -136,7 +138,7 @@ fn block_rows(region: &Region) -> Option<(&Var, &[Stmt])> {
         return None;
     };
     let v = Expr::Var(region.var.clone());
-    let first = bin(BinOp::Mul, v, (**w).clone());
+    let first = bin(BinOp::Mul, v, w.clone());
     let rows_left = bin(
         BinOp::Sub,
         bin(BinOp::Sub, Expr::Dim { param: 0, dim: 0 }, Expr::Index(0)),
@@ -151,7 +153,7 @@ fn block_rows(region: &Region) -> Option<(&Var, &[Stmt])> {
         bin(BinOp::Add, first, Expr::Var(u.clone())),
     );
     let owned = region.unit == Unit::CpuThread && region.lo == Expr::Index(0);
-    (owned && *hi == bin(BinOp::Min, (**w).clone(), rows_left) && *init == row).then_some((i, rest))
+    (owned && *hi == bin(BinOp::Min, w.clone(), rows_left) && *init == row).then_some((i, rest))
 }
 
 /// Fresh names for the locals the pass declares, and whether the one nest it tiles writes
@@ -534,7 +536,10 @@ mod tests {
             fn k; C(i,k) = A(i,j) * B(j,k); formats<A: csr>;
             schedule<split(i, i0, i1, Down, 16).parallelize(i0, CpuThread, NoRaces)>;
         });
-        assert!(!rows.contains("= T(0);\n        }\n        for __i1"), "{rows}");
+        assert!(
+            !rows.contains("= T(0);\n        }\n        for __i1"),
+            "{rows}"
+        );
         assert!(!rows.contains("= C.vals[__pc"), "{rows}");
         assert!(rows.contains("C.vals[__pz] = T(0);"), "{rows}");
         // An atomic split shares rows between its tasks: they must start from zeros.

@@ -489,6 +489,7 @@ impl Printer<'_> {
             Expr::Not(a) => (format!("!{}", self.at(a, Prec::Unary)), Prec::Unary),
             Expr::Signed(n) => (format!("{n}i"), Prec::Postfix),
             Expr::ParallelMinWork => ("parallel_min_work".to_string(), Prec::Postfix),
+            Expr::UnsplitBelow => ("unsplit_below".to_string(), Prec::Postfix),
             Expr::Hinted(array) => (format!("hinted({})", self.array(array)), Prec::Postfix),
             Expr::Cast(ty, a) => (
                 format!("{} as {}", self.at(a, Prec::Cast), type_name(*ty)),
