@@ -1,7 +1,8 @@
-//! Row splits on both sides of the work threshold: below it a kernel runs the split's rows as
-//! one plain loop (the `unsplit` pass), above it the thread region. The other kernel tests make
-//! every row split run its region (`common::regions_on_small_inputs`); this file keeps the
-//! runtime's default, so its small inputs take the plain loop.
+//! Thread splits on both sides of the work threshold: below it a row split runs its rows as one
+//! plain loop (the `unsplit` pass) and a split that shares its output runs the unscheduled
+//! kernel (`ir::twin`), above it the thread region. The other kernel tests make every split run
+//! its region (`common::regions_on_small_inputs`); this file keeps the runtime's default, so its
+//! small inputs take the plain loops.
 
 use sparse::prelude::*;
 
@@ -13,6 +14,14 @@ tensor_kernel! {
 tensor_kernel! {
     fn spmm_rows; C(i,k) = A(i,j) * B(j,k); formats<A: csr>;
     schedule<split(i, i0, i1, Down, 16).parallelize(i0, CpuThread, NoRaces)>;
+}
+tensor_kernel! {
+    fn spmv_nonzeros; y(i) = A(i,j) * x(j); formats<A: csr>;
+    schedule<collapse(i,j,f).pos(f,p,A).split(p,p0,p1,Down,16).parallelize(p0,CpuThread,Atomics)>;
+}
+tensor_kernel! {
+    fn spmv_columns; y(i) = A(i,j) * x(j); formats<A: csc>;
+    schedule<parallelize(j, CpuThread, Temporary)>;
 }
 tensor_kernel! {
     fn minplus_rows; y(i) = A(i,j) + x(j); formats<A: csr>;
@@ -89,6 +98,14 @@ fn spmv_rows_matches_the_dense_product_and_the_serial_kernel() {
         spmv_rows(&mut y, &a, &x).unwrap();
         assert_eq!(y.values(), &want[..], "{m} x {n}");
         assert_eq!(y.values(), serial.values(), "{m} x {n}");
+        // The values are multiples of 1/8 with few terms a row: every order sums them exactly.
+        let mut y = Tensor::from_vec([m], vec![-7.5; m]).unwrap();
+        spmv_nonzeros(&mut y, &a, &x).unwrap();
+        assert_eq!(y.values(), &want[..], "nonzero split, {m} x {n}");
+        let csc: Tensor<f64, Csc> = Tensor::from_entries([m, n], e.iter().copied()).unwrap();
+        let mut y = Tensor::from_vec([m], vec![-7.5; m]).unwrap();
+        spmv_columns(&mut y, &csc, &x).unwrap();
+        assert_eq!(y.values(), &want[..], "columns, {m} x {n}");
     }
 }
 

@@ -217,5 +217,36 @@ fn front_end(
     let ir = lower::lower(&program, &scheduled, &kernel.name.to_string())?;
     let ir = ir::passes::run(ir)
         .map_err(|problem| vec![Error::new(kernel.name.span(), ErrorKind::Internal(problem))])?;
+    let ir = with_unscheduled_twin(&kernel, ir);
     Ok((kernel, scheduled, ir))
+}
+
+/// `ir`, which shares its output among threads, running the unscheduled kernel on inputs too
+/// small for its threads (`ir::twin`); as it is where there is no such region, it runs on a
+/// GPU, it assembles its output, or the kernel without its schedule does not compile.
+fn with_unscheduled_twin(kernel: &syntax::ast::Kernel, ir: ir::Kernel) -> ir::Kernel {
+    let Some(work) = ir::twin::shared_region_work(&ir) else {
+        return ir;
+    };
+    if emit::cuda::is_gpu_kernel(&ir) || ir::passes::compute_only(&ir).is_some() {
+        return ir;
+    }
+    let mut plain = kernel.clone();
+    plain.schedule = None;
+    let Ok((plain, program, scheduled)) = schedule_of(plain) else {
+        return ir;
+    };
+    let unscheduled = lower::lower(&program, &scheduled, &plain.name.to_string())
+        .ok()
+        .and_then(|k| ir::passes::run(k).ok());
+    match unscheduled {
+        Some(serial) if ir::twin::shared_region_work(&serial).is_none() => {
+            let combined = ir::twin::below_threshold(ir.clone(), serial, work);
+            match ir::verify::verify(&combined, ir::verify::Stage::Final) {
+                Ok(()) => combined,
+                Err(_) => ir,
+            }
+        }
+        _ => ir,
+    }
 }

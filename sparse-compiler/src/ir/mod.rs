@@ -31,6 +31,7 @@ mod intrinsic;
 pub mod passes;
 mod print;
 mod reduce;
+pub mod twin;
 pub mod verify;
 pub(crate) mod visit;
 

@@ -51,88 +51,132 @@ fn spmv_positions<T: ::sparse::Scalar>(
         __x_vals,
     );
     let __y_vals: &mut [T] = y.values_mut();
-    let __p0_tiles: usize = (__A_l1_crd.len() - 0 + 2047) / 2048;
-    let __p0_per_task: usize = ::core::cmp::max((__p0_tiles + 255) / 256, 2);
-    for __bound_run in 0..(__p0_tiles + (__p0_per_task - 1)) / __p0_per_task + 1 {
-        let __bound: usize = ::core::cmp::min(
-            __bound_run * __p0_per_task * 2048,
-            __A_l1_crd.len(),
-        );
-        let __bound_upto: usize = __A_l1_pos
-            .partition_point(|&__x| (__x as usize) <= __bound);
-        for __bound_row in ::core::cmp::min(
-            if __bound == 0 {
-                0
-            } else {
-                __A_l1_pos.partition_point(|&__x| (__x as usize) <= __bound - 1)
-            },
-            __bound_upto - 1,
-        )..::core::cmp::min(__bound_upto, __A_l1_pos.len() - 1).min(__y_vals.len())
+    if __A_vals.len() + __x_vals.len() < ::sparse::__private::unsplit_below() {
+        if ::sparse::__private::prefetch_wanted(__A_l1_crd)
+            || ::sparse::__private::prefetch_wanted(__A_vals)
         {
-            __y_vals[__bound_row] = <T as ::sparse::Scalar>::ZERO;
-        }
-    }
-    {
-        let __out_cells = ::sparse::__private::as_atomic(&mut *__y_vals);
-        ::sparse::__private::for_each_task(
-            0..(__p0_tiles + (__p0_per_task - 1)) / __p0_per_task,
-            __A_vals.len() + __x_vals.len(),
-            |__p0_task: usize| {
-                let __y_shape0 = __y_shape0;
-                let __A_shape0 = __A_shape0;
-                let __A_shape1 = __A_shape1;
-                let __x_shape0 = __x_shape0;
-                let __A_l1_pos = __A_l1_pos;
-                let __A_l1_crd = __A_l1_crd;
-                let __A_vals = __A_vals;
-                let __x_vals = __x_vals;
-                let __x_at_A_l1 = __x_at_A_l1;
-                let mut __A_segment: usize = __A_l1_pos
-                    .partition_point(|&__x| {
-                        (__x as usize) <= 0 + (__p0_task * __p0_per_task * 2048 + 0)
-                    }) - 1;
-                let mut __A_segment_end: usize = if __A_segment + 1 < __A_l1_pos.len() {
-                    __A_l1_pos[__A_segment + 1] as usize
-                } else {
-                    0
-                };
-                let mut __p_cursor: usize = 0 + __p0_task * __p0_per_task * 2048;
-                let __p_stop: usize = ::core::cmp::min(
-                    0 + __p0_task * __p0_per_task * 2048 + 2048 * __p0_per_task,
-                    __A_l1_crd.len(),
-                );
-                let __p_tile_first: usize = __A_segment;
-                while __p_cursor < __p_stop {
-                    __A_segment_end = __A_l1_pos[__A_segment + 1] as usize;
-                    let __i: usize = __A_segment;
-                    let __p_run_end: usize = ::core::cmp::min(__A_segment_end, __p_stop);
-                    let mut __segment_sum: T = <T as ::sparse::Scalar>::ZERO;
-                    ::sparse::__private::prefetch_ahead(__A_l1_crd, __p_cursor);
-                    ::sparse::__private::prefetch_ahead(__A_vals, __p_cursor);
-                    for __p in __p_cursor..__p_run_end
-                        .min(__A_vals.len())
-                        .min(__A_l1_crd.len())
-                    {
-                        __segment_sum += __A_vals[__p] * __x_at_A_l1.at(__A_l1_crd, __p);
-                    }
-                    if __A_segment == __p_tile_first || __p_stop < __A_segment_end {
-                        ::sparse::__private::AtomicCell::add(
-                            &__out_cells[__A_segment],
-                            __segment_sum,
-                        );
-                    } else {
-                        ::sparse::__private::AtomicCell::set(
-                            &__out_cells[__A_segment],
-                            __segment_sum,
-                        );
-                    }
-                    __p_cursor = __p_run_end;
-                    if __p_run_end == __A_segment_end {
-                        __A_segment += 1;
-                    }
+            for __i in 0..__y_shape0
+                .min(__y_vals.len())
+                .min(__A_l1_pos.len().saturating_sub(1))
+            {
+                let mut __t: T = <T as ::sparse::Scalar>::ZERO;
+                let __pA1_start: usize = __A_l1_pos[__i] as usize;
+                ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);
+                ::sparse::__private::prefetch_ahead(__A_vals, __pA1_start);
+                for __pA1 in __pA1_start..(__A_l1_pos[__i + 1] as usize)
+                    .min(__A_vals.len())
+                    .min(__A_l1_crd.len())
+                {
+                    __t += __A_vals[__pA1] * __x_at_A_l1.at(__A_l1_crd, __pA1);
                 }
-            },
-        );
+                __y_vals[__i] = __t;
+            }
+        } else {
+            for __i in 0..__y_shape0
+                .min(__y_vals.len())
+                .min(__A_l1_pos.len().saturating_sub(1))
+            {
+                let mut __t: T = <T as ::sparse::Scalar>::ZERO;
+                let __pA1_start: usize = __A_l1_pos[__i] as usize;
+                for __pA1 in __pA1_start..(__A_l1_pos[__i + 1] as usize)
+                    .min(__A_vals.len())
+                    .min(__A_l1_crd.len())
+                {
+                    __t += __A_vals[__pA1] * __x_at_A_l1.at(__A_l1_crd, __pA1);
+                }
+                __y_vals[__i] = __t;
+            }
+        }
+    } else {
+        let __p0_tiles: usize = (__A_l1_crd.len() - 0 + 2047) / 2048;
+        let __p0_per_task: usize = ::core::cmp::max((__p0_tiles + 255) / 256, 2);
+        for __bound_run in 0..(__p0_tiles + (__p0_per_task - 1)) / __p0_per_task + 1 {
+            let __bound: usize = ::core::cmp::min(
+                __bound_run * __p0_per_task * 2048,
+                __A_l1_crd.len(),
+            );
+            let __bound_upto: usize = __A_l1_pos
+                .partition_point(|&__x| (__x as usize) <= __bound);
+            for __bound_row in ::core::cmp::min(
+                if __bound == 0 {
+                    0
+                } else {
+                    __A_l1_pos.partition_point(|&__x| (__x as usize) <= __bound - 1)
+                },
+                __bound_upto - 1,
+            )..::core::cmp::min(__bound_upto, __A_l1_pos.len() - 1).min(__y_vals.len())
+            {
+                __y_vals[__bound_row] = <T as ::sparse::Scalar>::ZERO;
+            }
+        }
+        {
+            let __out_cells = ::sparse::__private::as_atomic(&mut *__y_vals);
+            ::sparse::__private::for_each_task(
+                0..(__p0_tiles + (__p0_per_task - 1)) / __p0_per_task,
+                __A_vals.len() + __x_vals.len(),
+                |__p0_task: usize| {
+                    let __y_shape0 = __y_shape0;
+                    let __A_shape0 = __A_shape0;
+                    let __A_shape1 = __A_shape1;
+                    let __x_shape0 = __x_shape0;
+                    let __A_l1_pos = __A_l1_pos;
+                    let __A_l1_crd = __A_l1_crd;
+                    let __A_vals = __A_vals;
+                    let __x_vals = __x_vals;
+                    let __x_at_A_l1 = __x_at_A_l1;
+                    let mut __A_segment: usize = __A_l1_pos
+                        .partition_point(|&__x| {
+                            (__x as usize) <= 0 + (__p0_task * __p0_per_task * 2048 + 0)
+                        }) - 1;
+                    let mut __A_segment_end: usize = if __A_segment + 1
+                        < __A_l1_pos.len()
+                    {
+                        __A_l1_pos[__A_segment + 1] as usize
+                    } else {
+                        0
+                    };
+                    let mut __p_cursor: usize = 0 + __p0_task * __p0_per_task * 2048;
+                    let __p_stop: usize = ::core::cmp::min(
+                        0 + __p0_task * __p0_per_task * 2048 + 2048 * __p0_per_task,
+                        __A_l1_crd.len(),
+                    );
+                    let __p_tile_first: usize = __A_segment;
+                    while __p_cursor < __p_stop {
+                        __A_segment_end = __A_l1_pos[__A_segment + 1] as usize;
+                        let __i: usize = __A_segment;
+                        let __p_run_end: usize = ::core::cmp::min(
+                            __A_segment_end,
+                            __p_stop,
+                        );
+                        let mut __segment_sum: T = <T as ::sparse::Scalar>::ZERO;
+                        ::sparse::__private::prefetch_ahead(__A_l1_crd, __p_cursor);
+                        ::sparse::__private::prefetch_ahead(__A_vals, __p_cursor);
+                        for __p in __p_cursor..__p_run_end
+                            .min(__A_vals.len())
+                            .min(__A_l1_crd.len())
+                        {
+                            __segment_sum
+                                += __A_vals[__p] * __x_at_A_l1.at(__A_l1_crd, __p);
+                        }
+                        if __A_segment == __p_tile_first || __p_stop < __A_segment_end {
+                            ::sparse::__private::AtomicCell::add(
+                                &__out_cells[__A_segment],
+                                __segment_sum,
+                            );
+                        } else {
+                            ::sparse::__private::AtomicCell::set(
+                                &__out_cells[__A_segment],
+                                __segment_sum,
+                            );
+                        }
+                        __p_cursor = __p_run_end;
+                        if __p_run_end == __A_segment_end {
+                            __A_segment += 1;
+                        }
+                    }
+                },
+            );
+        }
     }
     ::core::result::Result::Ok(())
 }
