@@ -62,7 +62,7 @@ fn drop_unread(stmts: &mut Vec<Stmt>) {
 }
 
 /// Whether a statement of `stmts`, at any depth, reads or assigns `var`.
-fn reads(stmts: &[Stmt], var: &Var) -> bool {
+pub(super) fn reads(stmts: &[Stmt], var: &Var) -> bool {
     any_stmt(stmts, &|s| {
         let assigns = matches!(s, Stmt::Update { place: Place::Var(v), .. } if v == var);
         assigns || stmt_exprs(s).into_iter().any(|e| mentions(var, e))

@@ -20,9 +20,10 @@
 //! row in order, so the results are the same. Only CPU regions with nothing but the row loop in
 //! their body are rewritten: a block that is zeroed or filled first keeps its region.
 
+use super::gather::reads;
 use super::tile::block_rows;
-use crate::ir::visit::{any_stmt, mentions, stmt_exprs};
-use crate::ir::{BinOp, Expr, Kernel, Region, Stmt, Var, bin};
+use crate::ir::visit::mentions;
+use crate::ir::{BinOp, Expr, Kernel, Region, Stmt, bin};
 
 /// `kernel` with each row split that fits given its unsplit form below the threshold.
 pub(super) fn below_threshold(mut kernel: Kernel) -> Kernel {
@@ -73,13 +74,6 @@ fn unsplit(region: &Region) -> Option<(Expr, Stmt)> {
             body: body.to_vec(),
         };
         (work, rows)
-    })
-}
-
-/// Whether a statement of `stmts`, at any depth, mentions `var`.
-fn reads(stmts: &[Stmt], var: &Var) -> bool {
-    any_stmt(stmts, &|s| {
-        stmt_exprs(s).into_iter().any(|e| mentions(var, e))
     })
 }
 
