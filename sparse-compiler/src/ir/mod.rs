@@ -237,11 +237,9 @@ pub enum Expr {
         target: Box<Expr>,
     },
     /// The runtime's work threshold: the stored values below which a CPU thread region runs on
-    /// the calling thread ([`Region::work`]). A kernel compares a region's work with it to run a
-    /// serial form of the region's loop instead (the loop over coordinate tiles, unsplit).
+    /// the calling thread ([`Region::work`]); below it coordinate tiles run unsplit.
     ParallelMinWork,
-    /// The runtime's threshold for a row split: the stored values below which a kernel runs the
-    /// split's rows as one plain loop instead of its region of row blocks (the `unsplit` pass).
+    /// The runtime's work below which a kernel runs the serial form of a split (`ir::twin`).
     UnsplitBelow,
     /// Whether the runtime gives the [`Stmt::Prefetch`] hints for `array`: it is larger than the
     /// caches. A loop whose hints it would skip runs a copy without them (the `hints` pass).

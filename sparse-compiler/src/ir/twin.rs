@@ -63,15 +63,20 @@ pub fn below_threshold(scheduled: Kernel, unscheduled: Kernel, work: Expr) -> Ke
     if same(&scheduled) != same(&unscheduled) {
         return scheduled;
     }
-    let Kernel { body, .. } = unscheduled;
     let mut kernel = scheduled;
-    let region = std::mem::take(&mut kernel.body);
-    kernel.body = vec![Stmt::If {
-        cond: bin(BinOp::Lt, work, Expr::UnsplitBelow),
-        then: body,
-        otherwise: region,
-    }];
+    let split = std::mem::take(&mut kernel.body);
+    kernel.body = vec![serial_below(work, unscheduled.body, split)];
     kernel
+}
+
+/// `if work < unsplit_below { serial } else { split }`: the runtime's choice between a split's
+/// serial form and the split itself.
+pub fn serial_below(work: Expr, serial: Vec<Stmt>, split: Vec<Stmt>) -> Stmt {
+    Stmt::If {
+        cond: bin(BinOp::Lt, work, Expr::UnsplitBelow),
+        then: serial,
+        otherwise: split,
+    }
 }
 
 #[cfg(test)]

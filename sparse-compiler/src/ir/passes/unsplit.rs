@@ -22,8 +22,9 @@
 
 use super::gather::reads;
 use super::tile::block_rows;
+use crate::ir::twin::serial_below;
 use crate::ir::visit::mentions;
-use crate::ir::{BinOp, Expr, Kernel, Region, Stmt, bin};
+use crate::ir::{Expr, Kernel, Region, Stmt};
 
 /// `kernel` with each row split that fits given its unsplit form below the threshold.
 pub(super) fn below_threshold(mut kernel: Kernel) -> Kernel {
@@ -38,11 +39,7 @@ fn stmts(stmts: Vec<Stmt>) -> Vec<Stmt> {
 fn stmt(stmt: Stmt) -> Stmt {
     match stmt {
         Stmt::Parallel(region) => match unsplit(&region) {
-            Some((work, rows)) => Stmt::If {
-                cond: bin(BinOp::Lt, work, Expr::UnsplitBelow),
-                then: vec![rows],
-                otherwise: vec![Stmt::Parallel(region)],
-            },
+            Some((work, rows)) => serial_below(work, vec![rows], vec![Stmt::Parallel(region)]),
             None => Stmt::Parallel(region),
         },
         mut other => {
