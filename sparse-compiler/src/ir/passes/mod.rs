@@ -23,6 +23,8 @@
 //!   gather, which the CPU back end reads without a bounds check per element;
 //! - `hints`: runs a short loop nest whose iterations give prefetch hints as a copy without
 //!   them where the runtime would skip them (arrays that fit in the caches);
+//! - `tiers`: runs the tiles' tiers (widths) each over all the rows of the loop around them,
+//!   instead of each row testing every tier;
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
 //!
 //! `short` and `chains` rewrite the same kind of loop, a reduction over a segment, with the
@@ -37,6 +39,7 @@ mod hints;
 mod lanes;
 mod segment;
 mod short;
+mod tiers;
 mod tile;
 mod unsplit;
 mod zero;
@@ -52,7 +55,7 @@ use super::{Kernel, Stmt, Unit, Var, declared_names, verify};
 type Pass = (&'static str, fn(Kernel) -> Kernel, verify::Stage);
 
 /// The passes, in the order they run.
-const PASSES: [Pass; 10] = [
+const PASSES: [Pass; 11] = [
     ("lanes", lanes::shape, verify::Stage::Lowered),
     ("tile", tile::tile, verify::Stage::Lowered),
     ("zero", zero::in_blocks, verify::Stage::Lowered),
@@ -62,6 +65,7 @@ const PASSES: [Pass; 10] = [
     ("exits", exits::in_blocks, verify::Stage::Lowered),
     ("gather", gather::gathers, verify::Stage::Lowered),
     ("hints", hints::unswitch, verify::Stage::Lowered),
+    ("tiers", tiers::hoist, verify::Stage::Lowered),
     ("assembly", assembly::split_phases, verify::Stage::Final),
 ];
 

@@ -468,7 +468,7 @@ pub(super) fn reads_output(stmt: &Stmt) -> bool {
         .any(expr_reads_output)
 }
 
-fn expr_reads_output(expr: &Expr) -> bool {
+pub(super) fn expr_reads_output(expr: &Expr) -> bool {
     match expr {
         Expr::Load(Array::Vals { param: 0 }, _) | Expr::Len(Array::Vals { param: 0 }) => true,
         _ => crate::ir::visit::operands(expr)
