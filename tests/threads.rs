@@ -74,6 +74,31 @@ fn spmv_regions_agree_with_the_reference_below_and_above_the_threshold() {
     );
 }
 
+#[test]
+fn row_splits_of_skewed_rows_agree_with_the_reference() {
+    // The team shares a row split's blocks out by their entries: heavy rows at the end, all the
+    // entries in one row, and rows of one entry each.
+    let n = 3000;
+    let mut rng = Rng::new(7);
+    let mut value = || (1 + rng.below(8)) as f64 / 4.0;
+    let tail: Vec<_> = (0..n)
+        .flat_map(|i| vec![i; if i < n - 100 { 1 } else { 150 }])
+        .enumerate()
+        .map(|(e, i)| ([i, (e * 31) % n], value()))
+        .collect();
+    let one_row: Vec<_> = (0..4 * n).map(|e| ([n / 2, e % n], value())).collect();
+    let thin: Vec<_> = (0..n).map(|i| ([i, (i * 7) % n], value())).collect();
+    assert!(tail.len() > TEAM_MIN_WORK && one_row.len() > TEAM_MIN_WORK);
+    let x: Vec<f64> = (0..n).map(|k| (k % 5) as f64 - 2.0).collect();
+    let xt = Tensor::from_dense([n], &x).unwrap();
+    for list in [tail, one_row, thin] {
+        let want = spmv_reference(n, &list, &x);
+        for _ in 0..5 {
+            check_splits(&tensor([n, n], &list), &xt, &want);
+        }
+    }
+}
+
 /// The row-split and nonzero-split SpMVs against `want`.
 fn check_splits(csr: &Tensor<f64, Csr>, x: &Tensor<f64, DenseVec>, want: &[f64]) {
     let n = want.len();

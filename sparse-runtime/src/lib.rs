@@ -66,7 +66,8 @@ pub mod __private {
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather, prefetch_wanted};
     pub use crate::search::binary_search_after;
     pub use crate::team::{
-        TEAM_MIN_WORK, for_each_block, for_each_task, set_unsplit_below, unsplit_below,
+        TEAM_MIN_WORK, for_each_block, for_each_block_balanced, for_each_task, set_unsplit_below,
+        unsplit_below,
     };
     pub use crate::threads::{PARALLEL_MIN_WORK, min_len, pieces};
     pub use crate::zero::{fill_in_parallel, zero_in_parallel};

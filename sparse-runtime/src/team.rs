@@ -212,6 +212,37 @@ where
     T: Send,
     F: Fn(usize, &mut [T]) + Sync,
 {
+    blocks(vals, size, work, None, f);
+}
+
+/// [`for_each_block`] for a row split over a compressed level, each thread's share holding about
+/// as many stored entries as the others': block `k` holds the rows from `k * rows`, whose entries
+/// are `pos[k * rows]..pos[(k + 1) * rows]`.
+///
+/// Shares of equal block counts left one thread most of the work where the heavy rows sit at one
+/// end (lp_woodw's last rows hold up to 1,477 entries each), and the other took it back half a
+/// share at a time, moving rows between the cores' caches on every call. Two-thread SpMM of
+/// lp_woodw took 0.8 of the time with shares of equal entries (BENCHMARKS.md). A `pos` that is
+/// not ascending (a corrupted tensor) only makes the shares uneven.
+pub fn for_each_block_balanced<T, F>(
+    vals: &mut [T],
+    size: usize,
+    work: usize,
+    pos: &[crate::Idx],
+    rows: usize,
+    f: F,
+) where
+    T: Send,
+    F: Fn(usize, &mut [T]) + Sync,
+{
+    blocks(vals, size, work, Some((pos, rows)), f);
+}
+
+fn blocks<T, F>(vals: &mut [T], size: usize, work: usize, weights: Weights<'_>, f: F)
+where
+    T: Send,
+    F: Fn(usize, &mut [T]) + Sync,
+{
     let size = size.max(1);
     let Some(team) = team_for(work) else {
         return vals.chunks_mut(size).enumerate().for_each(|(k, b)| f(k, b));
@@ -221,15 +252,29 @@ where
         // SAFETY: `share_out` calls this once for each block.
         f(k, unsafe { blocks.get(k) })
     };
-    share_out(team, 0..blocks.count, &job);
+    let threads = team.workers + 1;
+    let shares = match weights {
+        Some((pos, rows)) => Shares::balanced(blocks.count, threads, |k| {
+            let row = k.saturating_mul(rows).min(pos.len().saturating_sub(1));
+            pos.get(row).map_or(0, |&p| p as usize)
+        }),
+        None => Shares::new(blocks.count, threads),
+    };
+    share_out(team, 0..blocks.count, shares, &job);
 }
+
+/// A row split's `pos` array and rows a block, for [`for_each_block_balanced`].
+type Weights<'p> = Option<(&'p [crate::Idx], usize)>;
 
 /// `f(k)` for each `k` of `range`: on the calling thread in order when `work` is below
 /// [`TEAM_MIN_WORK`], else shared out among the team's threads (or rayon's, when the team is
 /// taken).
 pub fn for_each_task<F: Fn(usize) + Sync>(range: Range<usize>, work: usize, f: F) {
     match team_for(work) {
-        Some(team) => share_out(team, range, &f),
+        Some(team) => {
+            let shares = Shares::new(range.len(), team.workers + 1);
+            share_out(team, range, shares, &f)
+        }
         None => range.for_each(f),
     }
 }
@@ -244,8 +289,7 @@ fn team_for(work: usize) -> Option<&'static Team> {
 
 /// `f(k)` once for each `k` of `range`, on the team's threads, or on rayon's when another caller
 /// owns the team.
-fn share_out(team: &Team, range: Range<usize>, f: &(dyn Fn(usize) + Sync)) {
-    let shares = Shares::new(range.len(), team.workers + 1);
+fn share_out(team: &Team, range: Range<usize>, shares: Shares, f: &(dyn Fn(usize) + Sync)) {
     let job = |me: usize| {
         while let Some(taken) = shares.claim(me) {
             taken.for_each(|k| f(range.start + k));
@@ -273,6 +317,31 @@ impl Shares {
         Shares(
             (0..threads)
                 .map(|t| Share(Mutex::new(bound(t)..bound(t + 1))))
+                .collect(),
+        )
+    }
+
+    /// Shares of `count` blocks whose first `k` hold `before(k)` entries (ascending in `k`), cut
+    /// where the entries reach each thread's fraction of the total.
+    fn balanced(count: usize, threads: usize, before: impl Fn(usize) -> usize) -> Self {
+        let total = before(count) as u128;
+        let mut bounds = vec![0];
+        for t in 1..threads {
+            let goal = total * t as u128 / threads as u128;
+            let (mut lo, mut hi) = (*bounds.last().expect("starts at 0"), count);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                match (before(mid) as u128) < goal {
+                    true => lo = mid + 1,
+                    false => hi = mid,
+                }
+            }
+            bounds.push(lo);
+        }
+        bounds.push(count);
+        Shares(
+            (bounds.windows(2))
+                .map(|w| Share(Mutex::new(w[0]..w[1])))
                 .collect(),
         )
     }
@@ -357,6 +426,42 @@ mod tests {
             let want: Vec<usize> = (1..=len).collect();
             assert_eq!(vals, want, "len {len}, size {size}");
         }
+    }
+
+    #[test]
+    fn balanced_blocks_are_each_visited_once() {
+        // Rows of 1 entry, then rows of 1,000: and a `pos` that is not ascending.
+        let skewed: Vec<crate::Idx> = (0..=200u32)
+            .map(|r| if r <= 150 { r } else { 150 + (r - 150) * 1000 })
+            .collect();
+        let corrupt: Vec<crate::Idx> = vec![0, 900, 3, 7, 2, 1];
+        for (pos, rows) in [(&skewed[..], 4), (&corrupt[..], 1), (&[][..], 3)] {
+            for len in [0, 1, 201, 1000] {
+                let mut vals = vec![0usize; len];
+                for_each_block_balanced(&mut vals, 5, TEAM_MIN_WORK, pos, rows, |k, block| {
+                    for (r, v) in block.iter_mut().enumerate() {
+                        *v += k * 5 + r + 1;
+                    }
+                });
+                let want: Vec<usize> = (1..=len).collect();
+                assert_eq!(vals, want, "pos {pos:?}, len {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn balanced_shares_hold_equal_entries() {
+        // 100 blocks, the last 10 holding 10 entries each and the others 1: 190 entries, and the
+        // first share ends at the first block that takes it to half of them.
+        let before = |k: usize| k.min(90) + k.saturating_sub(90) * 10;
+        let bounds = |shares: &Shares| -> Vec<Range<usize>> {
+            shares.0.iter().map(|s| lock(&s.0).clone()).collect()
+        };
+        assert_eq!(bounds(&Shares::balanced(100, 2, before)), [0..91, 91..100]);
+        assert_eq!(bounds(&Shares::new(100, 2)), [0..50, 50..100]);
+        // More threads than blocks, and no entries at all.
+        assert_eq!(bounds(&Shares::balanced(2, 3, before)), [0..0, 0..1, 1..2]);
+        assert_eq!(bounds(&Shares::balanced(4, 2, |_| 0)), [0..0, 0..4]);
     }
 
     #[test]

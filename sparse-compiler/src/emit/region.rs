@@ -43,7 +43,9 @@ impl Emitter<'_> {
         let body = inner.put_stmts(&region.body);
         let body = quote! { #copies #body };
         match (&region.output, writes) {
-            (OutputAccess::Blocks { chunk }, _) => self.put_blocks(region, chunk, body),
+            (OutputAccess::Blocks { chunk, balance }, _) => {
+                self.put_blocks(region, chunk, balance.as_ref(), body)
+            }
             (_, Writes::Reduced) => self.put_reduced(region, body),
             (_, Writes::CountRows) => self.put_count_rows(region, body),
             (_, Writes::FillRows) => self.put_fill_rows(region, body),
@@ -87,6 +89,7 @@ impl Emitter<'_> {
         &self,
         region: &Region,
         chunk: &crate::ir::Expr,
+        balance: Option<&(Array, usize)>,
         body: TokenStream,
     ) -> TokenStream {
         let root = self.root;
@@ -99,13 +102,21 @@ impl Emitter<'_> {
             self.local("__chunk"),
         );
         let work = self.work(region);
+        let (share_out, weights) = match balance {
+            Some((pos, rows)) => (
+                quote!(for_each_block_balanced),
+                vec![self.put_array(pos), quote!(#rows)],
+            ),
+            None => (quote!(for_each_block), Vec::new()),
+        };
         quote! {
             {
                 let #size: usize = ::core::cmp::max(#chunk, 1);
-                #root::__private::for_each_block(
+                #root::__private::#share_out(
                     &mut *#vals,
                     #size,
                     #work,
+                    #(#weights,)*
                     |#var: usize, #rows: &mut [T]| {
                         let #offset = #var * #size;
                         #body

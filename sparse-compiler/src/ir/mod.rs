@@ -323,13 +323,14 @@ pub enum Unit {
 pub enum OutputAccess {
     /// The region writes no output value.
     Untouched,
-    /// Iteration `v` (the region starts at 0) owns the output positions `[v * chunk, (v + 1) *
-    /// chunk)` and writes only those (`NoRaces` over dense rows): its updates are plain. An
-    /// iteration whose block starts past the output's end (the last tiles of an `Up` split)
-    /// writes nothing, and a back end may skip it.
+    /// Iteration `v` (from 0) owns output positions `[v * chunk, (v + 1) * chunk)` and writes
+    /// only those (`NoRaces` over dense rows), with plain updates; one whose block starts past
+    /// the output's end (an `Up` split's last tiles) writes nothing, and may be skipped.
     Blocks {
         /// The number of value positions per iteration.
         chunk: Expr,
+        /// For shares of equal entries: the `pos` of the rows' segments, and rows an iteration.
+        balance: Option<(Array, usize)>,
     },
     /// The iterations write one shared output; each [`Stmt::Update`] of it says whether it
     /// synchronizes ([`Sync`]).

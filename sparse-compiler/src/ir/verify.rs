@@ -494,6 +494,7 @@ mod tests {
         assert!(check(outside).unwrap_err().contains("atomic update"));
         let blocks = OutputAccess::Blocks {
             chunk: Expr::Index(1),
+            balance: None,
         };
         let owned = vec![region(
             Unit::CpuThread,

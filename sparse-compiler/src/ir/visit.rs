@@ -116,7 +116,7 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
             ..
         }) => {
             let mut exprs = vec![lo, hi];
-            if let super::OutputAccess::Blocks { chunk } = output {
+            if let super::OutputAccess::Blocks { chunk, .. } = output {
                 exprs.push(chunk);
             }
             exprs.extend(work);
@@ -158,7 +158,7 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
             ..
         }) => {
             let mut exprs = vec![lo, hi];
-            if let super::OutputAccess::Blocks { chunk } = output {
+            if let super::OutputAccess::Blocks { chunk, .. } = output {
                 exprs.push(chunk);
             }
             exprs.extend(work);

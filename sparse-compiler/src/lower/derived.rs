@@ -206,7 +206,10 @@ impl Lowerer<'_> {
             },
             Race::Atomics => OutputAccess::Scattered,
             Race::NoRaces | Race::IgnoreRaces => match self.row_chunk(v, &lo) {
-                Some(chunk) => OutputAccess::Blocks { chunk },
+                Some(chunk) => OutputAccess::Blocks {
+                    chunk,
+                    balance: None,
+                },
                 None => OutputAccess::Scattered,
             },
             Race::Temporary | Race::ParallelReduction => OutputAccess::Reduced {

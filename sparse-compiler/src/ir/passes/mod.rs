@@ -13,6 +13,8 @@
 //!   blocks, instead of before it;
 //! - `unsplit`: runs a row split's rows as one plain loop when the region's work is below the
 //!   runtime's threshold, where its blocks would run in order on the calling thread anyway;
+//! - `balance`: has the runtime share a row split's blocks out by the stored entries of their
+//!   rows, where each row walks a compressed level's segment;
 //! - `short`: runs a reduction over a segment of at most a few positions as straight-line steps
 //!   instead of a loop whose exit the processor mispredicts;
 //! - `chains`: walks a long `min` or `max` reduction as two halves side by side, so two chains
@@ -31,6 +33,7 @@
 //! helpers of `segment`.
 
 mod assembly;
+mod balance;
 mod chains;
 mod compute;
 mod exits;
@@ -55,11 +58,12 @@ use super::{Kernel, Stmt, Unit, Var, declared_names, verify};
 type Pass = (&'static str, fn(Kernel) -> Kernel, verify::Stage);
 
 /// The passes, in the order they run.
-const PASSES: [Pass; 11] = [
+const PASSES: [Pass; 12] = [
     ("lanes", lanes::shape, verify::Stage::Lowered),
     ("tile", tile::tile, verify::Stage::Lowered),
     ("zero", zero::in_blocks, verify::Stage::Lowered),
     ("unsplit", unsplit::below_threshold, verify::Stage::Lowered),
+    ("balance", balance::weigh, verify::Stage::Lowered),
     ("short", short::short_segments, verify::Stage::Lowered),
     ("chains", chains::two_chains, verify::Stage::Lowered),
     ("exits", exits::in_blocks, verify::Stage::Lowered),

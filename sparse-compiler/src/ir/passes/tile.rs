@@ -115,7 +115,7 @@ fn writes_whole_rows(kernel: &Kernel) -> bool {
 ///
 /// so every row of the block is a row of the loop. The body returned starts after `let i`.
 pub(super) fn block_rows(region: &Region) -> Option<(&Var, &[Stmt])> {
-    let OutputAccess::Blocks { chunk } = &region.output else {
+    let OutputAccess::Blocks { chunk, .. } = &region.output else {
         return None;
     };
     let w = match chunk {

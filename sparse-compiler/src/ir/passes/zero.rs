@@ -49,7 +49,7 @@ pub(super) fn in_blocks(mut kernel: Kernel) -> Kernel {
 /// `for z in 0..chunk { out[v * chunk + z] = value }`: the block iteration `v` owns (the last block
 /// may be shorter: a back end stops at the block's end).
 fn fill_block(region: &Region, z: Var, at: Var, value: Literal) -> Stmt {
-    let OutputAccess::Blocks { chunk } = &region.output else {
+    let OutputAccess::Blocks { chunk, .. } = &region.output else {
         unreachable!("a region that owns blocks");
     };
     let start = bin(BinOp::Mul, Expr::Var(region.var.clone()), chunk.clone());

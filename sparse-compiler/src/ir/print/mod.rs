@@ -310,8 +310,11 @@ impl Printer<'_> {
         let mut how = vec![unit.to_string()];
         match &region.output {
             OutputAccess::Untouched => {}
-            OutputAccess::Blocks { chunk } => {
-                how.push(format!("owns blocks of {}", self.expr(chunk)))
+            OutputAccess::Blocks { chunk, balance } => {
+                how.push(format!("owns blocks of {}", self.expr(chunk)));
+                if let Some((pos, rows)) = balance {
+                    how.push(format!("balanced by {} every {rows} rows", self.array(pos)));
+                }
             }
             OutputAccess::Scattered => how.push("shared".into()),
             OutputAccess::Reduced { op, scope } => {

@@ -262,7 +262,10 @@ fn scheduled_loops_and_searches_are_marked() {
             "__k",
             search,
             Unit::CpuThread,
-            OutputAccess::Blocks { chunk: lo() },
+            OutputAccess::Blocks {
+                chunk: lo(),
+                balance: None,
+            },
         ),
         region("__j", hi(), Unit::CpuVector, OutputAccess::Untouched),
         Stmt::Update {
