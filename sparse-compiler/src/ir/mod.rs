@@ -426,9 +426,8 @@ pub struct Region {
     /// How many units the region occupies when that is fixed at compile time (GPU warps and
     /// threads: the block's shape); iterations from `hi` to `lo + units` idle.
     pub units: Option<usize>,
-    /// For CPU threads, the work the region stands for (the stored values of the inputs it
-    /// reads): below the runtime's measured threshold its iterations run on the calling thread,
-    /// as under OpenMP's `if` clause, since starting threads would cost more than they save.
+    /// For CPU threads, the work the region stands for (its inputs' stored values): below the
+    /// runtime's measured threshold it runs on the calling thread, as under OpenMP's `if`.
     pub work: Option<Expr>,
 }
 

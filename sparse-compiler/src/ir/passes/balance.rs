@@ -5,8 +5,8 @@
 //! (`for_each_block_balanced`), instead of equal block counts whose heavy end one thread would
 //! hold. Which thread runs a block does not change what the block computes.
 
-use super::tile::block_rows;
-use crate::ir::{Array, BinOp, Expr, Kernel, OutputAccess, Region, Stmt, Unit};
+use super::tile::{block_rows, block_width};
+use crate::ir::{Array, Expr, Kernel, OutputAccess, Region, Stmt};
 
 /// `kernel` with each row split over a compressed level's segments weighed by them.
 pub(super) fn weigh(mut kernel: Kernel) -> Kernel {
@@ -37,14 +37,6 @@ fn segments(region: &Region) -> Option<(Array, usize)> {
     let OutputAccess::Blocks { chunk, .. } = &region.output else {
         return None;
     };
-    let rows = match chunk {
-        Expr::Index(w) => *w,
-        Expr::Binary(BinOp::Mul, w, _) => match **w {
-            Expr::Index(w) => w,
-            _ => return None,
-        },
-        _ => return None,
-    };
     let (i, body) = block_rows(region)?;
     let row = Expr::Var(i.clone());
     let pos = body.iter().find_map(|s| match s {
@@ -54,7 +46,7 @@ fn segments(region: &Region) -> Option<(Array, usize)> {
         } if **at == row => Some(pos.clone()),
         _ => None,
     })?;
-    (region.unit == Unit::CpuThread).then_some((pos, rows))
+    Some((pos, block_width(chunk)?))
 }
 
 #[cfg(test)]

@@ -87,68 +87,63 @@ fn tiers_at(row: &Var, body: &[Stmt]) -> Option<usize> {
             Stmt::Let { mutable: false, .. } | Stmt::Prefetch { .. } | Stmt::PrefetchGather { .. }
         ) && !reads_output(s)
     };
-    let n = extent(tiers.first()?, kb)?;
+    let (n, _) = shape(tiers.first()?, kb)?;
     let mut varying = vec![row];
     varying.extend(lets.iter().filter_map(|s| match s {
         Stmt::Let { var, .. } => Some(var),
         _ => None,
     }));
     let invariant = !varying.iter().any(|v| mentions(v, n));
-    let tiered = tiers
-        .iter()
-        .all(|t| extent(t, kb) == Some(n) && stepped(t, kb));
+    let tiered = tiers.iter().all(|t| match shape(t, kb) {
+        Some((m, width)) => m == n && stepped(t, kb, width),
+        None => false,
+    });
     let columns = tiers.iter().all(|t| own_columns(t, kb));
     (lets.iter().all(plain) && invariant && tiered && columns).then_some(at)
 }
 
-/// `n` of a tier `while kb + w <= n { .. }` or `if kb < n { .. }` (with no `else`).
-fn extent<'s>(tier: &'s Stmt, kb: &Var) -> Option<&'s Expr> {
+/// `n` and the width `w` of a tier `while kb + w <= n { .. }`, or `n` of a tier `if kb < n { .. }`
+/// (with no `else`), which has no width.
+fn shape<'s>(tier: &'s Stmt, kb: &Var) -> Option<(&'s Expr, Option<usize>)> {
+    let kb = Expr::Var(kb.clone());
     match tier {
         Stmt::While {
             cond: Expr::Binary(BinOp::Le, sum, n),
             ..
         } => match &**sum {
-            Expr::Binary(BinOp::Add, a, b)
-                if **a == Expr::Var(kb.clone()) && matches!(**b, Expr::Index(_)) =>
-            {
-                Some(n)
-            }
+            Expr::Binary(BinOp::Add, a, w) if **a == kb => match **w {
+                Expr::Index(w) => Some((n, Some(w))),
+                _ => None,
+            },
             _ => None,
         },
         Stmt::If {
             cond: Expr::Binary(BinOp::Lt, a, n),
             otherwise,
             ..
-        } if **a == Expr::Var(kb.clone()) && otherwise.is_empty() => Some(n),
+        } if **a == kb && otherwise.is_empty() => Some((n, None)),
         _ => None,
     }
 }
 
-/// Whether `kb` changes only at the end of a `while` tier, by the tier's width, and not at all in
-/// an `if` tier.
-fn stepped(tier: &Stmt, kb: &Var) -> bool {
+/// Whether `kb` changes only at the end of a `while` tier, by the tier's `width`, and not at all
+/// in an `if` tier.
+fn stepped(tier: &Stmt, kb: &Var, width: Option<usize>) -> bool {
     let assigns = |s: &Stmt| matches!(s, Stmt::Update { place: Place::Var(v), .. } if v == kb);
-    match tier {
-        Stmt::While { cond, body } => {
+    match (tier, width) {
+        (Stmt::While { body, .. }, Some(width)) => {
             let Some((last, before)) = body.split_last() else {
                 return false;
-            };
-            let width = match cond {
-                Expr::Binary(_, sum, _) => match &**sum {
-                    Expr::Binary(_, _, w) => (**w).clone(),
-                    _ => return false,
-                },
-                _ => return false,
             };
             let step = Stmt::Update {
                 place: Place::Var(kb.clone()),
                 op: UpdateOp::Reduce(ReduceOp::Add),
-                value: width,
+                value: Expr::Index(width),
                 sync: Sync::Owned,
             };
             *last == step && !any_stmt(before, &assigns)
         }
-        Stmt::If { then, .. } => !any_stmt(then, &assigns),
+        (Stmt::If { then, .. }, None) => !any_stmt(then, &assigns),
         _ => false,
     }
 }

@@ -118,14 +118,7 @@ pub(super) fn block_rows(region: &Region) -> Option<(&Var, &[Stmt])> {
     let OutputAccess::Blocks { chunk, .. } = &region.output else {
         return None;
     };
-    let w = match chunk {
-        Expr::Index(_) => chunk,
-        Expr::Binary(BinOp::Mul, w, l1) => match (&**w, &**l1) {
-            (Expr::Index(_), Expr::LevelSize { param: 0, level: 1 }) => &**w,
-            _ => return None,
-        },
-        _ => return None,
-    };
+    let w = Expr::Index(block_width(chunk)?);
     let [
         Stmt::For {
             var: u,
@@ -154,6 +147,19 @@ pub(super) fn block_rows(region: &Region) -> Option<(&Var, &[Stmt])> {
     );
     let owned = region.unit == Unit::CpuThread && region.lo == Expr::Index(0);
     (owned && *hi == bin(BinOp::Min, w.clone(), rows_left) && *init == row).then_some((i, rest))
+}
+
+/// The rows `w` of a row split's block of `chunk` output values: `w` values of a vector, or
+/// `w * C.l1.size` of a matrix.
+pub(super) fn block_width(chunk: &Expr) -> Option<usize> {
+    match chunk {
+        Expr::Index(w) => Some(*w),
+        Expr::Binary(BinOp::Mul, w, l1) => match (&**w, &**l1) {
+            (Expr::Index(w), Expr::LevelSize { param: 0, level: 1 }) => Some(*w),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Fresh names for the locals the pass declares, and whether the one nest it tiles writes
