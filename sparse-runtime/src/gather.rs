@@ -79,6 +79,39 @@ impl<'a, T: Copy> Gather<'a, T> {
     }
 }
 
+impl<T: Scalar> Gather<'_, T> {
+    /// `Σ weights[p] · vals[crd[p]]` over the positions `lo..hi` (`hi` clamped to the lengths
+    /// of `crd` and `weights`; zero where the range is empty): a whole SpMV row in one call,
+    /// summed in an order of the processor's choosing (see `dot.rs`), so floats may round
+    /// differently from a loop of [`Gather::at`].
+    ///
+    /// # Panics
+    /// If `crd` is not the gather's coordinates, or (for a level with coordinates past the
+    /// values) a coordinate is out of bounds.
+    #[inline(always)]
+    pub fn dot(&self, crd: &[Idx], weights: &[T], lo: usize, hi: usize) -> T {
+        assert!(
+            std::ptr::eq(crd, self.crd),
+            "a gather reads its own coordinates"
+        );
+        let hi = hi.min(crd.len()).min(weights.len());
+        if lo >= hi {
+            return T::ZERO;
+        }
+        if !self.in_bounds {
+            let products = crd[lo..hi].iter().zip(&weights[lo..hi]);
+            return products.fold(T::ZERO, |t, (&c, &w)| t + w * self.vals[c as usize]);
+        }
+        // SAFETY: `lo < hi <= crd.len(), weights.len()`, so both segments are in bounds and of
+        // the same length; the segment of `crd` is of `self.crd`, every coordinate of which
+        // `new` found below `vals.len()` (`in_bounds`; see `at`).
+        unsafe {
+            let (crd, weights) = (crd.get_unchecked(lo..hi), weights.get_unchecked(lo..hi));
+            T::gather_dot(self.vals, crd, weights)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +130,35 @@ mod tests {
         assert!(g.in_bounds);
         let got: Vec<f64> = (0..4).map(|p| g.at(a.level(1).crd(), p)).collect();
         assert_eq!(got, vec![40.0, 10.0, 30.0, 20.0]);
+    }
+
+    #[test]
+    fn dots_sum_a_segment_of_products() {
+        let a = Tensor::<f64, Csr>::from_entries(
+            [2, 6],
+            (0..6)
+                .map(|j| ([0, j], j as f64 + 1.0))
+                .chain([([1, 2], 5.0)]),
+        )
+        .unwrap();
+        let x = [1.0, -2.0, 3.0, -4.0, 5.0, -6.0];
+        let g = Gather::new(&a, 1, a.level(1).crd(), &x);
+        let crd = a.level(1).crd();
+        assert_eq!(
+            g.dot(crd, a.values(), 0, 6),
+            1.0 - 4.0 + 9.0 - 16.0 + 25.0 - 36.0
+        );
+        assert_eq!(g.dot(crd, a.values(), 6, 7), 15.0);
+        assert_eq!(g.dot(crd, a.values(), 6, 100), 15.0, "the end is clamped");
+        assert_eq!(g.dot(crd, a.values(), 7, 3), 0.0, "an empty range");
+        assert_eq!(
+            g.dot(crd, &a.values()[..2], 0, 6),
+            -3.0,
+            "clamped to the weights"
+        );
+        let short = Gather::new(&a, 1, crd, &x[..3]);
+        assert!(std::panic::catch_unwind(|| short.dot(crd, a.values(), 0, 6)).is_err());
+        assert_eq!(short.dot(crd, a.values(), 6, 7), 15.0);
     }
 
     #[test]

@@ -16,6 +16,7 @@
 
 mod assembly;
 mod atomic;
+mod dot;
 mod entries;
 mod error;
 mod gather;

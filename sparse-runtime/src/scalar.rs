@@ -68,6 +68,16 @@ pub trait Scalar:
     /// The sum of the lanes.
     fn reduce_add(lanes: Self::Lanes) -> Self;
 
+    /// `Σ w[p] · x[crd[p]]` over the positions of `crd` (those of `w` past its end are not
+    /// read), in an order of the type's choosing: generated code's plumbing behind
+    /// `Gather::dot`.
+    ///
+    /// # Safety
+    /// `w` is at least as long as `crd`, and every element of `crd` is below `x.len()`.
+    #[doc(hidden)]
+    #[allow(unsafe_code)]
+    unsafe fn gather_dot(x: &[Self], crd: &[crate::Idx], w: &[Self]) -> Self;
+
     /// The atomic cell an `Atomics` kernel adds into (generated code's plumbing).
     type Atomic: AtomicCell<Self>;
 
@@ -123,7 +133,7 @@ pub trait Scalar:
 }
 
 macro_rules! impl_scalar {
-    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr, $divide:expr, $remainder:expr, mul_add: |$a:ident, $b:ident, $c:ident| $mul_add:expr) => {
+    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr, $divide:expr, $remainder:expr, mul_add: |$a:ident, $b:ident, $c:ident| $mul_add:expr, dot: $dot:path) => {
         impl sealed::Sealed for $t {}
         impl Scalar for $t {
             const ZERO: Self = 0 as $t;
@@ -232,6 +242,13 @@ macro_rules! impl_scalar {
             fn to_f32(self) -> f32 {
                 self as f32
             }
+
+            #[inline]
+            #[allow(unsafe_code)]
+            unsafe fn gather_dot(x: &[Self], crd: &[crate::Idx], w: &[Self]) -> Self {
+                // SAFETY: the caller's contract is the function's.
+                unsafe { $dot(x, crd, w) }
+            }
         }
     };
 }
@@ -239,16 +256,20 @@ macro_rules! impl_scalar {
 // Without the target feature, `mul_add` would be a call into the C library's software `fma`.
 impl_scalar!(f32, wide::f32x8, 8, crate::atomic::AtomicF32, integer: false,
     |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b,
-    mul_add: |a, b, c| if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c });
+    mul_add: |a, b, c| if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c },
+    dot: crate::dot::f32s);
 impl_scalar!(f64, wide::f64x4, 4, crate::atomic::AtomicF64, integer: false,
     |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b,
-    mul_add: |a, b, c| if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c });
+    mul_add: |a, b, c| if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c },
+    dot: crate::dot::f64s);
 impl_scalar!(i32, wide::i32x8, 8, std::sync::atomic::AtomicI32, integer: true,
     i32::checked_add, i32::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) },
-    |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }, mul_add: |a, b, c| a * b + c);
+    |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }, mul_add: |a, b, c| a * b + c,
+    dot: crate::dot::in_order);
 impl_scalar!(i64, wide::i64x4, 4, std::sync::atomic::AtomicI64, integer: true,
     i64::checked_add, i64::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) },
-    |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }, mul_add: |a, b, c| a * b + c);
+    |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }, mul_add: |a, b, c| a * b + c,
+    dot: crate::dot::in_order);
 
 #[cfg(test)]
 mod tests {

@@ -460,21 +460,31 @@ impl Walk<'_> {
         stmt.bodies().into_iter().try_for_each(|b| self.stmts(b))
     }
 
+    /// The arrays of a gather of `vals` at the coordinates `crd`, and the gather itself.
+    fn gather(&mut self, vals: &Array, crd: &Array) -> Result<(), String> {
+        self.array(vals)?;
+        self.array(crd)?;
+        if let (Array::Vals { param: x }, Array::Crd { param, level }) = (vals, crd) {
+            self.used.insert(Binding::Gather {
+                vals: *x,
+                param: *param,
+                level: *level,
+            });
+        }
+        Ok(())
+    }
+
     /// What `expr` binds: the arrays it reads, the sizes it names, its locals, at any depth.
     fn expr(&mut self, expr: &Expr) -> Result<(), String> {
         match expr {
             Expr::Var(var) => self.local(var)?,
-            Expr::Gather { vals, crd, .. } => {
-                self.array(vals)?;
-                self.array(crd)?;
-                if let (Array::Vals { param: x }, Array::Crd { param, level }) = (vals, crd) {
-                    self.used.insert(Binding::Gather {
-                        vals: *x,
-                        param: *param,
-                        level: *level,
-                    });
-                }
+            Expr::GatherDot {
+                vals, crd, weights, ..
+            } => {
+                self.array(weights)?;
+                self.gather(vals, crd)?;
             }
+            Expr::Gather { vals, crd, .. } => self.gather(vals, crd)?,
             Expr::Load(array, _)
             | Expr::Len(array)
             | Expr::Hinted(array)

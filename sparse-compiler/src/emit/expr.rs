@@ -98,6 +98,19 @@ impl Emitter<'_> {
                 let (crd, at) = (self.put_array(crd), self.put_expr(at).at(Prec::Or));
                 Operand::new(quote! { #name.at(#crd, #at) }, Prec::Postfix)
             }
+            Expr::GatherDot {
+                vals,
+                crd,
+                weights,
+                range,
+            } => {
+                let name = self.gather_name(vals, crd);
+                let (crd, weights) = (self.put_array(crd), self.put_array(weights));
+                let lo = self.put_expr(&range.0).at(Prec::Or);
+                let hi = self.put_expr(&range.1).at(Prec::Or);
+                let call = quote! { #name.dot(#crd, #weights, #lo, #hi) };
+                Operand::new(call, Prec::Postfix)
+            }
             Expr::Dim { param, dim } => {
                 let name = self.bindings.name(Binding::Dim {
                     param: *param,
@@ -392,6 +405,7 @@ pub(super) fn is_constant(expr: &Expr) -> bool {
         | Expr::Value(_)
         | Expr::Load(..)
         | Expr::Gather { .. }
+        | Expr::GatherDot { .. }
         | Expr::Dim { .. }
         | Expr::LevelSize { .. }
         | Expr::Len(_)

@@ -27,6 +27,7 @@
 //! - [`verify::verify`] checks these invariants after lowering and after every pass.
 //! - Out-of-bounds accesses cannot happen on validated tensors, but backends may keep bounds checks.
 
+mod build;
 mod intrinsic;
 pub mod passes;
 mod print;
@@ -189,6 +190,18 @@ pub enum Expr {
         crd: Array,
         /// The position.
         at: Box<Expr>,
+    },
+    /// `Σ weights[p] · vals[crd[p]]` over `p` in `lo..hi`, summed in any order (the `dots` pass:
+    /// an SpMV row); `weights` is the values of the input whose level `crd` is.
+    GatherDot {
+        /// The gathered input's values.
+        vals: Array,
+        /// The level's coordinates.
+        crd: Array,
+        /// The values at the level's positions.
+        weights: Array,
+        /// The first position and one past the last.
+        range: Box<(Expr, Expr)>,
     },
     /// The size of dimension `dim` of parameter `param`.
     Dim {
@@ -693,66 +706,6 @@ pub enum Stmt {
 }
 
 impl Stmt {
-    /// `var = value`, or `var += value` when `accumulate`.
-    pub fn assign(var: Var, value: Expr, accumulate: bool) -> Stmt {
-        Stmt::update(Place::Var(var), value, accumulate)
-    }
-
-    /// `place = value`, or `place = place op value` with a reduction operator.
-    pub fn update_with(place: Place, value: Expr, op: Option<ReduceOp>) -> Stmt {
-        Stmt::Update {
-            place,
-            op: op.map_or(UpdateOp::Set, UpdateOp::Reduce),
-            value,
-            sync: Sync::Owned,
-        }
-    }
-
-    /// `array[index] = value`, or `+=` when `accumulate`, unsynchronized.
-    pub fn store(array: Array, index: Expr, value: Expr, accumulate: bool) -> Stmt {
-        Stmt::update(Place::Elem(array, index), value, accumulate)
-    }
-
-    fn update(place: Place, value: Expr, accumulate: bool) -> Stmt {
-        let op = match accumulate {
-            true => UpdateOp::Reduce(ReduceOp::Add),
-            false => UpdateOp::Set,
-        };
-        Stmt::Update {
-            place,
-            op,
-            value,
-            sync: Sync::Owned,
-        }
-    }
-
-    /// A workspace of `len` values, each `init`, private to the code that declares it.
-    pub fn value_workspace(var: Var, len: Expr, init: Literal) -> Stmt {
-        Stmt::Workspace {
-            var,
-            ty: TempType::Value,
-            len,
-            init: Expr::Value(init),
-            space: Space::Local,
-        }
-    }
-
-    /// A zeroed workspace of `len` elements of `ty`, private to the code that declares it.
-    pub fn workspace(var: Var, ty: TempType, len: Expr) -> Stmt {
-        let init = match ty {
-            TempType::Value => Expr::Value(Literal::Int(0)),
-            TempType::Index => Expr::Index(0),
-            TempType::Bool => Expr::Bool(false),
-        };
-        Stmt::Workspace {
-            var,
-            ty,
-            len,
-            init,
-            space: Space::Local,
-        }
-    }
-
     /// The statement lists nested directly inside this statement.
     pub fn bodies(&self) -> Vec<&[Stmt]> {
         match self {

@@ -176,6 +176,17 @@ impl<'k> Verifier<'k> {
                 "a gather reads {vals:?} at {crd:?}: it reads an input's values at an input's \
                  coordinates"
             )),
+            Expr::GatherDot {
+                vals, crd, weights, ..
+            } if !self.gathers_inputs(vals, crd)
+                || !matches!((crd, weights), (Array::Crd { param, .. }, Array::Vals { param: w })
+                    if param == w) =>
+            {
+                Err(format!(
+                    "a dot product reads {vals:?} at {crd:?} weighted by {weights:?}: it reads \
+                     an input's values at an input's coordinates, weighted by that input's values"
+                ))
+            }
             Expr::Call(f, args) if args.len() != f.arity() => Err(format!(
                 "`{}` takes {} arguments, not {}",
                 f.name(),

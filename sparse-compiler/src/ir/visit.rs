@@ -14,6 +14,7 @@ pub fn operands(expr: &Expr) -> Vec<&Expr> {
     match expr {
         Expr::Load(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Cast(_, a) => vec![a],
         Expr::Gather { at, .. } => vec![at],
+        Expr::GatherDot { range, .. } => vec![&range.0, &range.1],
         Expr::CountUpTo { target, .. } => vec![target],
         Expr::BinarySearchAfter { lo, hi, target, .. } => vec![lo, hi, target],
         Expr::Binary(_, a, b) => vec![a, b],
@@ -43,6 +44,17 @@ pub fn map_operands(expr: &Expr, f: &mut impl FnMut(&Expr) -> Expr) -> Expr {
             vals: vals.clone(),
             crd: crd.clone(),
             at: g(at),
+        },
+        Expr::GatherDot {
+            vals,
+            crd,
+            weights,
+            range,
+        } => Expr::GatherDot {
+            vals: vals.clone(),
+            crd: crd.clone(),
+            weights: weights.clone(),
+            range: Box::new((f(&range.0), f(&range.1))),
         },
         Expr::Neg(a) => Expr::Neg(g(a)),
         Expr::Not(a) => Expr::Not(g(a)),
@@ -226,6 +238,15 @@ pub fn inputs_read(body: &[Stmt]) -> BTreeSet<usize> {
             && *param != 0
         {
             out.insert(*param);
+        }
+        if let Expr::GatherDot { vals, weights, .. } = e {
+            for array in [vals, weights] {
+                if let super::Array::Vals { param } = array
+                    && *param != 0
+                {
+                    out.insert(*param);
+                }
+            }
         }
         operands(e).into_iter().for_each(|e| expr(e, out));
     }

@@ -25,6 +25,8 @@
 //!   gather, which the CPU back end reads without a bounds check per element;
 //! - `hints`: runs a short loop nest whose iterations give prefetch hints as a copy without
 //!   them where the runtime would skip them (arrays that fit in the caches);
+//! - `dots`: sums a segment's values times an input gathered at its coordinates (an SpMV row)
+//!   as one dot product, which the runtime computes in SIMD lanes, outside hinted loops;
 //! - `tiers`: runs the tiles' tiers (widths) each over all the rows of the loop around them,
 //!   instead of each row testing every tier;
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
@@ -36,6 +38,7 @@ mod assembly;
 mod balance;
 mod chains;
 mod compute;
+mod dots;
 mod exits;
 mod gather;
 mod hints;
@@ -58,7 +61,7 @@ use super::{Kernel, Stmt, Unit, Var, declared_names, verify};
 type Pass = (&'static str, fn(Kernel) -> Kernel, verify::Stage);
 
 /// The passes, in the order they run.
-const PASSES: [Pass; 12] = [
+const PASSES: [Pass; 13] = [
     ("lanes", lanes::shape, verify::Stage::Lowered),
     ("tile", tile::tile, verify::Stage::Lowered),
     ("zero", zero::in_blocks, verify::Stage::Lowered),
@@ -69,6 +72,7 @@ const PASSES: [Pass; 12] = [
     ("exits", exits::in_blocks, verify::Stage::Lowered),
     ("gather", gather::gathers, verify::Stage::Lowered),
     ("hints", hints::unswitch, verify::Stage::Lowered),
+    ("dots", dots::dot_products, verify::Stage::Lowered),
     ("tiers", tiers::hoist, verify::Stage::Lowered),
     ("assembly", assembly::split_phases, verify::Stage::Final),
 ];

@@ -451,6 +451,22 @@ impl Printer<'_> {
                 let index = self.operand(&load).0;
                 (format!("{}[{index}]", self.array(vals)), Prec::Postfix)
             }
+            Expr::GatherDot {
+                vals,
+                crd,
+                weights,
+                range,
+            } => (
+                format!(
+                    "dot({}, {}[{}], {}..{})",
+                    self.array(weights),
+                    self.array(vals),
+                    self.array(crd),
+                    self.expr(&range.0),
+                    self.expr(&range.1)
+                ),
+                Prec::Postfix,
+            ),
             Expr::CountUpTo { array, target } => (
                 format!("count_up_to({}, {})", self.array(array), self.expr(target)),
                 Prec::Postfix,
