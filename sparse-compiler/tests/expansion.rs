@@ -128,7 +128,7 @@ fn golden_spgemm_csr() {
 fn only_sums_apply_a_factor_after_them() {
     let sum = ir("fn k; y(i) = d(i) * A(i,j) * x(j) * 2; formats<A: csr>;");
     assert!(
-        sum.contains("__t += A.vals[__pA1] * x.vals[A.l1.crd[__pA1]];"),
+        sum.contains("__t += dot(A.vals, x.vals[A.l1.crd], __pA1_start..A.l1.pos[__i + 1]);"),
         "{sum}"
     );
     assert!(

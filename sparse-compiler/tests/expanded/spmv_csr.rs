@@ -62,12 +62,14 @@ fn spmv<T: ::sparse::Scalar>(
             let __pA1_start: usize = __A_l1_pos[__i] as usize;
             ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);
             ::sparse::__private::prefetch_ahead(__A_vals, __pA1_start);
-            for __pA1 in __pA1_start..(__A_l1_pos[__i + 1] as usize)
-                .min(__A_vals.len())
-                .min(__A_l1_crd.len())
-            {
-                __t += __A_vals[__pA1] * __x_at_A_l1.at(__A_l1_crd, __pA1);
-            }
+            __t
+                += __x_at_A_l1
+                    .dot(
+                        __A_l1_crd,
+                        __A_vals,
+                        __pA1_start,
+                        __A_l1_pos[__i + 1] as usize,
+                    );
             __y_vals[__i] = __t;
         }
     } else {

@@ -63,12 +63,14 @@ fn spmv_positions<T: ::sparse::Scalar>(
                 let __pA1_start: usize = __A_l1_pos[__i] as usize;
                 ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);
                 ::sparse::__private::prefetch_ahead(__A_vals, __pA1_start);
-                for __pA1 in __pA1_start..(__A_l1_pos[__i + 1] as usize)
-                    .min(__A_vals.len())
-                    .min(__A_l1_crd.len())
-                {
-                    __t += __A_vals[__pA1] * __x_at_A_l1.at(__A_l1_crd, __pA1);
-                }
+                __t
+                    += __x_at_A_l1
+                        .dot(
+                            __A_l1_crd,
+                            __A_vals,
+                            __pA1_start,
+                            __A_l1_pos[__i + 1] as usize,
+                        );
                 __y_vals[__i] = __t;
             }
         } else {
@@ -153,13 +155,9 @@ fn spmv_positions<T: ::sparse::Scalar>(
                         let mut __segment_sum: T = <T as ::sparse::Scalar>::ZERO;
                         ::sparse::__private::prefetch_ahead(__A_l1_crd, __p_cursor);
                         ::sparse::__private::prefetch_ahead(__A_vals, __p_cursor);
-                        for __p in __p_cursor..__p_run_end
-                            .min(__A_vals.len())
-                            .min(__A_l1_crd.len())
-                        {
-                            __segment_sum
-                                += __A_vals[__p] * __x_at_A_l1.at(__A_l1_crd, __p);
-                        }
+                        __segment_sum
+                            += __x_at_A_l1
+                                .dot(__A_l1_crd, __A_vals, __p_cursor, __p_run_end);
                         if __A_segment == __p_tile_first || __p_stop < __A_segment_end {
                             ::sparse::__private::AtomicCell::add(
                                 &__out_cells[__A_segment],

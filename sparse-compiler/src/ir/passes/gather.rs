@@ -174,10 +174,11 @@ mod tests {
     #[test]
     fn spmv_gathers_x_at_the_row_coordinates() {
         let ir = printed(quote! {
-            fn spmv; y(i) = A(i,j) * x(j); formats< A: csr >;
+            fn spmv; y(i) = A(i,j) * x(j) * x(j); formats< A: csr >;
         });
+        let x = "x.vals[A.l1.crd[__pA1]]";
         assert!(
-            ir.contains("__t += A.vals[__pA1] * x.vals[A.l1.crd[__pA1]];"),
+            ir.contains(&format!("__t += A.vals[__pA1] * {x} * {x};")),
             "{ir}"
         );
         // The coordinate's own `let` is read by nothing left.

@@ -26,7 +26,7 @@
 //! - `hints`: runs a short loop nest whose iterations give prefetch hints as a copy without
 //!   them where the runtime would skip them (arrays that fit in the caches);
 //! - `dots`: sums a segment's values times an input gathered at its coordinates (an SpMV row)
-//!   as one dot product, which the runtime computes in SIMD lanes, outside hinted loops;
+//!   as one dot product, which the runtime computes in SIMD lanes;
 //! - `tiers`: runs the tiles' tiers (widths) each over all the rows of the loop around them,
 //!   instead of each row testing every tier;
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
