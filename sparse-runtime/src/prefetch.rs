@@ -28,6 +28,13 @@ pub const PREFETCH_DISTANCE_BYTES: usize = 1024;
 /// 1 MiB) 1.05, 64,000 rows (4 MiB) 0.95, 256,000 rows 0.83, 1,000,000 rows 0.75.
 pub const PREFETCH_MIN_BYTES: usize = 2 << 20;
 
+/// The size below which [`prefetch_gather`] gives no hints for the array it gathers from: 8 MiB.
+/// A gathered array of a few MiB stays in the second- and last-level caches from call to call,
+/// whose latency the out-of-order core hides without help: with `B` of 2.2 MiB (SpMM of
+/// `lp_woodw` and `lp_qap12`, 32 columns) the hints made one- and two-thread SpMM 8-12% slower
+/// (paired runs, 0.88-0.92 without them); from memory they made it faster (`BENCHMARKS.md`).
+pub const GATHER_HINT_MIN_BYTES: usize = 8 << 20;
+
 /// Whether [`prefetch_ahead`] gives hints for `slice`: it takes at least `PREFETCH_MIN_BYTES`
 /// (2 MiB). Generated code tests it once before a loop whose iterations each hint `slice`, and
 /// runs a copy of the loop without the hints when it is false (on a matrix of a few thousand
@@ -61,8 +68,8 @@ pub fn prefetch_ahead<T>(slice: &[T], from: usize) {
 /// (for a matrix gathered by rows, the row of `stride` elements, up to `ROW_LINES` (4) cache lines
 /// of it) that a gather will read `at - p` iterations after the one at position `p` reads
 /// `values[offset + crd[p] * stride]`. Nothing happens when `at` is past the end of `crd`, or
-/// when `values` takes less than `PREFETCH_MIN_BYTES`, 2 MiB (it stays in the cache from call to
-/// call); an element past the end of `values` is fine, as for [`prefetch_ahead`].
+/// when `values` takes less than `GATHER_HINT_MIN_BYTES`, 8 MiB (it stays in the caches from call
+/// to call); an element past the end of `values` is fine, as for [`prefetch_ahead`].
 ///
 /// The hardware prefetcher cannot follow a gather whose addresses come from another array (random
 /// columns of a graph's adjacency matrix): each read of `values` waits on memory, and only as
@@ -75,7 +82,7 @@ pub fn prefetch_gather<T>(
     offset: usize,
     stride: usize,
 ) {
-    if size_of_val(values) < PREFETCH_MIN_BYTES {
+    if size_of_val(values) < GATHER_HINT_MIN_BYTES {
         return;
     }
     if let Some(&c) = crd.get(at) {
@@ -130,7 +137,7 @@ mod tests {
     #[test]
     fn prefetch_gather_is_a_no_op_on_any_position_and_coordinate() {
         // Large enough to be hinted.
-        let values: Vec<f64> = (0..PREFETCH_MIN_BYTES / 8).map(|v| v as f64).collect();
+        let values: Vec<f64> = (0..GATHER_HINT_MIN_BYTES / 8).map(|v| v as f64).collect();
         let before = values.clone();
         let crd = [0, 99, 100, 7_000_000, crate::Idx::MAX];
         for at in [0, 1, 2, 3, 4, 5, 1000, usize::MAX] {
