@@ -473,8 +473,9 @@ fn bench_spmv(c: &mut Criterion, sizes: Sizes, bandwidth: f64, label: &str, arra
     );
 }
 
-/// All four SpMVs sum each row in the same order, so their outputs must be bit-identical;
-/// otherwise the comparison would be between different computations.
+/// The four SpMVs compute the same sums, the macro's rows of four entries or more as dot products
+/// in SIMD lanes and the others in order, so their outputs agree to rounding; anything more would
+/// be a different computation.
 fn check_spmv_agree(case: &SpmvCase, y: &mut Tensor<f64, Dense<1>>) {
     let mut want = None;
     for (name, kernel) in SPMV_KERNELS {
@@ -482,7 +483,9 @@ fn check_spmv_agree(case: &SpmvCase, y: &mut Tensor<f64, Dense<1>>) {
         kernel(y, case).expect("shapes agree");
         let got = y.values().to_vec();
         let first = want.get_or_insert_with(|| got.clone());
-        assert!(*first == got, "{name} differs from {}", SPMV_KERNELS[0].0);
+        let close =
+            (got.iter().zip(first.iter())).all(|(g, w)| (g - w).abs() <= 1e-12 * w.abs().max(1.0));
+        assert!(close, "{name} differs from {}", SPMV_KERNELS[0].0);
     }
 }
 
