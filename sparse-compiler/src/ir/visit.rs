@@ -230,22 +230,16 @@ pub fn any_stmt(stmts: &[Stmt], holds: &impl Fn(&Stmt) -> bool) -> bool {
 /// The inputs (parameters other than the output) whose values `stmts` read, at any depth.
 pub fn inputs_read(body: &[Stmt]) -> BTreeSet<usize> {
     fn expr(e: &Expr, out: &mut BTreeSet<usize>) {
-        if let Expr::Load(super::Array::Vals { param }, _)
-        | Expr::Gather {
-            vals: super::Array::Vals { param },
-            ..
-        } = e
-            && *param != 0
-        {
-            out.insert(*param);
-        }
-        if let Expr::GatherDot { vals, weights, .. } = e {
-            for array in [vals, weights] {
-                if let super::Array::Vals { param } = array
-                    && *param != 0
-                {
-                    out.insert(*param);
-                }
+        let read = match e {
+            Expr::Load(array, _) | Expr::Gather { vals: array, .. } => vec![array],
+            Expr::GatherDot { vals, weights, .. } => vec![vals, weights],
+            _ => Vec::new(),
+        };
+        for array in read {
+            if let super::Array::Vals { param } = array
+                && *param != 0
+            {
+                out.insert(*param);
             }
         }
         operands(e).into_iter().for_each(|e| expr(e, out));
