@@ -110,6 +110,79 @@ impl<T: Scalar> Gather<'_, T> {
             T::gather_dot(self.vals, crd, weights)
         }
     }
+
+    /// [`Gather::dot`] of every row `r` in `rows`, the positions `pos[r]..pos[r + 1]`, into
+    /// `out[r - first]`: a run of SpMV rows in one call (see `row_dots.rs`). Rows outside
+    /// `first..first + out.len()` or past the end of `pos` are skipped.
+    ///
+    /// # Panics
+    /// As [`Gather::dot`].
+    #[inline]
+    pub fn dot_rows(
+        &self,
+        crd: &[Idx],
+        weights: &[T],
+        pos: &[Idx],
+        rows: std::ops::Range<usize>,
+        out: &mut [T],
+        first: usize,
+    ) {
+        self.rows(crd, weights, pos, rows, out, first, false);
+    }
+
+    /// As [`Gather::dot_rows`], adding each row's sum to `out[r - first]`.
+    ///
+    /// # Panics
+    /// As [`Gather::dot`].
+    #[inline]
+    pub fn dot_rows_add(
+        &self,
+        crd: &[Idx],
+        weights: &[T],
+        pos: &[Idx],
+        rows: std::ops::Range<usize>,
+        out: &mut [T],
+        first: usize,
+    ) {
+        self.rows(crd, weights, pos, rows, out, first, true);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn rows(
+        &self,
+        crd: &[Idx],
+        weights: &[T],
+        pos: &[Idx],
+        rows: std::ops::Range<usize>,
+        out: &mut [T],
+        first: usize,
+        add: bool,
+    ) {
+        assert!(
+            std::ptr::eq(crd, self.crd),
+            "a gather reads its own coordinates"
+        );
+        let start = rows.start.max(first);
+        let end = (rows.end)
+            .min(first.saturating_add(out.len()))
+            .min(pos.len().saturating_sub(1));
+        if start >= end {
+            return;
+        }
+        let (out, pos) = (&mut out[start - first..end - first], &pos[start..=end]);
+        if !self.in_bounds {
+            for (r, y) in out.iter_mut().enumerate() {
+                let t = self.dot(crd, weights, pos[r] as usize, pos[r + 1] as usize);
+                *y = if add { *y + t } else { t };
+            }
+            return;
+        }
+        let crd = &crd[..crd.len().min(weights.len())];
+        // SAFETY: `crd` is a prefix of `self.crd`, every coordinate of which `new` found below
+        // `vals.len()` (`in_bounds`; see `at`), and no longer than `weights`.
+        unsafe { T::gather_dot_rows(self.vals, crd, weights, pos, out, add) }
+    }
 }
 
 #[cfg(test)]
@@ -159,6 +232,40 @@ mod tests {
         let short = Gather::new(&a, 1, crd, &x[..3]);
         assert!(std::panic::catch_unwind(|| short.dot(crd, a.values(), 0, 6)).is_err());
         assert_eq!(short.dot(crd, a.values(), 6, 7), 15.0);
+    }
+
+    #[test]
+    fn runs_of_rows_write_each_row_s_sum_at_its_offset() {
+        // Rows 0..6 of lengths 0, 1, 2, 5, 0, 3 (columns revisited).
+        let lens = [0usize, 1, 2, 5, 0, 3];
+        let entries: Vec<([usize; 2], f64)> = (lens.iter().enumerate())
+            .flat_map(|(r, &n)| (0..n).map(move |k| ([r, (k * 2 + r) % 6], (k + r) as f64 - 2.0)))
+            .collect();
+        let a = Tensor::<f64, Csr>::from_entries([6, 6], entries.iter().copied()).unwrap();
+        let x = [1.0, -2.0, 3.0, -4.0, 5.0, -6.0];
+        let mut want = [0.0; 6];
+        for ([r, c], v) in &entries {
+            want[*r] += v * x[*c];
+        }
+        let (pos, crd) = (a.level(1).pos(), a.level(1).crd());
+        let g = Gather::new(&a, 1, crd, &x);
+        let mut all = [f64::NAN; 6];
+        g.dot_rows(crd, a.values(), pos, 0..6, &mut all, 0);
+        assert_eq!(all, want);
+        // Rows 2..5 into a block that starts at row 2; rows outside the block are skipped.
+        let mut block = [100.0; 3];
+        g.dot_rows_add(crd, a.values(), pos, 1..9, &mut block, 2);
+        assert_eq!(block, [100.0 + want[2], 100.0 + want[3], 100.0 + want[4]]);
+        // Values shorter than a coordinate: read checked, as plain indexing.
+        let short = Gather::new(&a, 1, crd, &x[..3]);
+        let mut one = [0.0];
+        short.dot_rows(crd, a.values(), pos, 1..2, &mut one, 1);
+        assert_eq!(one[0], want[1]);
+        let mut rest = [0.0; 6];
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            short.dot_rows(crd, a.values(), pos, 0..6, &mut rest, 0)
+        }));
+        assert!(caught.is_err());
     }
 
     #[test]

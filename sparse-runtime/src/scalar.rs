@@ -78,6 +78,23 @@ pub trait Scalar:
     #[allow(unsafe_code)]
     unsafe fn gather_dot(x: &[Self], crd: &[crate::Idx], w: &[Self]) -> Self;
 
+    /// `out[r]` set to (or, when `add`, added to) the [`Scalar::gather_dot`] of row `r`'s
+    /// positions `pos[r]..pos[r + 1]` (clamped to `crd`), for the rows below both `out.len()`
+    /// and `pos.len() - 1`: generated code's plumbing behind `Gather::dot_rows`.
+    ///
+    /// # Safety
+    /// `w` is at least as long as `crd`, and every element of `crd` is below `x.len()`.
+    #[doc(hidden)]
+    #[allow(unsafe_code)]
+    unsafe fn gather_dot_rows(
+        x: &[Self],
+        crd: &[crate::Idx],
+        w: &[Self],
+        pos: &[crate::Idx],
+        out: &mut [Self],
+        add: bool,
+    );
+
     /// The atomic cell an `Atomics` kernel adds into (generated code's plumbing).
     type Atomic: AtomicCell<Self>;
 
@@ -133,7 +150,7 @@ pub trait Scalar:
 }
 
 macro_rules! impl_scalar {
-    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr, $divide:expr, $remainder:expr, mul_add: |$a:ident, $b:ident, $c:ident| $mul_add:expr, dot: $dot:path) => {
+    ($t:ty, $lanes:ty, $n:literal, $atomic:ty, integer: $int:literal, $checked:expr, $wrapping:expr, $divide:expr, $remainder:expr, mul_add: |$a:ident, $b:ident, $c:ident| $mul_add:expr, dot: $dot:path, rows: $rows:path) => {
         impl sealed::Sealed for $t {}
         impl Scalar for $t {
             const ZERO: Self = 0 as $t;
@@ -249,6 +266,20 @@ macro_rules! impl_scalar {
                 // SAFETY: the caller's contract is the function's.
                 unsafe { $dot(x, crd, w) }
             }
+
+            #[inline]
+            #[allow(unsafe_code)]
+            unsafe fn gather_dot_rows(
+                x: &[Self],
+                crd: &[crate::Idx],
+                w: &[Self],
+                pos: &[crate::Idx],
+                out: &mut [Self],
+                add: bool,
+            ) {
+                // SAFETY: the caller's contract is the function's.
+                unsafe { $rows(x, crd, w, pos, out, add) }
+            }
         }
     };
 }
@@ -257,19 +288,19 @@ macro_rules! impl_scalar {
 impl_scalar!(f32, wide::f32x8, 8, crate::atomic::AtomicF32, integer: false,
     |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b,
     mul_add: |a, b, c| if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c },
-    dot: crate::dot::f32s);
+    dot: crate::dot::f32s, rows: crate::row_dots::each);
 impl_scalar!(f64, wide::f64x4, 4, crate::atomic::AtomicF64, integer: false,
     |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b,
     mul_add: |a, b, c| if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c },
-    dot: crate::dot::f64s);
+    dot: crate::dot::f64s, rows: crate::row_dots::f64s);
 impl_scalar!(i32, wide::i32x8, 8, std::sync::atomic::AtomicI32, integer: true,
     i32::checked_add, i32::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) },
     |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }, mul_add: |a, b, c| a * b + c,
-    dot: crate::dot::in_order);
+    dot: crate::dot::in_order, rows: crate::row_dots::each);
 impl_scalar!(i64, wide::i64x4, 4, std::sync::atomic::AtomicI64, integer: true,
     i64::checked_add, i64::wrapping_add, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) },
     |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }, mul_add: |a, b, c| a * b + c,
-    dot: crate::dot::in_order);
+    dot: crate::dot::in_order, rows: crate::row_dots::each);
 
 #[cfg(test)]
 mod tests {

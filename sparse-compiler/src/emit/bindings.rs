@@ -451,6 +451,18 @@ impl Walk<'_> {
             }
             Stmt::Host(HostStep::CopyStructure { from }) => self.param(*from)?,
             Stmt::Prefetch { array, .. } => self.array(array)?,
+            Stmt::RowDots {
+                vals,
+                crd,
+                weights,
+                pos,
+                ..
+            } => {
+                self.gather(vals, crd)?;
+                self.array(weights)?;
+                self.array(pos)?;
+                self.array(&Array::Vals { param: 0 })?;
+            }
             Stmt::PrefetchGather { array, crd, .. } => {
                 self.array(array)?;
                 self.array(crd)?;

@@ -69,7 +69,7 @@ impl Operand {
 }
 impl Emitter<'_> {
     /// The local bound to the gather of `vals` at the coordinates `crd`.
-    fn gather_name(&self, vals: &Array, crd: &Array) -> &proc_macro2::Ident {
+    pub(super) fn gather_name(&self, vals: &Array, crd: &Array) -> &proc_macro2::Ident {
         let (Array::Vals { param: vals }, Array::Crd { param, level }) = (vals, crd) else {
             unreachable!("the gather pass makes gathers of values at coordinates only");
         };

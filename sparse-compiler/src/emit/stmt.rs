@@ -109,6 +109,14 @@ impl Emitter<'_> {
             }
             Stmt::For { var, lo, hi, body } => self.put_for(var, lo, hi, body),
             Stmt::Tile { var, width, body } => self.put_tile(var, *width, body),
+            Stmt::RowDots {
+                op,
+                vals,
+                crd,
+                weights,
+                pos,
+                rows,
+            } => self.put_row_dots(*op, [vals, crd, weights, pos], rows),
             Stmt::Parallel(region) => match region.unit {
                 Unit::CpuVector => self.put_lanes_region(region),
                 Unit::CpuThread => self.put_thread_region(region),
@@ -254,6 +262,33 @@ impl Emitter<'_> {
                 internal_error("an update of the output in a row assembly")
             }
         }
+    }
+
+    /// A run of SpMV rows into the output's values, or into the block of them the iteration
+    /// owns (the `dots` pass makes no other).
+    fn put_row_dots(&self, op: UpdateOp, arrays: [&Array; 4], rows: &(Expr, Expr)) -> TokenStream {
+        let [vals, crd, weights, pos] = arrays;
+        let name = self.gather_name(vals, crd);
+        let (crd, weights, pos) = (
+            self.put_array(crd),
+            self.put_array(weights),
+            self.put_array(pos),
+        );
+        let lo = self.put_expr(&rows.0).at(Prec::Or);
+        let hi = self.put_expr(&rows.1).at(Prec::Or);
+        let (out, first) = match self.writes {
+            None => (self.put_array(&Array::Vals { param: 0 }), quote! { 0 }),
+            Some(Writes::Blocks) => {
+                let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
+                (quote! { #rows }, quote! { #offset })
+            }
+            Some(_) => return internal_error("rows of dot products outside owned rows"),
+        };
+        let method = match op {
+            UpdateOp::Set => quote! { dot_rows },
+            UpdateOp::Reduce(_) => quote! { dot_rows_add },
+        };
+        quote! { #name.#method(#crd, #weights, #pos, #lo..#hi, &mut *#out, #first); }
     }
 
     /// For `place[..] += a * b` into values the thread owns: `a` and `b`, which the update

@@ -613,6 +613,24 @@ pub enum Stmt {
         /// The body.
         body: Vec<Stmt>,
     },
+    /// For every row `r` in `lo..hi`, the output's `vals[r]` set to (or, with
+    /// [`UpdateOp::Reduce`] of `Add`, added to) `Σ weights[p] · vals[crd[p]]` over the positions
+    /// `pos[r]..pos[r + 1]`, each sum in any order (the `dots` pass: a loop of SpMV rows, each
+    /// an [`Expr::GatherDot`], into a dense output indexed by the row).
+    RowDots {
+        /// Overwrite or add.
+        op: UpdateOp,
+        /// The gathered input's values.
+        vals: Array,
+        /// The level's coordinates.
+        crd: Array,
+        /// The values at the level's positions.
+        weights: Array,
+        /// The level's segment bounds ([`Array::Pos`] of the level of `crd`).
+        pos: Array,
+        /// The first row and one past the last.
+        rows: Box<(Expr, Expr)>,
+    },
     /// A loop whose iterations run in parallel.
     Parallel(Region),
     /// `while cond { body }`.

@@ -110,6 +110,16 @@ impl<'k> Verifier<'k> {
         {
             self.update(place, *op, *sync)?;
         }
+        if let Stmt::RowDots {
+            vals,
+            crd,
+            weights,
+            pos,
+            ..
+        } = stmt
+        {
+            self.row_dots([vals, crd, weights, pos])?;
+        }
         let Some(var) = declared(stmt) else {
             return stmt.bodies().into_iter().try_for_each(|b| self.stmts(b));
         };
@@ -153,6 +163,26 @@ impl<'k> Verifier<'k> {
     }
 
     /// Whether a gather reads an input's values at the coordinates of an input's level.
+    /// Rows of dot products read an input's values at the coordinates of another's level,
+    /// weighted by that input's values, between that level's segment bounds.
+    fn row_dots(&self, [vals, crd, weights, pos]: [&Array; 4]) -> Result<(), String> {
+        let level_of = |a: &Array| match (a, crd) {
+            (Array::Pos { param, level }, Array::Crd { param: p, level: l }) => {
+                param == p && level == l
+            }
+            (Array::Vals { param }, Array::Crd { param: p, .. }) => param == p,
+            _ => false,
+        };
+        if self.gathers_inputs(vals, crd) && level_of(weights) && level_of(pos) {
+            return Ok(());
+        }
+        Err(format!(
+            "rows of dot products read {vals:?} at {crd:?} weighted by {weights:?} between \
+             {pos:?}: an input's values at an input's coordinates, weighted by that input's \
+             values, between that level's bounds"
+        ))
+    }
+
     fn gathers_inputs(&self, vals: &Array, crd: &Array) -> bool {
         let input = |p: usize| self.kernel.params.get(p).is_some_and(|p| !p.output);
         match (vals, crd) {
@@ -278,6 +308,11 @@ impl<'k> Verifier<'k> {
                 )
             }
             Stmt::AppendEntry { .. } => matches!(output, None | Some(OutputAccess::EntryParts)),
+            // Whole rows of the output, which only a thread that owns them may write.
+            Stmt::RowDots { .. } => {
+                matches!(output, None | Some(OutputAccess::Blocks { .. }))
+                    && self.regions.iter().all(|(r, _)| r.unit == Unit::CpuThread)
+            }
             Stmt::Host(HostStep::LayoutRows { .. }) => output.is_none(),
             Stmt::Host(_) => output.is_none(),
             _ => true,
@@ -387,6 +422,28 @@ mod tests {
             vec![sum_into_output(Sync::Atomic)],
         )];
         assert_eq!(check(body), Ok(()));
+    }
+
+    #[test]
+    fn rows_of_dot_products_are_checked_for_their_arrays_and_owner() {
+        let rows = |pos_level: usize| Stmt::RowDots {
+            op: UpdateOp::Set,
+            vals: Array::Vals { param: 1 },
+            crd: Array::Crd { param: 1, level: 1 },
+            weights: Array::Vals { param: 1 },
+            pos: Array::Pos {
+                param: 1,
+                level: pos_level,
+            },
+            rows: Box::new((Expr::Index(0), Expr::Dim { param: 0, dim: 0 })),
+        };
+        assert_eq!(check(vec![rows(1)]), Ok(()));
+        assert!(check(vec![rows(0)]).is_err(), "bounds of another level");
+        let shared = region(Unit::CpuThread, OutputAccess::Scattered, vec![rows(1)]);
+        assert!(
+            check(vec![shared]).is_err(),
+            "rows shared by a region's iterations"
+        );
     }
 
     #[test]

@@ -120,6 +120,7 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         Stmt::Workspace { len, init, .. } => vec![len, init],
         Stmt::SortPrefix { len, .. } => vec![len],
         Stmt::For { lo, hi, .. } => vec![lo, hi],
+        Stmt::RowDots { rows, .. } => vec![&rows.0, &rows.1],
         Stmt::Parallel(Region {
             lo,
             hi,
@@ -162,6 +163,10 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         Stmt::Workspace { len, init, .. } => vec![len, init],
         Stmt::SortPrefix { len, .. } => vec![len],
         Stmt::For { lo, hi, .. } => vec![lo, hi],
+        Stmt::RowDots { rows, .. } => {
+            let (lo, hi) = &mut **rows;
+            vec![lo, hi]
+        }
         Stmt::Parallel(Region {
             lo,
             hi,
@@ -235,17 +240,21 @@ pub fn inputs_read(body: &[Stmt]) -> BTreeSet<usize> {
             Expr::GatherDot { vals, weights, .. } => vec![vals, weights],
             _ => Vec::new(),
         };
-        for array in read {
-            if let super::Array::Vals { param } = array
-                && *param != 0
-            {
-                out.insert(*param);
-            }
-        }
+        read.into_iter().for_each(|a| array(a, out));
         operands(e).into_iter().for_each(|e| expr(e, out));
+    }
+    fn array(array: &super::Array, out: &mut BTreeSet<usize>) {
+        if let super::Array::Vals { param } = array
+            && *param != 0
+        {
+            out.insert(*param);
+        }
     }
     fn stmts(body: &[Stmt], out: &mut BTreeSet<usize>) {
         for stmt in body {
+            if let Stmt::RowDots { vals, weights, .. } = stmt {
+                [vals, weights].into_iter().for_each(|a| array(a, out));
+            }
             stmt_exprs(stmt).into_iter().for_each(|e| expr(e, out));
             stmt.bodies().into_iter().for_each(|b| stmts(b, out));
         }

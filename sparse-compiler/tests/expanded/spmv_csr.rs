@@ -73,22 +73,15 @@ fn spmv<T: ::sparse::Scalar>(
             __y_vals[__i] = __t;
         }
     } else {
-        for __i in 0..__y_shape0
-            .min(__y_vals.len())
-            .min(__A_l1_pos.len().saturating_sub(1))
-        {
-            let mut __t: T = <T as ::sparse::Scalar>::ZERO;
-            let __pA1_start: usize = __A_l1_pos[__i] as usize;
-            __t
-                += __x_at_A_l1
-                    .dot(
-                        __A_l1_crd,
-                        __A_vals,
-                        __pA1_start,
-                        __A_l1_pos[__i + 1] as usize,
-                    );
-            __y_vals[__i] = __t;
-        }
+        __x_at_A_l1
+            .dot_rows(
+                __A_l1_crd,
+                __A_vals,
+                __A_l1_pos,
+                0..__y_shape0,
+                &mut *__y_vals,
+                0,
+            );
     }
     ::core::result::Result::Ok(())
 }

@@ -11,12 +11,30 @@
 //! additions one position long each. On cache-resident matrices an SpMV row took about two
 //! thirds of the loop's time (BENCHMARKS.md, "SpMV rows as dot products").
 //!
+//! A loop over rows that does nothing but set (or add to) each row's element of a dense output
+//! to such a dot product,
+//!
+//! ```text
+//! for i in lo..hi { let mut t = 0; t += dot(A.vals, x.vals[A.l1.crd], A.l1.pos[i]..A.l1.pos[i + 1]); y.vals[i] = t; }
+//! ```
+//!
+//! becomes one [`Stmt::RowDots`], `y.vals[lo..hi] = dots(A.vals, x.vals[A.l1.crd], A.l1.pos)`,
+//! which the runtime's `Gather::dot_rows` computes four rows at a time: without a start and an
+//! end of its own per row, an SpMV on the cache-resident matrices took 0.64-0.89 of the time of
+//! the rows one by one (BENCHMARKS.md, "SpMV rows four at a time"). Only where the rows are the
+//! kernel's own or its iteration's (not inside a region that shares the output), and not in
+//! loops that give prefetch hints, which stay row by row.
+//!
 //! The sum's order is no longer the positions' order, so floats may round differently, as
 //! under a nonzero split. Loops that give prefetch hints around them (arrays larger than the
 //! caches) are rewritten too: with the hints kept, the rows as dot products took 0.95-0.97 of
 //! the loop's time on the uniform matrix, 0.71-0.88 on the power law, and the same on the band.
 
-use crate::ir::{Array, BinOp, Expr, Kernel, Place, ReduceOp, Stmt, UpdateOp, Var};
+use crate::ir::visit::{mentions, substitute};
+use crate::ir::{
+    Array, BinOp, Expr, Kernel, Literal, OutputAccess, Place, ReduceOp, Stmt, Sync, Type, Unit,
+    UpdateOp, Var,
+};
 
 /// `kernel` with every such loop a dot product.
 pub(super) fn dot_products(mut kernel: Kernel) -> Kernel {
@@ -24,7 +42,145 @@ pub(super) fn dot_products(mut kernel: Kernel) -> Kernel {
         return kernel;
     }
     block(&mut kernel.body);
+    row_runs(&mut kernel.body);
     kernel
+}
+
+/// Every loop of rows in `stmts` that owns its rows as [`Stmt::RowDots`].
+fn row_runs(stmts: &mut [Stmt]) {
+    for stmt in stmts {
+        if let Some(rows) = row_dots(stmt) {
+            *stmt = rows;
+            continue;
+        }
+        let owned = match stmt {
+            Stmt::Parallel(region) => {
+                region.unit == Unit::CpuThread
+                    && matches!(region.output, OutputAccess::Blocks { .. })
+            }
+            _ => true,
+        };
+        if owned {
+            stmt.bodies_mut().into_iter().for_each(|b| row_runs(b));
+        }
+    }
+}
+
+/// The rows of dot products the loop `stmt` computes, if it is such a loop: its body is
+/// optionally the row `let r = base + v`, then `let mut t = 0`, optionally `let s = pos[r]`,
+/// `t += dot(.., pos[r]..pos[r + 1])` and `out[r] = t` (or `+= t`).
+fn row_dots(stmt: &Stmt) -> Option<Stmt> {
+    let Stmt::For { var, lo, hi, body } = stmt else {
+        return None;
+    };
+    let (row, rows, body) = match body.as_slice() {
+        [
+            Stmt::Let {
+                var: r,
+                ty: Type::Index,
+                init,
+                mutable: false,
+            },
+            rest @ ..,
+        ] if steps_with(init, var) => {
+            let rows = (substitute(init, var, lo), substitute(init, var, hi));
+            (r, rows, rest)
+        }
+        _ => (var, (lo.clone(), hi.clone()), body.as_slice()),
+    };
+    let (t, body) = match body {
+        [
+            Stmt::Let {
+                var: t,
+                ty: Type::Value,
+                init,
+                mutable: true,
+            },
+            rest @ ..,
+        ] if is_zero(init) => (t, rest),
+        _ => return None,
+    };
+    let (start, body) = match body {
+        [
+            Stmt::Let {
+                var: s,
+                ty: Type::Index,
+                init,
+                mutable: false,
+            },
+            rest @ ..,
+        ] => (Some((s, init)), rest),
+        _ => (None, body),
+    };
+    let [
+        Stmt::Update {
+            place: Place::Var(sum),
+            op: UpdateOp::Reduce(ReduceOp::Add),
+            value:
+                Expr::GatherDot {
+                    vals,
+                    crd,
+                    weights,
+                    range,
+                },
+            ..
+        },
+        Stmt::Update {
+            place: Place::Elem(Array::Vals { param: 0 }, at),
+            op: op @ (UpdateOp::Set | UpdateOp::Reduce(ReduceOp::Add)),
+            value: Expr::Var(stored),
+            sync: Sync::Owned,
+        },
+    ] = body
+    else {
+        return None;
+    };
+    let Array::Crd { param, level } = crd else {
+        return None;
+    };
+    let pos = Array::Pos {
+        param: *param,
+        level: *level,
+    };
+    let r = Expr::Var(row.clone());
+    let segment_start = Expr::Load(pos.clone(), Box::new(r.clone()));
+    let segment_end = Expr::Load(
+        pos.clone(),
+        Box::new(Expr::Binary(
+            BinOp::Add,
+            Box::new(r.clone()),
+            Box::new(Expr::Index(1)),
+        )),
+    );
+    let starts = match start {
+        Some((s, init)) => *init == segment_start && range.0 == Expr::Var(s.clone()),
+        None => range.0 == segment_start,
+    };
+    let rows_only = sum == t && stored == t && *at == r && starts && range.1 == segment_end;
+    rows_only.then(|| Stmt::RowDots {
+        op: *op,
+        vals: vals.clone(),
+        crd: crd.clone(),
+        weights: weights.clone(),
+        pos,
+        rows: Box::new(rows),
+    })
+}
+
+/// Whether `e` is `v` plus terms that do not read `v`: it steps by one with `v`.
+fn steps_with(e: &Expr, v: &Var) -> bool {
+    match e {
+        Expr::Var(x) => x == v,
+        Expr::Binary(BinOp::Add, a, b) => {
+            (steps_with(a, v) && !mentions(v, b)) || (steps_with(b, v) && !mentions(v, a))
+        }
+        _ => false,
+    }
+}
+
+fn is_zero(e: &Expr) -> bool {
+    matches!(e, Expr::Value(Literal::Int(0)))
+        || matches!(e, Expr::Value(Literal::Float(f)) if *f == 0.0)
 }
 
 fn block(stmts: &mut [Stmt]) {
@@ -101,8 +257,50 @@ mod tests {
             fn spmv; y(i) = A(i,j) * x(j); formats<A: csr>;
         });
         let dot = "__t += dot(A.vals, x.vals[A.l1.crd], __pA1_start..A.l1.pos[__i + 1]);";
-        assert_eq!(ir.matches(dot).count(), 2, "with hints and without: {ir}");
+        assert_eq!(ir.matches(dot).count(), 1, "with hints: {ir}");
         assert!(!ir.contains("for __pA1"), "{ir}");
+    }
+
+    #[test]
+    fn a_loop_of_rows_without_hints_is_one_run_of_dot_products() {
+        let set = printed(quote! { fn spmv; y(i) = A(i,j) * x(j); formats<A: csr>; });
+        let dots = "y.vals[0..y.shape[0]] = dots(A.vals, x.vals[A.l1.crd], A.l1.pos);";
+        assert_eq!(set.matches(dots).count(), 1, "{set}");
+        let add = printed(quote! { fn spmv; y(i) += A(i,j) * x(j); formats<A: csr>; });
+        let dots = "y.vals[0..y.shape[0]] += dots(A.vals, x.vals[A.l1.crd], A.l1.pos);";
+        assert_eq!(add.matches(dots).count(), 1, "{add}");
+        // A row split's rows are its iteration's own: each block of 32 is one run.
+        let split = printed(quote! {
+            fn spmv_rows; y(i) = A(i,j) * x(j); formats<A: csr>;
+            schedule<split(i,i0,i1,Down,32).parallelize(i0,CpuThread,NoRaces)>;
+        });
+        let block = "y.vals[0 + (__i0 * 32 + 0)..0 + (__i0 * 32 + min(32, y.shape[0] - 0 - \
+                     __i0 * 32))] = dots(";
+        assert_eq!(split.matches(block).count(), 1, "{split}");
+    }
+
+    #[test]
+    fn rows_that_are_not_the_output_s_own_stay_loops() {
+        for kernel in [
+            // DCSR: the output's row is a stored coordinate, not the loop's.
+            quote! { fn f; y(i) = A(i,j) * x(j); formats<A: dcsr>; },
+            // The row's sum is scaled before it is stored.
+            quote! { fn f; y(i) = A(i,j) * x(j) * 2; formats<A: csr>; },
+            // Rows shared by the threads of a nonzero split.
+            quote! {
+                fn f; y(i) = A(i,j) * x(j); formats<A: csr>;
+                schedule<collapse(i,j,f).pos(f,p,A).split(p,p0,p1,Down,16)
+                    .parallelize(p0,CpuThread,Atomics)>;
+            },
+        ] {
+            let ir = printed(kernel);
+            // (A split's serial copy for small inputs is a plain loop of rows.)
+            let shared = ir
+                .split_once("parallel(")
+                .map_or(ir.as_str(), |(_, region)| region);
+            assert!(!shared.contains("dots("), "{ir}");
+            assert!(shared.contains("dot("), "{ir}");
+        }
     }
 
     #[test]

@@ -151,6 +151,27 @@ impl Printer<'_> {
                 self.block(&head, body);
                 self.line("}");
             }
+            Stmt::RowDots {
+                op,
+                vals,
+                crd,
+                weights,
+                pos,
+                rows,
+            } => {
+                let assign = if *op == UpdateOp::Set { "=" } else { "+=" };
+                let line = format!(
+                    "{}[{}..{}] {assign} dots({}, {}[{}], {});",
+                    self.array(&Array::Vals { param: 0 }),
+                    self.expr(&rows.0),
+                    self.expr(&rows.1),
+                    self.array(weights),
+                    self.array(vals),
+                    self.array(crd),
+                    self.array(pos),
+                );
+                self.line(&line);
+            }
             Stmt::Tile { var, width, body } => {
                 let head = format!("tile {} in 0..{width}", var.0);
                 self.block(&head, body);

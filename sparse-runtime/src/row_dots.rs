@@ -1,0 +1,282 @@
+//! A run of SpMV rows, each a dot product (`dot.rs`): `out[r] = Σ w[p] · x[crd[p]]` over the
+//! positions `pos[r]..pos[r + 1]` of every row `r` of the run.
+//!
+//! Row by row, each row pays for its own start: the lanes' final sum, a tail of one to three
+//! positions added in order, the store. On the comparison harness's cache-resident matrices
+//! (rows of 2 to 12 entries) that was more than half of an SpMV's time: a loop over the same
+//! positions with no rows at all took 0.4-0.55 of it. For `f64` with AVX2 the rows here go four
+//! at a time: each row's tail is one more masked gather into its lanes (no in-order steps), and
+//! the four rows' lanes are summed together, two horizontal adds and one store of four results
+//! (BENCHMARKS.md, "SpMV rows four at a time"). Other types take the rows one by one.
+//!
+//! Segments are clamped as the caller cannot be trusted to have done: a row's end to the length
+//! of `crd`, its start to its end. What rests on the caller is the invariant of `dot.rs`: every
+//! coordinate is inside `x`, and `w` is at least as long as `crd`.
+#![allow(unsafe_code)]
+
+use crate::{Idx, Scalar};
+
+/// The segment of row `r`, clamped: `(lo, hi)` with `lo <= hi <= n`.
+///
+/// # Safety
+/// `r + 1 < pos.len()`.
+#[inline(always)]
+unsafe fn segment(pos: &[Idx], r: usize, n: usize) -> (usize, usize) {
+    // SAFETY: `r + 1 < pos.len()` (the contract).
+    let (lo, hi) = unsafe { (*pos.get_unchecked(r), *pos.get_unchecked(r + 1)) };
+    let hi = (hi as usize).min(n);
+    ((lo as usize).min(hi), hi)
+}
+
+/// Every row, one at a time, with the type's own dot product; `out[r]` is set, or added to
+/// when `add`. Rows past `pos.len() - 1` are not touched.
+///
+/// # Safety
+/// `w` is at least as long as `crd`, and every element of `crd` is below `x.len()`.
+pub(crate) unsafe fn each<T: Scalar>(
+    x: &[T],
+    crd: &[Idx],
+    w: &[T],
+    pos: &[Idx],
+    out: &mut [T],
+    add: bool,
+) {
+    let rows = out.len().min(pos.len().saturating_sub(1));
+    for (r, y) in out[..rows].iter_mut().enumerate() {
+        // SAFETY: `r + 1 < rows + 1 <= pos.len()`; the segment is clamped to `crd.len()`, so
+        // it is of `crd` and (the contract) of `w`, with coordinates inside `x`.
+        let t = unsafe {
+            let (lo, hi) = segment(pos, r, crd.len());
+            T::gather_dot(x, crd.get_unchecked(lo..hi), w.get_unchecked(lo..hi))
+        };
+        *y = if add { *y + t } else { t };
+    }
+}
+
+/// As [`each`], for `f64`: four rows at a time with AVX2.
+///
+/// # Safety
+/// As for [`each`].
+pub(crate) unsafe fn f64s(
+    x: &[f64],
+    crd: &[Idx],
+    w: &[f64],
+    pos: &[Idx],
+    out: &mut [f64],
+    add: bool,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if x.len() <= i32::MAX as usize
+        && std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+    {
+        // SAFETY: AVX2 and FMA are present and `x.len() <= i32::MAX` (checked); the rest is
+        // the caller's contract.
+        return unsafe { x86::f64x4_rows(x, crd, w, pos, out, add) };
+    }
+    // SAFETY: the caller's contract.
+    unsafe { each(x, crd, w, pos, out, add) }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::segment;
+    use crate::Idx;
+
+    /// The lanes of row `lo..hi`: four positions per gather, then the last one to three in one
+    /// masked gather (masked-off lanes read nothing and add zero).
+    ///
+    /// # Safety
+    /// AVX2 and FMA; `lo <= hi <= crd.len() <= w.len()`; every coordinate is below
+    /// `x.len() <= i32::MAX`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn lanes(x: &[f64], crd: &[Idx], w: &[f64], lo: usize, hi: usize) -> __m256d {
+        let mut acc = _mm256_setzero_pd();
+        let mut p = lo;
+        while p + 4 <= hi {
+            // SAFETY: `p + 4 <= hi <= crd.len() <= w.len()`; the coordinates are below
+            // `x.len() <= i32::MAX`, so as signed offsets scaled by 8 they address `x`.
+            unsafe {
+                let at = _mm_loadu_si128(crd.as_ptr().add(p).cast());
+                let xs = _mm256_i32gather_pd::<8>(x.as_ptr(), at);
+                acc = _mm256_fmadd_pd(_mm256_loadu_pd(w.as_ptr().add(p)), xs, acc);
+            }
+            p += 4;
+        }
+        let left = (hi - p) as i32;
+        if left > 0 {
+            let keep = _mm_cmpgt_epi32(_mm_set1_epi32(left), _mm_setr_epi32(0, 1, 2, 3));
+            let keep64 = _mm256_cvtepi32_epi64(keep);
+            // SAFETY: lanes below `left` are positions before `hi`, in bounds as above; the
+            // masked loads and gather neither read nor fault on the lanes masked off.
+            unsafe {
+                let at = _mm_maskload_epi32(crd.as_ptr().add(p).cast(), keep);
+                let xs = _mm256_mask_i32gather_pd::<8>(
+                    _mm256_setzero_pd(),
+                    x.as_ptr(),
+                    at,
+                    _mm256_castsi256_pd(keep64),
+                );
+                let ws = _mm256_maskload_pd(w.as_ptr().add(p), keep64);
+                acc = _mm256_fmadd_pd(ws, xs, acc);
+            }
+        }
+        acc
+    }
+
+    /// The lanes of row `r` of `pos`, its segment clamped to `crd`.
+    ///
+    /// # Safety
+    /// As for [`f64x4_rows`], and `r + 1 < pos.len()`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn row(x: &[f64], crd: &[Idx], w: &[f64], pos: &[Idx], r: usize) -> __m256d {
+        // SAFETY: the contract; `segment` clamps the row to `crd`, no longer than `w`.
+        unsafe {
+            let (lo, hi) = segment(pos, r, crd.len());
+            lanes(x, crd, w, lo, hi)
+        }
+    }
+
+    /// Four rows at a time, the rest one by one.
+    ///
+    /// # Safety
+    /// AVX2 and FMA; `w` is at least as long as `crd`; every coordinate is below
+    /// `x.len() <= i32::MAX`.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn f64x4_rows(
+        x: &[f64],
+        crd: &[Idx],
+        w: &[f64],
+        pos: &[Idx],
+        out: &mut [f64],
+        add: bool,
+    ) {
+        let rows = out.len().min(pos.len().saturating_sub(1));
+        let mut r = 0;
+        while r + 4 <= rows {
+            // SAFETY: rows `r..r + 4` are below `rows`, so `r + 4 < pos.len()`.
+            let sums = unsafe {
+                let (a0, a1) = (row(x, crd, w, pos, r), row(x, crd, w, pos, r + 1));
+                let (a2, a3) = (row(x, crd, w, pos, r + 2), row(x, crd, w, pos, r + 3));
+                // [a0 01, a1 01, a0 23, a1 23] and the same for rows 2 and 3, then the halves.
+                let (h01, h23) = (_mm256_hadd_pd(a0, a1), _mm256_hadd_pd(a2, a3));
+                _mm256_add_pd(
+                    _mm256_permute2f128_pd::<0x20>(h01, h23),
+                    _mm256_permute2f128_pd::<0x31>(h01, h23),
+                )
+            };
+            // SAFETY: `r + 4 <= rows <= out.len()`.
+            unsafe {
+                let at = out.as_mut_ptr().add(r);
+                let sums = if add {
+                    _mm256_add_pd(_mm256_loadu_pd(at), sums)
+                } else {
+                    sums
+                };
+                _mm256_storeu_pd(at, sums);
+            }
+            r += 4;
+        }
+        for (r, y) in out.iter_mut().enumerate().take(rows).skip(r) {
+            // SAFETY: `r < rows`, so `r + 1 < pos.len()`.
+            let t = unsafe {
+                let lanes = row(x, crd, w, pos, r);
+                let pair = _mm_add_pd(
+                    _mm256_castpd256_pd128(lanes),
+                    _mm256_extractf128_pd::<1>(lanes),
+                );
+                _mm_cvtsd_f64(_mm_add_sd(pair, _mm_unpackhi_pd(pair, pair)))
+            };
+            *y = if add { *y + t } else { t };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of every length up to 13 (every tail length, several full chunks), empty rows
+    /// among them, then a row whose end is past `crd` and one whose start is past its end.
+    fn matrix() -> (Vec<Idx>, Vec<Idx>, Vec<i32>) {
+        let mut pos = vec![0];
+        let (mut crd, mut w) = (Vec::new(), Vec::new());
+        for len in (0..14usize).chain([0, 1, 0, 5, 2]) {
+            for p in 0..len {
+                crd.push(((p * 5 + len) % 11) as Idx);
+                w.push((p % 7) as i32 - 3);
+            }
+            pos.push(crd.len() as Idx);
+        }
+        let n = crd.len() as Idx;
+        pos.extend([n + 9, n - 2]);
+        (pos, crd, w)
+    }
+
+    /// The rows by the definition, in `f64` (small integers: every order of a sum is exact).
+    fn reference(x: &[i32], pos: &[Idx], crd: &[Idx], w: &[i32]) -> Vec<f64> {
+        let end = |p: Idx| (p as usize).min(crd.len());
+        (0..pos.len() - 1)
+            .map(|r| {
+                let (lo, hi) = (end(pos[r]), end(pos[r + 1]));
+                (lo..hi.max(lo))
+                    .map(|p| f64::from(w[p]) * f64::from(x[crd[p] as usize]))
+                    .sum()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_row_agrees_with_the_definition_set_or_added() {
+        let (pos, crd, w) = matrix();
+        let x: Vec<i32> = (0..11).map(|j| j * 3 - 14).collect();
+        let want = reference(&x, &pos, &crd, &w);
+        let (x64, w64): (Vec<f64>, Vec<f64>) = (
+            x.iter().map(|&v| f64::from(v)).collect(),
+            w.iter().map(|&v| f64::from(v)).collect(),
+        );
+        for add in [false, true] {
+            // One output longer than the rows: its last value is not touched.
+            let before: Vec<f64> = (0..pos.len()).map(|r| r as f64 * 100.0).collect();
+            let expected: Vec<f64> = (0..pos.len())
+                .map(|r| match want.get(r) {
+                    Some(v) if add => before[r] + v,
+                    Some(v) => *v,
+                    None => before[r],
+                })
+                .collect();
+            let mut got = before.clone();
+            // SAFETY: every coordinate is below 11 = x.len(); `w` is as long as `crd`.
+            unsafe { f64s(&x64, &crd, &w64, &pos, &mut got, add) };
+            assert_eq!(got, expected, "f64, add {add}");
+            let mut got = before.clone();
+            // SAFETY: as above.
+            unsafe { each(&x64, &crd, &w64, &pos, &mut got, add) };
+            assert_eq!(got, expected, "f64 one by one, add {add}");
+            let mut ints: Vec<i32> = before.iter().map(|&v| v as i32).collect();
+            // SAFETY: as above.
+            unsafe { each(&x, &crd, &w, &pos, &mut ints, add) };
+            let ints: Vec<f64> = ints.into_iter().map(f64::from).collect();
+            assert_eq!(ints, expected, "i32, add {add}");
+        }
+    }
+
+    #[test]
+    fn rows_stop_at_the_end_of_the_output_or_of_pos() {
+        let (pos, crd, w) = matrix();
+        let x = vec![2.0; 11];
+        let w: Vec<f64> = w.iter().map(|&v| f64::from(v)).collect();
+        for len in 0..7 {
+            let mut out = vec![f64::NAN; len];
+            // SAFETY: every coordinate is below 11; `w` is as long as `crd`.
+            unsafe { f64s(&x, &crd, &w, &pos[..4], &mut out, false) };
+            let rows = len.min(3);
+            assert_eq!(out[..rows], [0.0, -6.0, -10.0][..rows], "{out:?}");
+            assert!(out[rows..].iter().all(|v| v.is_nan()), "{out:?}");
+        }
+    }
+}
