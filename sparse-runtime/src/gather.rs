@@ -19,9 +19,11 @@ use crate::{Format, Idx, Scalar, Tensor};
 /// `Idx::MAX`) every read is checked, as plain indexing is.
 #[derive(Clone, Copy, Debug)]
 pub struct Gather<'a, T> {
-    crd: &'a [Idx],
-    vals: &'a [T],
-    in_bounds: bool,
+    pub(crate) crd: &'a [Idx],
+    pub(crate) vals: &'a [T],
+    pub(crate) in_bounds: bool,
+    /// One more than the level's largest coordinate (0 when it has none).
+    pub(crate) bound: usize,
 }
 
 impl<'a, T: Copy> Gather<'a, T> {
@@ -43,11 +45,12 @@ impl<'a, T: Copy> Gather<'a, T> {
             std::ptr::eq(crd, coords.level(level).crd()),
             "a gather's coordinates are those of the tensor's level"
         );
-        let in_bounds = coords.crd_bound(level) <= vals.len();
+        let bound = coords.crd_bound(level);
         Gather {
             crd,
             vals,
-            in_bounds,
+            in_bounds: bound <= vals.len(),
+            bound,
         }
     }
 

@@ -27,6 +27,7 @@ mod pack;
 mod parts;
 mod pattern;
 mod prefetch;
+mod row_axpy;
 mod row_dots;
 mod scalar;
 mod search;

@@ -463,6 +463,17 @@ impl Walk<'_> {
                 self.array(pos)?;
                 self.array(&Array::Vals { param: 0 })?;
             }
+            Stmt::GatherAxpy {
+                acc,
+                vals,
+                crd,
+                weights,
+                ..
+            } => {
+                self.gather(vals, crd)?;
+                self.array(weights)?;
+                self.local(acc)?;
+            }
             Stmt::PrefetchGather { array, crd, .. } => {
                 self.array(array)?;
                 self.array(crd)?;

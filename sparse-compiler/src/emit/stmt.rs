@@ -117,6 +117,28 @@ impl Emitter<'_> {
                 pos,
                 rows,
             } => self.put_row_dots(*op, [vals, crd, weights, pos], rows),
+            Stmt::GatherAxpy {
+                acc,
+                width,
+                vals,
+                crd,
+                weights,
+                stride,
+                offset,
+                range,
+                ahead,
+            } => {
+                let name = self.gather_name(vals, crd);
+                let (crd, weights) = (self.put_array(crd), self.put_array(weights));
+                let [stride, offset, lo, hi] =
+                    [stride, offset, &range.0, &range.1].map(|e| self.put_expr(e).at(Prec::Or));
+                let (acc, width, ahead) = (ident(&acc.0), lit(*width), lit(*ahead));
+                quote! {
+                    #name.axpy_rows::<#width>(
+                        #crd, #weights, #lo..#hi, (#stride, #offset), &mut #acc[..], #ahead,
+                    );
+                }
+            }
             Stmt::Parallel(region) => match region.unit {
                 Unit::CpuVector => self.put_lanes_region(region),
                 Unit::CpuThread => self.put_thread_region(region),

@@ -631,6 +631,31 @@ pub enum Stmt {
         /// The first row and one past the last.
         rows: Box<(Expr, Expr)>,
     },
+    /// For every position `p` in `lo..hi` and `t` in `0..width`, in order of `p`:
+    /// `acc[t] += weights[p] · vals[crd[p] · stride + offset + t]` (the `axpy` pass: SpMM's row
+    /// of `A` times rows of `B` into a register tile). A position whose row of `vals` does not
+    /// hold `width` elements from there adds nothing. With `ahead` above zero, a back end may
+    /// hint the row that position `p + ahead` reads, as [`Stmt::PrefetchGather`] does.
+    GatherAxpy {
+        /// The workspace summed into (at least `width` elements).
+        acc: Var,
+        /// The tile's width.
+        width: usize,
+        /// The gathered input's values (a dense matrix's).
+        vals: Array,
+        /// The level's coordinates.
+        crd: Array,
+        /// The values at the level's positions.
+        weights: Array,
+        /// Elements of `vals` per coordinate.
+        stride: Expr,
+        /// The first element read in each row.
+        offset: Expr,
+        /// The first position and one past the last.
+        range: Box<(Expr, Expr)>,
+        /// How many positions ahead rows are hinted (0: none).
+        ahead: usize,
+    },
     /// A loop whose iterations run in parallel.
     Parallel(Region),
     /// `while cond { body }`.

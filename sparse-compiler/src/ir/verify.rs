@@ -120,6 +120,30 @@ impl<'k> Verifier<'k> {
         {
             self.row_dots([vals, crd, weights, pos])?;
         }
+        if let Stmt::GatherAxpy {
+            acc,
+            vals,
+            crd,
+            weights,
+            ..
+        } = stmt
+        {
+            if !self.visible(acc) {
+                return Err(format!(
+                    "workspace `{}` is written where it is not declared",
+                    acc.0
+                ));
+            }
+            if !self.gathers_inputs(vals, crd)
+                || !matches!((crd, weights), (Array::Crd { param, .. }, Array::Vals { param: w })
+                    if param == w)
+            {
+                return Err(format!(
+                    "an axpy reads {vals:?} at {crd:?} weighted by {weights:?}: an input's \
+                     values at an input's coordinates, weighted by that input's values"
+                ));
+            }
+        }
         let Some(var) = declared(stmt) else {
             return stmt.bodies().into_iter().try_for_each(|b| self.stmts(b));
         };
@@ -444,6 +468,25 @@ mod tests {
             check(vec![shared]).is_err(),
             "rows shared by a region's iterations"
         );
+    }
+
+    #[test]
+    fn an_axpy_needs_its_workspace_and_an_input_s_weights() {
+        let axpy = |weights: usize| Stmt::GatherAxpy {
+            acc: var("__acc"),
+            width: 4,
+            vals: Array::Vals { param: 1 },
+            crd: Array::Crd { param: 1, level: 1 },
+            weights: Array::Vals { param: weights },
+            stride: Expr::Index(4),
+            offset: Expr::Index(0),
+            range: Box::new((Expr::Index(0), Expr::Index(1))),
+            ahead: 0,
+        };
+        let acc = Stmt::value_workspace(var("__acc"), Expr::Index(4), Literal::Int(0));
+        assert_eq!(check(vec![acc.clone(), axpy(1)]), Ok(()));
+        assert!(check(vec![axpy(1)]).is_err(), "no workspace");
+        assert!(check(vec![acc, axpy(0)]).is_err(), "weighted by the output");
     }
 
     #[test]

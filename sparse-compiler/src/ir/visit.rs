@@ -121,6 +121,12 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         Stmt::SortPrefix { len, .. } => vec![len],
         Stmt::For { lo, hi, .. } => vec![lo, hi],
         Stmt::RowDots { rows, .. } => vec![&rows.0, &rows.1],
+        Stmt::GatherAxpy {
+            stride,
+            offset,
+            range,
+            ..
+        } => vec![stride, offset, &range.0, &range.1],
         Stmt::Parallel(Region {
             lo,
             hi,
@@ -166,6 +172,15 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         Stmt::RowDots { rows, .. } => {
             let (lo, hi) = &mut **rows;
             vec![lo, hi]
+        }
+        Stmt::GatherAxpy {
+            stride,
+            offset,
+            range,
+            ..
+        } => {
+            let (lo, hi) = &mut **range;
+            vec![stride, offset, lo, hi]
         }
         Stmt::Parallel(Region {
             lo,
@@ -252,7 +267,9 @@ pub fn inputs_read(body: &[Stmt]) -> BTreeSet<usize> {
     }
     fn stmts(body: &[Stmt], out: &mut BTreeSet<usize>) {
         for stmt in body {
-            if let Stmt::RowDots { vals, weights, .. } = stmt {
+            if let Stmt::RowDots { vals, weights, .. } | Stmt::GatherAxpy { vals, weights, .. } =
+                stmt
+            {
                 [vals, weights].into_iter().for_each(|a| array(a, out));
             }
             stmt_exprs(stmt).into_iter().for_each(|e| expr(e, out));

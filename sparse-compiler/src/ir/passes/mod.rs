@@ -35,6 +35,7 @@
 //! helpers of `segment`.
 
 mod assembly;
+mod axpy;
 mod balance;
 mod chains;
 mod compute;
@@ -61,7 +62,7 @@ use super::{Kernel, Stmt, Unit, Var, declared_names, verify};
 type Pass = (&'static str, fn(Kernel) -> Kernel, verify::Stage);
 
 /// The passes, in the order they run.
-const PASSES: [Pass; 13] = [
+const PASSES: [Pass; 14] = [
     ("lanes", lanes::shape, verify::Stage::Lowered),
     ("tile", tile::tile, verify::Stage::Lowered),
     ("zero", zero::in_blocks, verify::Stage::Lowered),
@@ -74,6 +75,7 @@ const PASSES: [Pass; 13] = [
     ("hints", hints::unswitch, verify::Stage::Lowered),
     ("dots", dots::dot_products, verify::Stage::Lowered),
     ("tiers", tiers::hoist, verify::Stage::Lowered),
+    ("axpy", axpy::gathered_rows, verify::Stage::Lowered),
     ("assembly", assembly::split_phases, verify::Stage::Final),
 ];
 

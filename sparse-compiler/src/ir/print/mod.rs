@@ -172,6 +172,35 @@ impl Printer<'_> {
                 );
                 self.line(&line);
             }
+            Stmt::GatherAxpy {
+                acc,
+                width,
+                vals,
+                crd,
+                weights,
+                stride,
+                offset,
+                range,
+                ahead,
+            } => {
+                let hint = if *ahead > 0 {
+                    format!(", ahead {ahead}")
+                } else {
+                    String::new()
+                };
+                let line = format!(
+                    "{}[0..{width}] += axpy({}, {}[{}[p] * {} + {}], {}..{}{hint});",
+                    acc.0,
+                    self.array(weights),
+                    self.array(vals),
+                    self.array(crd),
+                    self.expr(stride),
+                    self.expr(offset),
+                    self.expr(&range.0),
+                    self.expr(&range.1),
+                );
+                self.line(&line);
+            }
             Stmt::Tile { var, width, body } => {
                 let head = format!("tile {} in 0..{width}", var.0);
                 self.block(&head, body);
