@@ -33,18 +33,24 @@ pub(crate) unsafe fn in_order<T: Scalar>(x: &[T], crd: &[Idx], w: &[T]) -> T {
     t
 }
 
-/// Whether the AVX2 path may run: the processor has it, the segment fills the lanes at least
-/// once (shorter ones are summed in order: the lanes' set-up and final sum cost more than they
-/// save on a row of one to three entries, `1138_bus`), and every coordinate fits the gather
-/// instruction's signed 32-bit offsets (it does when `x` is shorter than `i32::MAX`, since every
-/// coordinate is below `x.len()`).
+/// Whether gathers from `x` may run on AVX2: the processor has it (and FMA), and every
+/// coordinate fits the gather instruction's signed 32-bit offsets (it does when `x` is shorter
+/// than `i32::MAX`, since every coordinate is below `x.len()`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn gathers_apply(x_len: usize) -> bool {
+    x_len <= i32::MAX as usize
+        && std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+}
+
+/// Whether the AVX2 path may run on a segment: gathers apply, and the segment fills the lanes
+/// at least once (shorter ones are summed in order: the lanes' set-up and final sum cost more
+/// than they save on a row of one to three entries, `1138_bus`).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn lanes_apply(lanes: usize, x_len: usize, crd: &[Idx]) -> bool {
-    crd.len() >= lanes
-        && x_len <= i32::MAX as usize
-        && std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("fma")
+    crd.len() >= lanes && gathers_apply(x_len)
 }
 
 /// `Σ w[p] · x[crd[p]]` for `f64`.
@@ -111,7 +117,6 @@ mod x86 {
         }
         let pair = _mm_add_pd(_mm256_castpd256_pd128(acc), _mm256_extractf128_pd::<1>(acc));
         let lanes = _mm_cvtsd_f64(_mm_add_sd(pair, _mm_unpackhi_pd(pair, pair)));
-        // SAFETY: the contract, for the positions after `p`.
         // SAFETY: the contract, for the positions after `p` (at most `n`).
         lanes + unsafe { super::in_order(x, crd.get_unchecked(p..), w.get_unchecked(p..)) }
     }
@@ -141,7 +146,6 @@ mod x86 {
         let quad = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps::<1>(acc));
         let pair = _mm_add_ps(quad, _mm_movehl_ps(quad, quad));
         let lanes = _mm_cvtss_f32(_mm_add_ss(pair, _mm_shuffle_ps::<1>(pair, pair)));
-        // SAFETY: the contract, for the positions after `p`.
         // SAFETY: the contract, for the positions after `p` (at most `n`).
         lanes + unsafe { super::in_order(x, crd.get_unchecked(p..), w.get_unchecked(p..)) }
     }

@@ -66,10 +66,7 @@ pub(crate) unsafe fn f64s(
     add: bool,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if x.len() <= i32::MAX as usize
-        && std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("fma")
-    {
+    if crate::dot::gathers_apply(x.len()) {
         // SAFETY: AVX2 and FMA are present and `x.len() <= i32::MAX` (checked); the rest is
         // the caller's contract.
         return unsafe { x86::f64x4_rows(x, crd, w, pos, out, add) };

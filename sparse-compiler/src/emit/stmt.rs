@@ -127,18 +127,13 @@ impl Emitter<'_> {
                 offset,
                 range,
                 ahead,
-            } => {
-                let name = self.gather_name(vals, crd);
-                let (crd, weights) = (self.put_array(crd), self.put_array(weights));
-                let [stride, offset, lo, hi] =
-                    [stride, offset, &range.0, &range.1].map(|e| self.put_expr(e).at(Prec::Or));
-                let (acc, width, ahead) = (ident(&acc.0), lit(*width), lit(*ahead));
-                quote! {
-                    #name.axpy_rows::<#width>(
-                        #crd, #weights, #lo..#hi, (#stride, #offset), &mut #acc[..], #ahead,
-                    );
-                }
-            }
+            } => self.put_gather_axpy(
+                acc,
+                (*width, *ahead),
+                [vals, crd, weights],
+                [stride, offset],
+                range,
+            ),
             Stmt::Parallel(region) => match region.unit {
                 Unit::CpuVector => self.put_lanes_region(region),
                 Unit::CpuThread => self.put_thread_region(region),
@@ -311,6 +306,27 @@ impl Emitter<'_> {
             UpdateOp::Reduce(_) => quote! { dot_rows_add },
         };
         quote! { #name.#method(#crd, #weights, #pos, #lo..#hi, &mut *#out, #first); }
+    }
+
+    /// Rows of a dense input gathered into a register tile (the `axpy` pass).
+    fn put_gather_axpy(
+        &self,
+        acc: &Var,
+        (width, ahead): (usize, usize),
+        [vals, crd, weights]: [&Array; 3],
+        [stride, offset]: [&Expr; 2],
+        range: &(Expr, Expr),
+    ) -> TokenStream {
+        let name = self.gather_name(vals, crd);
+        let (crd, weights) = (self.put_array(crd), self.put_array(weights));
+        let [stride, offset, lo, hi] =
+            [stride, offset, &range.0, &range.1].map(|e| self.put_expr(e).at(Prec::Or));
+        let (acc, width, ahead) = (ident(&acc.0), lit(width), lit(ahead));
+        quote! {
+            #name.axpy_rows::<#width>(
+                #crd, #weights, #lo..#hi, (#stride, #offset), &mut #acc[..], #ahead,
+            );
+        }
     }
 
     /// For `place[..] += a * b` into values the thread owns: `a` and `b`, which the update

@@ -134,10 +134,7 @@ impl<'k> Verifier<'k> {
                     acc.0
                 ));
             }
-            if !self.gathers_inputs(vals, crd)
-                || !matches!((crd, weights), (Array::Crd { param, .. }, Array::Vals { param: w })
-                    if param == w)
-            {
+            if !self.weighted_gather(vals, crd, weights) {
                 return Err(format!(
                     "an axpy reads {vals:?} at {crd:?} weighted by {weights:?}: an input's \
                      values at an input's coordinates, weighted by that input's values"
@@ -186,18 +183,12 @@ impl<'k> Verifier<'k> {
         self.scopes.iter().flatten().any(|v| *v == var)
     }
 
-    /// Whether a gather reads an input's values at the coordinates of an input's level.
     /// Rows of dot products read an input's values at the coordinates of another's level,
     /// weighted by that input's values, between that level's segment bounds.
     fn row_dots(&self, [vals, crd, weights, pos]: [&Array; 4]) -> Result<(), String> {
-        let level_of = |a: &Array| match (a, crd) {
-            (Array::Pos { param, level }, Array::Crd { param: p, level: l }) => {
-                param == p && level == l
-            }
-            (Array::Vals { param }, Array::Crd { param: p, .. }) => param == p,
-            _ => false,
-        };
-        if self.gathers_inputs(vals, crd) && level_of(weights) && level_of(pos) {
+        let bounds = matches!((pos, crd), (Array::Pos { param, level }, Array::Crd { param: p, level: l })
+            if param == p && level == l);
+        if self.weighted_gather(vals, crd, weights) && bounds {
             return Ok(());
         }
         Err(format!(
@@ -207,6 +198,15 @@ impl<'k> Verifier<'k> {
         ))
     }
 
+    /// Whether a gather of `vals` at `crd` is weighted by the values of the input whose level
+    /// `crd` is (a dot product, rows of them, an axpy).
+    fn weighted_gather(&self, vals: &Array, crd: &Array, weights: &Array) -> bool {
+        self.gathers_inputs(vals, crd)
+            && matches!((crd, weights), (Array::Crd { param, .. }, Array::Vals { param: w })
+                if param == w)
+    }
+
+    /// Whether a gather reads an input's values at the coordinates of an input's level.
     fn gathers_inputs(&self, vals: &Array, crd: &Array) -> bool {
         let input = |p: usize| self.kernel.params.get(p).is_some_and(|p| !p.output);
         match (vals, crd) {
@@ -232,15 +232,10 @@ impl<'k> Verifier<'k> {
             )),
             Expr::GatherDot {
                 vals, crd, weights, ..
-            } if !self.gathers_inputs(vals, crd)
-                || !matches!((crd, weights), (Array::Crd { param, .. }, Array::Vals { param: w })
-                    if param == w) =>
-            {
-                Err(format!(
-                    "a dot product reads {vals:?} at {crd:?} weighted by {weights:?}: it reads \
+            } if !self.weighted_gather(vals, crd, weights) => Err(format!(
+                "a dot product reads {vals:?} at {crd:?} weighted by {weights:?}: it reads \
                      an input's values at an input's coordinates, weighted by that input's values"
-                ))
-            }
+            )),
             Expr::Call(f, args) if args.len() != f.arity() => Err(format!(
                 "`{}` takes {} arguments, not {}",
                 f.name(),

@@ -33,7 +33,7 @@
 use crate::ir::visit::{mentions, substitute};
 use crate::ir::{
     Array, BinOp, Expr, Kernel, Literal, OutputAccess, Place, ReduceOp, Stmt, Sync, Type, Unit,
-    UpdateOp, Var,
+    UpdateOp, Var, bin,
 };
 
 /// `kernel` with every such loop a dot product.
@@ -97,7 +97,7 @@ fn row_dots(stmt: &Stmt) -> Option<Stmt> {
                 mutable: true,
             },
             rest @ ..,
-        ] if is_zero(init) => (t, rest),
+        ] if *init == Expr::Value(Literal::Int(0)) => (t, rest),
         _ => return None,
     };
     let (start, body) = match body {
@@ -146,11 +146,7 @@ fn row_dots(stmt: &Stmt) -> Option<Stmt> {
     let segment_start = Expr::Load(pos.clone(), Box::new(r.clone()));
     let segment_end = Expr::Load(
         pos.clone(),
-        Box::new(Expr::Binary(
-            BinOp::Add,
-            Box::new(r.clone()),
-            Box::new(Expr::Index(1)),
-        )),
+        Box::new(bin(BinOp::Add, r.clone(), Expr::Index(1))),
     );
     let starts = match start {
         Some((s, init)) => *init == segment_start && range.0 == Expr::Var(s.clone()),
@@ -176,11 +172,6 @@ fn steps_with(e: &Expr, v: &Var) -> bool {
         }
         _ => false,
     }
-}
-
-fn is_zero(e: &Expr) -> bool {
-    matches!(e, Expr::Value(Literal::Int(0)))
-        || matches!(e, Expr::Value(Literal::Float(f)) if *f == 0.0)
 }
 
 fn block(stmts: &mut [Stmt]) {
