@@ -21,7 +21,7 @@ use crate::{Idx, Scalar};
 /// # Safety
 /// `r + 1 < pos.len()`.
 #[inline(always)]
-unsafe fn segment(pos: &[Idx], r: usize, n: usize) -> (usize, usize) {
+pub(crate) unsafe fn segment(pos: &[Idx], r: usize, n: usize) -> (usize, usize) {
     // SAFETY: `r + 1 < pos.len()` (the contract).
     let (lo, hi) = unsafe { (*pos.get_unchecked(r), *pos.get_unchecked(r + 1)) };
     let hi = (hi as usize).min(n);

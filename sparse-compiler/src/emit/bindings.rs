@@ -463,6 +463,18 @@ impl Walk<'_> {
                 self.array(pos)?;
                 self.array(&Array::Vals { param: 0 })?;
             }
+            Stmt::RowAxpys {
+                vals,
+                crd,
+                weights,
+                pos,
+                ..
+            } => {
+                self.gather(vals, crd)?;
+                self.array(weights)?;
+                self.array(pos)?;
+                self.array(&Array::Vals { param: 0 })?;
+            }
             Stmt::GatherAxpy {
                 acc,
                 vals,

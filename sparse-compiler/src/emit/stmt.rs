@@ -117,6 +117,21 @@ impl Emitter<'_> {
                 pos,
                 rows,
             } => self.put_row_dots(*op, [vals, crd, weights, pos], rows),
+            Stmt::RowAxpys {
+                width,
+                vals,
+                crd,
+                weights,
+                pos,
+                at,
+                out_at,
+                rows,
+                ahead,
+            } => self.put_row_axpys(
+                (*width, *ahead),
+                [vals, crd, weights, pos],
+                [at, out_at, rows],
+            ),
             Stmt::GatherAxpy {
                 acc,
                 width,
@@ -306,6 +321,36 @@ impl Emitter<'_> {
             UpdateOp::Reduce(_) => quote! { dot_rows_add },
         };
         quote! { #name.#method(#crd, #weights, #pos, #lo..#hi, &mut *#out, #first); }
+    }
+
+    /// A run of rows, each a tile of rows of a dense input gathered and stored into the
+    /// output's row (the `axpy` pass).
+    fn put_row_axpys(
+        &self,
+        (width, ahead): (usize, usize),
+        [vals, crd, weights, pos]: [&Array; 4],
+        [at, out_at, rows]: [&(Expr, Expr); 3],
+    ) -> TokenStream {
+        let name = self.gather_name(vals, crd);
+        let [crd, weights, pos] = [crd, weights, pos].map(|a| self.put_array(a));
+        let [stride, offset, out_stride, out_offset, lo, hi] =
+            [&at.0, &at.1, &out_at.0, &out_at.1, &rows.0, &rows.1]
+                .map(|e| self.put_expr(e).at(Prec::Or));
+        let (out, first) = match self.writes {
+            None => (self.put_array(&Array::Vals { param: 0 }), quote! { 0 }),
+            Some(Writes::Blocks) => {
+                let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
+                (quote! { #rows }, quote! { #offset })
+            }
+            Some(_) => return internal_error("rows of axpys outside owned rows"),
+        };
+        let (width, ahead) = (lit(width), lit(ahead));
+        quote! {
+            #name.axpy_runs::<#width>(
+                #crd, #weights, #pos, #lo..#hi, (#stride, #offset), &mut *#out,
+                (#out_stride, #out_offset, #first), #ahead,
+            );
+        }
     }
 
     /// Rows of a dense input gathered into a register tile (the `axpy` pass).

@@ -656,6 +656,32 @@ pub enum Stmt {
         /// How many positions ahead rows are hinted (0: none).
         ahead: usize,
     },
+    /// For every row `r` in `lo..hi`: the output's `vals[r · out_stride + out_offset + t]`, for
+    /// `t` in `0..width`, set to the sum a [`Stmt::GatherAxpy`] makes from a tile of zeros over
+    /// the positions `pos[r]..pos[r + 1]` (the `axpy` pass: a loop of SpMM rows, each a tile
+    /// of `C` summed over a row of `A`). A row of the output that does not hold `width`
+    /// elements there is skipped. A back end may hint each row's coordinates and weights ahead
+    /// as [`Stmt::Prefetch`] does, and rows `ahead` positions ahead as the axpy does.
+    RowAxpys {
+        /// The tile's width.
+        width: usize,
+        /// The gathered input's values (a dense matrix's).
+        vals: Array,
+        /// The level's coordinates.
+        crd: Array,
+        /// The values at the level's positions.
+        weights: Array,
+        /// The level's segment bounds ([`Array::Pos`] of the level of `crd`).
+        pos: Array,
+        /// Elements of `vals` per coordinate, and the first element read in each row.
+        at: Box<(Expr, Expr)>,
+        /// Elements of the output per row, and the first element written in each row.
+        out_at: Box<(Expr, Expr)>,
+        /// The first row and one past the last.
+        rows: Box<(Expr, Expr)>,
+        /// How many positions ahead rows are hinted (0: none).
+        ahead: usize,
+    },
     /// A loop whose iterations run in parallel.
     Parallel(Region),
     /// `while cond { body }`.

@@ -116,9 +116,16 @@ impl<'k> Verifier<'k> {
             weights,
             pos,
             ..
+        }
+        | Stmt::RowAxpys {
+            vals,
+            crd,
+            weights,
+            pos,
+            ..
         } = stmt
         {
-            self.row_dots([vals, crd, weights, pos])?;
+            self.row_runs([vals, crd, weights, pos])?;
         }
         if let Stmt::GatherAxpy {
             acc,
@@ -183,18 +190,18 @@ impl<'k> Verifier<'k> {
         self.scopes.iter().flatten().any(|v| *v == var)
     }
 
-    /// Rows of dot products read an input's values at the coordinates of another's level,
-    /// weighted by that input's values, between that level's segment bounds.
-    fn row_dots(&self, [vals, crd, weights, pos]: [&Array; 4]) -> Result<(), String> {
+    /// Runs of rows (of dot products, of axpys) read an input's values at the coordinates of
+    /// another's level, weighted by that input's values, between that level's segment bounds.
+    fn row_runs(&self, [vals, crd, weights, pos]: [&Array; 4]) -> Result<(), String> {
         let bounds = matches!((pos, crd), (Array::Pos { param, level }, Array::Crd { param: p, level: l })
             if param == p && level == l);
         if self.weighted_gather(vals, crd, weights) && bounds {
             return Ok(());
         }
         Err(format!(
-            "rows of dot products read {vals:?} at {crd:?} weighted by {weights:?} between \
-             {pos:?}: an input's values at an input's coordinates, weighted by that input's \
-             values, between that level's bounds"
+            "rows of dot products or axpys read {vals:?} at {crd:?} weighted by {weights:?} \
+             between {pos:?}: an input's values at an input's coordinates, weighted by that \
+             input's values, between that level's bounds"
         ))
     }
 
@@ -328,7 +335,7 @@ impl<'k> Verifier<'k> {
             }
             Stmt::AppendEntry { .. } => matches!(output, None | Some(OutputAccess::EntryParts)),
             // Whole rows of the output, which only a thread that owns them may write.
-            Stmt::RowDots { .. } => {
+            Stmt::RowDots { .. } | Stmt::RowAxpys { .. } => {
                 matches!(output, None | Some(OutputAccess::Blocks { .. }))
                     && self.regions.iter().all(|(r, _)| r.unit == Unit::CpuThread)
             }
@@ -459,6 +466,35 @@ mod tests {
         assert_eq!(check(vec![rows(1)]), Ok(()));
         assert!(check(vec![rows(0)]).is_err(), "bounds of another level");
         let shared = region(Unit::CpuThread, OutputAccess::Scattered, vec![rows(1)]);
+        assert!(
+            check(vec![shared]).is_err(),
+            "rows shared by a region's iterations"
+        );
+    }
+
+    #[test]
+    fn runs_of_axpys_are_checked_for_their_arrays_and_owner() {
+        let rows = |weights: usize, pos_level: usize| Stmt::RowAxpys {
+            width: 4,
+            vals: Array::Vals { param: 1 },
+            crd: Array::Crd { param: 1, level: 1 },
+            weights: Array::Vals { param: weights },
+            pos: Array::Pos {
+                param: 1,
+                level: pos_level,
+            },
+            at: Box::new((Expr::Index(4), Expr::Index(0))),
+            out_at: Box::new((Expr::Index(4), Expr::Index(0))),
+            rows: Box::new((Expr::Index(0), Expr::Dim { param: 0, dim: 0 })),
+            ahead: 0,
+        };
+        assert_eq!(check(vec![rows(1, 1)]), Ok(()));
+        assert!(check(vec![rows(1, 0)]).is_err(), "bounds of another level");
+        assert!(
+            check(vec![rows(2, 1)]).is_err(),
+            "weighted by another input"
+        );
+        let shared = region(Unit::CpuThread, OutputAccess::Scattered, vec![rows(1, 1)]);
         assert!(
             check(vec![shared]).is_err(),
             "rows shared by a region's iterations"

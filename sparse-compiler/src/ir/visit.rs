@@ -121,6 +121,9 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         Stmt::SortPrefix { len, .. } => vec![len],
         Stmt::For { lo, hi, .. } => vec![lo, hi],
         Stmt::RowDots { rows, .. } => vec![&rows.0, &rows.1],
+        Stmt::RowAxpys {
+            at, out_at, rows, ..
+        } => vec![&at.0, &at.1, &out_at.0, &out_at.1, &rows.0, &rows.1],
         Stmt::GatherAxpy {
             stride,
             offset,
@@ -172,6 +175,13 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         Stmt::RowDots { rows, .. } => {
             let (lo, hi) = &mut **rows;
             vec![lo, hi]
+        }
+        Stmt::RowAxpys {
+            at, out_at, rows, ..
+        } => {
+            let ((stride, offset), (out_stride, out_offset)) = (&mut **at, &mut **out_at);
+            let (lo, hi) = &mut **rows;
+            vec![stride, offset, out_stride, out_offset, lo, hi]
         }
         Stmt::GatherAxpy {
             stride,
@@ -267,8 +277,9 @@ pub fn inputs_read(body: &[Stmt]) -> BTreeSet<usize> {
     }
     fn stmts(body: &[Stmt], out: &mut BTreeSet<usize>) {
         for stmt in body {
-            if let Stmt::RowDots { vals, weights, .. } | Stmt::GatherAxpy { vals, weights, .. } =
-                stmt
+            if let Stmt::RowDots { vals, weights, .. }
+            | Stmt::GatherAxpy { vals, weights, .. }
+            | Stmt::RowAxpys { vals, weights, .. } = stmt
             {
                 [vals, weights].into_iter().for_each(|a| array(a, out));
             }

@@ -51,18 +51,20 @@ fn row_runs(stmts: &mut [Stmt]) {
     for stmt in stmts {
         if let Some(rows) = row_dots(stmt) {
             *stmt = rows;
-            continue;
-        }
-        let owned = match stmt {
-            Stmt::Parallel(region) => {
-                region.unit == Unit::CpuThread
-                    && matches!(region.output, OutputAccess::Blocks { .. })
-            }
-            _ => true,
-        };
-        if owned {
+        } else if owns_rows(stmt) {
             stmt.bodies_mut().into_iter().for_each(|b| row_runs(b));
         }
+    }
+}
+
+/// Whether the rows of the output that statements nested in `stmt` write are those of the
+/// iteration that runs them (not a region whose threads share the output).
+pub(super) fn owns_rows(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Parallel(region) => {
+            region.unit == Unit::CpuThread && matches!(region.output, OutputAccess::Blocks { .. })
+        }
+        _ => true,
     }
 }
 
@@ -164,7 +166,7 @@ fn row_dots(stmt: &Stmt) -> Option<Stmt> {
 }
 
 /// Whether `e` is `v` plus terms that do not read `v`: it steps by one with `v`.
-fn steps_with(e: &Expr, v: &Var) -> bool {
+pub(super) fn steps_with(e: &Expr, v: &Var) -> bool {
     match e {
         Expr::Var(x) => x == v,
         Expr::Binary(BinOp::Add, a, b) => {

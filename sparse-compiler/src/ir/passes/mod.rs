@@ -29,6 +29,9 @@
 //!   as one dot product, which the runtime computes in SIMD lanes;
 //! - `tiers`: runs the tiles' tiers (widths) each over all the rows of the loop around them,
 //!   instead of each row testing every tier;
+//! - `axpy`: sums a register tile over a segment's rows of a dense input (an SpMM row) as one
+//!   gathered axpy, and a loop of such rows stored whole into the output as one run of rows,
+//!   which the runtime checks once instead of once a row;
 //! - `compute`: the compute-only twin of a kernel that assembles its output.
 //!
 //! `short` and `chains` rewrite the same kind of loop, a reduction over a segment, with the

@@ -492,16 +492,25 @@ mod tests {
     #[test]
     fn tiles_the_rows_of_spmm_serially_and_in_blocks_of_rows() {
         let serial = ir(quote! { fn k; C(i,k) = A(i,j) * B(j,k); formats<A: csr>; });
-        // The tiles' sums are gathered axpys after the `axpy` pass; their stores stay tiles.
-        assert!(serial.contains("workspace __acc: value[32]"), "{serial}");
-        assert!(serial.contains("workspace __acc_1: value[16]"), "{serial}");
-        assert!(serial.contains("tile __t_1 in 0..32"), "{serial}");
+        // The tiles' rows are runs of axpys after the `axpy` pass, each tile stored whole.
+        assert!(
+            serial.contains("C.vals[r * C.l1.size + __kb, 0..32] = axpys("),
+            "{serial}"
+        );
+        assert!(
+            serial.contains("C.vals[r * C.l1.size + __kb, 0..16] = axpys("),
+            "{serial}"
+        );
         assert!(serial.contains("if __kb < C.shape[1]"), "{serial}");
         let rows = ir(quote! {
             fn k; C(i,k) = A(i,j) * B(j,k); formats<A: csr>;
             schedule<split(i, i0, i1, Down, 8).parallelize(i0, CpuThread, NoRaces)>;
         });
-        assert!(rows.contains("workspace __acc: value[32]"), "{rows}");
+        assert!(rows.contains("0..32] = axpys("), "{rows}");
+        // Added into C, the tile starts from C's row: it stays a tile around the axpy.
+        let add = ir(quote! { fn k; C(i,k) += A(i,j) * B(j,k); formats<A: csr>; });
+        assert!(add.contains("workspace __acc: value[32]"), "{add}");
+        assert!(add.contains("tile __t"), "{add}");
     }
 
     #[test]

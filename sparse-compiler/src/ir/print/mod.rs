@@ -172,6 +172,38 @@ impl Printer<'_> {
                 );
                 self.line(&line);
             }
+            Stmt::RowAxpys {
+                width,
+                vals,
+                crd,
+                weights,
+                pos,
+                at,
+                out_at,
+                rows,
+                ahead,
+            } => {
+                let hint = if *ahead > 0 {
+                    format!(", ahead {ahead}")
+                } else {
+                    String::new()
+                };
+                let line = format!(
+                    "{}[r * {} + {}, 0..{width}] = axpys({}, {}[{}[p] * {} + {}], {}, r in {}..{}{hint});",
+                    self.array(&Array::Vals { param: 0 }),
+                    self.expr(&out_at.0),
+                    self.expr(&out_at.1),
+                    self.array(weights),
+                    self.array(vals),
+                    self.array(crd),
+                    self.expr(&at.0),
+                    self.expr(&at.1),
+                    self.array(pos),
+                    self.expr(&rows.0),
+                    self.expr(&rows.1),
+                );
+                self.line(&line);
+            }
             Stmt::GatherAxpy {
                 acc,
                 width,
