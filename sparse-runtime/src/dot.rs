@@ -4,9 +4,11 @@
 //! In order, one position per step, such a row is a chain of dependent additions with a load,
 //! a bounds-free gather and a multiply per position. With AVX2 the gather instruction reads four
 //! `f64` (eight `f32`) of `x` at once and the row is summed in as many lanes, then the lanes
-//! added: on the comparison harness's cache-resident matrices (measured in BENCHMARKS.md) a row
-//! costs about two thirds of the in-order loop's time. The sum's order differs from the
-//! in-order loop's, so floats may round differently (as they do under a nonzero split).
+//! added: on an Intel Xeon's run of the comparison harness's cache-resident matrices (measured
+//! in BENCHMARKS.md) a row cost about two thirds of the in-order loop's time. On AMD's
+//! processors the gathers lose to the in-order loop, so they run only where they pay
+//! ([`gathers_pay`]). The sum's order differs from the in-order loop's, so floats may round
+//! differently (as they do under a nonzero split).
 //!
 //! Everything here rests on one invariant the caller states: every coordinate is inside `x`.
 #![allow(unsafe_code)]
@@ -33,15 +35,52 @@ pub(crate) unsafe fn in_order<T: Scalar>(x: &[T], crd: &[Idx], w: &[T]) -> T {
     t
 }
 
-/// Whether gathers from `x` may run on AVX2: the processor has it (and FMA), and every
+/// Whether gathers from `x` run on AVX2: they pay on this processor ([`gathers_pay`]), and every
 /// coordinate fits the gather instruction's signed 32-bit offsets (it does when `x` is shorter
 /// than `i32::MAX`, since every coordinate is below `x.len()`).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn gathers_apply(x_len: usize) -> bool {
-    x_len <= i32::MAX as usize
-        && std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("fma")
+    x_len <= i32::MAX as usize && gathers_pay()
+}
+
+/// Whether the processor has AVX2 and FMA, which the lanes here need.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn lanes_present() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+}
+
+/// Whether AVX2's gathers beat loads one at a time here: on Intel processors with AVX2 and FMA,
+/// yes (a row took about two thirds of the in-order loop's time on a Cascade Lake Xeon, and
+/// four rows at a time less); on AMD's, whose gathers are sequenced in microcode, no: on a Zen 3
+/// EPYC a hand-written in-order SpMV took 0.54-0.80 of the time of the generated one with
+/// gathers on every matrix of the comparison harness, cache-resident or not (BENCHMARKS.md,
+/// "Gathers by vendor"). Other vendors are not
+/// measured and take the in-order loop. Tested once; the answer is kept.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn gathers_pay() -> bool {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    // 0: not tested yet; 1: no; 2: yes.
+    static PAY: AtomicU8 = AtomicU8::new(0);
+    match PAY.load(Ordering::Relaxed) {
+        0 => {
+            let pay = lanes_present() && intel();
+            PAY.store(1 + u8::from(pay), Ordering::Relaxed);
+            pay
+        }
+        known => known == 2,
+    }
+}
+
+/// Whether the processor's vendor string (CPUID leaf 0) is Intel's.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+fn intel() -> bool {
+    // SAFETY: every x86_64 processor has CPUID, and leaf 0 always exists.
+    #[allow(unused_unsafe)]
+    let id = unsafe { std::arch::x86_64::__cpuid(0) };
+    (id.ebx, id.edx, id.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e) // "GenuineIntel"
 }
 
 /// Whether the AVX2 path may run on a segment: gathers apply, and the segment fills the lanes
@@ -197,6 +236,20 @@ mod tests {
             // SAFETY: as above.
             let ints = unsafe { in_order(&x, &crd, &w) };
             assert_eq!(f64::from(ints), want, "i32, {} entries", crd.len());
+            // The lanes themselves, wherever the processor has them, whether or not they pay
+            // here and so are taken above.
+            #[cfg(target_arch = "x86_64")]
+            if lanes_present() {
+                // SAFETY: AVX2 and FMA are present; coordinates as above.
+                let (l64, l32) =
+                    unsafe { (x86::f64x4(&x64, &crd, &w64), x86::f32x8(&x32, &crd, &w32)) };
+                assert_eq!(
+                    (l64, f64::from(l32)),
+                    (want, want),
+                    "lanes, {} entries",
+                    crd.len()
+                );
+            }
         }
     }
 

@@ -4,8 +4,8 @@
 //! Row by row, each row pays for its own start: the lanes' final sum, a tail of one to three
 //! positions added in order, the store. On the comparison harness's cache-resident matrices
 //! (rows of 2 to 12 entries) that was more than half of an SpMV's time: a loop over the same
-//! positions with no rows at all took 0.4-0.55 of it. For `f64` with AVX2 the rows here go four
-//! at a time: each row's tail is one more masked gather into its lanes (no in-order steps), and
+//! positions with no rows at all took 0.4-0.55 of it. For `f64`, where AVX2's gathers pay
+//! (`dot::gathers_pay`), the rows here go four at a time: each row's tail is one more masked gather into its lanes (no in-order steps), and
 //! the four rows' lanes are summed together, two horizontal adds and one store of four results
 //! (BENCHMARKS.md, "SpMV rows four at a time"). Other types take the rows one by one.
 //!
@@ -28,8 +28,8 @@ pub(crate) unsafe fn segment(pos: &[Idx], r: usize, n: usize) -> (usize, usize) 
     ((lo as usize).min(hi), hi)
 }
 
-/// Every row, one at a time, with the type's own dot product; `out[r]` is set, or added to
-/// when `add`. Rows past `pos.len() - 1` are not touched.
+/// Every row, one at a time, summed in order; `out[r]` is set, or added to when `add`. Rows past
+/// `pos.len() - 1` are not touched.
 ///
 /// # Safety
 /// `w` is at least as long as `crd`, and every element of `crd` is below `x.len()`.
@@ -41,19 +41,40 @@ pub(crate) unsafe fn each<T: Scalar>(
     out: &mut [T],
     add: bool,
 ) {
-    let rows = out.len().min(pos.len().saturating_sub(1));
-    for (r, y) in out[..rows].iter_mut().enumerate() {
-        // SAFETY: `r + 1 < rows + 1 <= pos.len()`; the segment is clamped to `crd.len()`, so
-        // it is of `crd` and (the contract) of `w`, with coordinates inside `x`.
-        let t = unsafe {
-            let (lo, hi) = segment(pos, r, crd.len());
-            T::gather_dot(x, crd.get_unchecked(lo..hi), w.get_unchecked(lo..hi))
-        };
-        *y = if add { *y + t } else { t };
+    // SAFETY: the caller's contract, which `in_order` shares.
+    unsafe {
+        rows_by(x, crd, w, pos, out, add, |x, crd, w| {
+            crate::dot::in_order(x, crd, w)
+        })
     }
 }
 
-/// As [`each`], for `f64`: four rows at a time with AVX2.
+/// As [`each`], for `f32`: each row in lanes where AVX2's gathers pay (`dot::gathers_pay`).
+///
+/// # Safety
+/// As for [`each`].
+pub(crate) unsafe fn f32s(
+    x: &[f32],
+    crd: &[Idx],
+    w: &[f32],
+    pos: &[Idx],
+    out: &mut [f32],
+    add: bool,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::dot::gathers_apply(x.len()) {
+        // SAFETY: the caller's contract, which `dot::f32s` shares.
+        return unsafe {
+            rows_by(x, crd, w, pos, out, add, |x, crd, w| {
+                crate::dot::f32s(x, crd, w)
+            })
+        };
+    }
+    // SAFETY: the caller's contract.
+    unsafe { each(x, crd, w, pos, out, add) }
+}
+
+/// As [`each`], for `f64`: four rows at a time where AVX2's gathers pay (`dot::gathers_pay`).
 ///
 /// # Safety
 /// As for [`each`].
@@ -73,6 +94,68 @@ pub(crate) unsafe fn f64s(
     }
     // SAFETY: the caller's contract.
     unsafe { each(x, crd, w, pos, out, add) }
+}
+
+/// Every row with `dot`, the row loop copied with and without prefetch hints for each row's
+/// coordinates and weights, chosen once for the run (see `prefetch.rs`).
+///
+/// Nothing in a row's loop but its segment, its hints, its sum and its store: the tests of the
+/// processor and of the arrays' sizes are made once for the run, not once a row.
+///
+/// # Safety
+/// `dot(x, c, v)` is safe to call when `v` is at least as long as `c` and every element of `c`
+/// is below `x.len()`; `w` is at least as long as `crd`, and every element of `crd` is below
+/// `x.len()`.
+#[inline(always)]
+unsafe fn rows_by<T: Scalar>(
+    x: &[T],
+    crd: &[Idx],
+    w: &[T],
+    pos: &[Idx],
+    out: &mut [T],
+    add: bool,
+    dot: impl Fn(&[T], &[Idx], &[T]) -> T,
+) {
+    let rows = out.len().min(pos.len().saturating_sub(1));
+    let out = &mut out[..rows];
+    let hint = crate::prefetch::prefetch_wanted(crd) || crate::prefetch::prefetch_wanted(w);
+    // SAFETY: the contract, passed on.
+    unsafe {
+        match (hint, add) {
+            (false, false) => hinted::<T, false, false>(x, crd, w, pos, out, &dot),
+            (false, true) => hinted::<T, false, true>(x, crd, w, pos, out, &dot),
+            (true, false) => hinted::<T, true, false>(x, crd, w, pos, out, &dot),
+            (true, true) => hinted::<T, true, true>(x, crd, w, pos, out, &dot),
+        }
+    }
+}
+
+/// The row loop of [`rows_by`], with hints or without and setting or adding, for `out`'s rows.
+///
+/// # Safety
+/// As for [`rows_by`], and `out.len() < pos.len()`.
+#[inline(always)]
+unsafe fn hinted<T: Scalar, const HINT: bool, const ADD: bool>(
+    x: &[T],
+    crd: &[Idx],
+    w: &[T],
+    pos: &[Idx],
+    out: &mut [T],
+    dot: &impl Fn(&[T], &[Idx], &[T]) -> T,
+) {
+    for (r, y) in out.iter_mut().enumerate() {
+        // SAFETY: `r + 1 <= out.len() < pos.len()`; the segment is clamped to `crd.len()`, so
+        // it is of `crd` and (the contract) of `w`, with coordinates inside `x`.
+        let t = unsafe {
+            let (lo, hi) = segment(pos, r, crd.len());
+            if HINT {
+                crate::prefetch::prefetch_ahead(crd, lo);
+                crate::prefetch::prefetch_ahead(w, lo);
+            }
+            dot(x, crd.get_unchecked(lo..hi), w.get_unchecked(lo..hi))
+        };
+        *y = if ADD { *y + t } else { t };
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -124,21 +207,27 @@ mod x86 {
         acc
     }
 
-    /// The lanes of row `r` of `pos`, its segment clamped to `crd`.
+    /// The lanes of row `r` of `pos`, its segment clamped to `crd`, after prefetch hints for
+    /// its coordinates and weights when `hint`.
     ///
     /// # Safety
     /// As for [`f64x4_rows`], and `r + 1 < pos.len()`.
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn row(x: &[f64], crd: &[Idx], w: &[f64], pos: &[Idx], r: usize) -> __m256d {
+    unsafe fn row(x: &[f64], crd: &[Idx], w: &[f64], pos: &[Idx], r: usize, hint: bool) -> __m256d {
         // SAFETY: the contract; `segment` clamps the row to `crd`, no longer than `w`.
         unsafe {
             let (lo, hi) = segment(pos, r, crd.len());
+            if hint {
+                crate::prefetch::prefetch_ahead(crd, lo);
+                crate::prefetch::prefetch_ahead(w, lo);
+            }
             lanes(x, crd, w, lo, hi)
         }
     }
 
-    /// Four rows at a time, the rest one by one.
+    /// Four rows at a time, the rest one by one, each row hinted ahead when its arrays are
+    /// larger than the caches (see `prefetch.rs`).
     ///
     /// # Safety
     /// AVX2 and FMA; `w` is at least as long as `crd`; every coordinate is below
@@ -153,12 +242,19 @@ mod x86 {
         add: bool,
     ) {
         let rows = out.len().min(pos.len().saturating_sub(1));
+        let hint = crate::prefetch::prefetch_wanted(crd) || crate::prefetch::prefetch_wanted(w);
         let mut r = 0;
         while r + 4 <= rows {
             // SAFETY: rows `r..r + 4` are below `rows`, so `r + 4 < pos.len()`.
             let sums = unsafe {
-                let (a0, a1) = (row(x, crd, w, pos, r), row(x, crd, w, pos, r + 1));
-                let (a2, a3) = (row(x, crd, w, pos, r + 2), row(x, crd, w, pos, r + 3));
+                let (a0, a1) = (
+                    row(x, crd, w, pos, r, hint),
+                    row(x, crd, w, pos, r + 1, hint),
+                );
+                let (a2, a3) = (
+                    row(x, crd, w, pos, r + 2, hint),
+                    row(x, crd, w, pos, r + 3, hint),
+                );
                 // [a0 01, a1 01, a0 23, a1 23] and the same for rows 2 and 3, then the halves.
                 let (h01, h23) = (_mm256_hadd_pd(a0, a1), _mm256_hadd_pd(a2, a3));
                 _mm256_add_pd(
@@ -181,7 +277,7 @@ mod x86 {
         for (r, y) in out.iter_mut().enumerate().take(rows).skip(r) {
             // SAFETY: `r < rows`, so `r + 1 < pos.len()`.
             let t = unsafe {
-                let lanes = row(x, crd, w, pos, r);
+                let lanes = row(x, crd, w, pos, r, hint);
                 let pair = _mm_add_pd(
                     _mm256_castpd256_pd128(lanes),
                     _mm256_extractf128_pd::<1>(lanes),
@@ -254,6 +350,22 @@ mod tests {
             // SAFETY: as above.
             unsafe { each(&x64, &crd, &w64, &pos, &mut got, add) };
             assert_eq!(got, expected, "f64 one by one, add {add}");
+            #[cfg(target_arch = "x86_64")]
+            if crate::dot::lanes_present() {
+                let mut got = before.clone();
+                // SAFETY: AVX2 and FMA are present; coordinates as above, below `i32::MAX`.
+                unsafe { x86::f64x4_rows(&x64, &crd, &w64, &pos, &mut got, add) };
+                assert_eq!(got, expected, "f64 four rows at a time, add {add}");
+            }
+            let (x32, w32): (Vec<f32>, Vec<f32>) = (
+                x.iter().map(|&v| v as f32).collect(),
+                w.iter().map(|&v| v as f32).collect(),
+            );
+            let mut floats: Vec<f32> = before.iter().map(|&v| v as f32).collect();
+            // SAFETY: as above.
+            unsafe { f32s(&x32, &crd, &w32, &pos, &mut floats, add) };
+            let floats: Vec<f64> = floats.into_iter().map(f64::from).collect();
+            assert_eq!(floats, expected, "f32, add {add}");
             let mut ints: Vec<i32> = before.iter().map(|&v| v as i32).collect();
             // SAFETY: as above.
             unsafe { each(&x, &crd, &w, &pos, &mut ints, add) };
@@ -274,6 +386,53 @@ mod tests {
             let rows = len.min(3);
             assert_eq!(out[..rows], [0.0, -6.0, -10.0][..rows], "{out:?}");
             assert!(out[rows..].iter().all(|v| v.is_nan()), "{out:?}");
+            #[cfg(target_arch = "x86_64")]
+            if crate::dot::lanes_present() {
+                let mut lanes = vec![f64::NAN; len];
+                // SAFETY: AVX2 and FMA are present; coordinates as above.
+                unsafe { x86::f64x4_rows(&x, &crd, &w, &pos[..4], &mut lanes, false) };
+                assert_eq!(lanes[..rows], out[..rows], "four rows at a time");
+                assert!(lanes[rows..].iter().all(|v| v.is_nan()), "{lanes:?}");
+            }
+        }
+    }
+
+    /// Arrays past the prefetch threshold take the hinted copy of the row loop (and the four
+    /// rows at a time give hints): the rows must not change.
+    #[test]
+    fn rows_of_arrays_larger_than_the_caches_agree_with_the_definition() {
+        let n = crate::prefetch::PREFETCH_MIN_BYTES / size_of::<Idx>() + 7;
+        let crd: Vec<Idx> = (0..n).map(|p| ((p * 7) % 101) as Idx).collect();
+        let w: Vec<i32> = (0..n).map(|p| (p % 5) as i32 - 2).collect();
+        // Rows of 0 to 12 entries, cycling, up to the end.
+        let mut pos = vec![0 as Idx];
+        while (*pos.last().unwrap() as usize) < n {
+            let next = (*pos.last().unwrap() as usize + pos.len() % 13).min(n);
+            pos.push(next as Idx);
+        }
+        let x: Vec<i32> = (0..101).map(|j| j % 9 - 4).collect();
+        let want = reference(&x, &pos, &crd, &w);
+        let (x64, w64): (Vec<f64>, Vec<f64>) = (
+            x.iter().map(|&v| f64::from(v)).collect(),
+            w.iter().map(|&v| f64::from(v)).collect(),
+        );
+        let mut got = vec![0.0; want.len()];
+        // SAFETY: every coordinate is below 101 = x.len(); `w` is as long as `crd`.
+        unsafe { f64s(&x64, &crd, &w64, &pos, &mut got, false) };
+        assert_eq!(got, want, "f64");
+        let mut ints = vec![0; want.len()];
+        // SAFETY: as above.
+        unsafe { each(&x, &crd, &w, &pos, &mut ints, false) };
+        assert!(
+            ints.iter().zip(&want).all(|(&i, &v)| f64::from(i) == v),
+            "i32"
+        );
+        #[cfg(target_arch = "x86_64")]
+        if crate::dot::lanes_present() {
+            let mut lanes = vec![0.0; want.len()];
+            // SAFETY: AVX2 and FMA are present; coordinates as above.
+            unsafe { x86::f64x4_rows(&x64, &crd, &w64, &pos, &mut lanes, false) };
+            assert_eq!(lanes, want, "four rows at a time");
         }
     }
 }

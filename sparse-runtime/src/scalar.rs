@@ -288,7 +288,7 @@ macro_rules! impl_scalar {
 impl_scalar!(f32, wide::f32x8, 8, crate::atomic::AtomicF32, integer: false,
     |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b,
     mul_add: |a, b, c| if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c },
-    dot: crate::dot::f32s, rows: crate::row_dots::each);
+    dot: crate::dot::f32s, rows: crate::row_dots::f32s);
 impl_scalar!(f64, wide::f64x4, 4, crate::atomic::AtomicF64, integer: false,
     |a, b| Some(a + b), |a, b| a + b, |a, b| a / b, |a, b| a % b,
     mul_add: |a, b, c| if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c },

@@ -616,7 +616,8 @@ pub enum Stmt {
     /// For every row `r` in `lo..hi`, the output's `vals[r]` set to (or, with
     /// [`UpdateOp::Reduce`] of `Add`, added to) `Σ weights[p] · vals[crd[p]]` over the positions
     /// `pos[r]..pos[r + 1]`, each sum in any order (the `dots` pass: a loop of SpMV rows, each
-    /// an [`Expr::GatherDot`], into a dense output indexed by the row).
+    /// an [`Expr::GatherDot`], into a dense output indexed by the row). A back end may hint
+    /// each row's coordinates and weights ahead as [`Stmt::Prefetch`] does.
     RowDots {
         /// Overwrite or add.
         op: UpdateOp,

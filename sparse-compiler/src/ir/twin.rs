@@ -100,7 +100,7 @@ mod tests {
             serial.contains("if len(A.vals) + len(x.vals) < unsplit_below {"),
             "{nnz}"
         );
-        assert!(serial.contains("y.vals[__i] = __t;"), "{nnz}");
+        assert!(serial.contains("y.vals[0..y.shape[0]] = dots("), "{nnz}");
         assert!(!serial.contains("atomic"), "{nnz}");
         assert!(split.contains("atomic y.vals"), "{nnz}");
     }

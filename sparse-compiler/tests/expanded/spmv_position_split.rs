@@ -52,38 +52,15 @@ fn spmv_positions<T: ::sparse::Scalar>(
     );
     let __y_vals: &mut [T] = y.values_mut();
     if __A_vals.len() + __x_vals.len() < ::sparse::__private::unsplit_below() {
-        if ::sparse::__private::prefetch_wanted(__A_l1_crd)
-            || ::sparse::__private::prefetch_wanted(__A_vals)
-        {
-            for __i in 0..__y_shape0
-                .min(__y_vals.len())
-                .min(__A_l1_pos.len().saturating_sub(1))
-            {
-                let mut __t: T = <T as ::sparse::Scalar>::ZERO;
-                let __pA1_start: usize = __A_l1_pos[__i] as usize;
-                ::sparse::__private::prefetch_ahead(__A_l1_crd, __pA1_start);
-                ::sparse::__private::prefetch_ahead(__A_vals, __pA1_start);
-                __t
-                    += __x_at_A_l1
-                        .dot(
-                            __A_l1_crd,
-                            __A_vals,
-                            __pA1_start,
-                            __A_l1_pos[__i + 1] as usize,
-                        );
-                __y_vals[__i] = __t;
-            }
-        } else {
-            __x_at_A_l1
-                .dot_rows(
-                    __A_l1_crd,
-                    __A_vals,
-                    __A_l1_pos,
-                    0..__y_shape0,
-                    &mut *__y_vals,
-                    0,
-                );
-        }
+        __x_at_A_l1
+            .dot_rows(
+                __A_l1_crd,
+                __A_vals,
+                __A_l1_pos,
+                0..__y_shape0,
+                &mut *__y_vals,
+                0,
+            );
     } else {
         let __p0_tiles: usize = (__A_l1_crd.len() - 0 + 2047) / 2048;
         let __p0_per_task: usize = ::core::cmp::max((__p0_tiles + 255) / 256, 2);

@@ -6,10 +6,11 @@
 //! ```
 //!
 //! becomes one [`Expr::GatherDot`], `t += dot(A.vals, x.vals[A.l1.crd], lo..hi)`, which the CPU
-//! back end computes with the runtime's `Gather::dot`: with AVX2 it reads four `f64` of `x` per
-//! gather instruction and sums the row in as many lanes, where the loop is a chain of dependent
-//! additions one position long each. On cache-resident matrices an SpMV row took about two
-//! thirds of the loop's time (BENCHMARKS.md, "SpMV rows as dot products").
+//! back end computes with the runtime's `Gather::dot`: where AVX2's gathers pay (Intel's
+//! processors) it reads four `f64` of `x` per gather instruction and sums the row in as many
+//! lanes, where the loop is a chain of dependent additions one position long each. On an Intel
+//! Xeon's cache-resident matrices an SpMV row took about two thirds of the loop's time
+//! (BENCHMARKS.md, "SpMV rows as dot products").
 //!
 //! A loop over rows that does nothing but set (or add to) each row's element of a dense output
 //! to such a dot product,
@@ -19,11 +20,14 @@
 //! ```
 //!
 //! becomes one [`Stmt::RowDots`], `y.vals[lo..hi] = dots(A.vals, x.vals[A.l1.crd], A.l1.pos)`,
-//! which the runtime's `Gather::dot_rows` computes four rows at a time: without a start and an
-//! end of its own per row, an SpMV on the cache-resident matrices took 0.64-0.89 of the time of
-//! the rows one by one (BENCHMARKS.md, "SpMV rows four at a time"). Only where the rows are the
-//! kernel's own or its iteration's (not inside a region that shares the output), and not in
-//! loops that give prefetch hints, which stay row by row.
+//! which the runtime's `Gather::dot_rows` computes four rows at a time where gathers pay:
+//! without a start and an end of its own per row, an SpMV on the cache-resident matrices took
+//! 0.64-0.89 of the time of the rows one by one (BENCHMARKS.md, "SpMV rows four at a time").
+//! Elsewhere it runs a row loop with nothing in it but the row, summed in order (BENCHMARKS.md,
+//! "Gathers by vendor"). Only where the rows are the kernel's own or its iteration's (not inside a region
+//! that shares the output). Loops that hint their rows' coordinates and weights ahead are runs
+//! too: the runtime hints a run's rows itself when its arrays are larger than the caches, so the
+//! test `hints.rs` put before such a loop, whose two loops are then the same run, goes.
 //!
 //! The sum's order is no longer the positions' order, so floats may round differently, as
 //! under a nonzero split. Loops that give prefetch hints around them (arrays larger than the
@@ -46,14 +50,35 @@ pub(super) fn dot_products(mut kernel: Kernel) -> Kernel {
     kernel
 }
 
-/// Every loop of rows in `stmts` that owns its rows as [`Stmt::RowDots`].
+/// Every loop of rows in `stmts` that owns its rows as [`Stmt::RowDots`]; a test of whether to
+/// hint (`hints.rs`) whose two loops both became the same run is the run alone.
 fn row_runs(stmts: &mut [Stmt]) {
     for stmt in stmts {
         if let Some(rows) = row_dots(stmt) {
             *stmt = rows;
         } else if owns_rows(stmt) {
             stmt.bodies_mut().into_iter().for_each(|b| row_runs(b));
+            if let Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } = stmt
+                && hint_test(cond)
+                && then == otherwise
+                && matches!(then.as_slice(), [Stmt::RowDots { .. }])
+            {
+                *stmt = then.remove(0);
+            }
         }
+    }
+}
+
+/// Whether `cond` is `hints.rs`'s test, `hinted(a) || hinted(b) || ..`.
+fn hint_test(cond: &Expr) -> bool {
+    match cond {
+        Expr::Hinted(_) => true,
+        Expr::Binary(BinOp::Or, a, b) => hint_test(a) && hint_test(b),
+        _ => false,
     }
 }
 
@@ -114,6 +139,11 @@ fn row_dots(stmt: &Stmt) -> Option<Stmt> {
         ] => (Some((s, init)), rest),
         _ => (None, body),
     };
+    let hints = body
+        .iter()
+        .take_while(|s| matches!(s, Stmt::Prefetch { .. }))
+        .count();
+    let (hints, body) = body.split_at(hints);
     let [
         Stmt::Update {
             place: Place::Var(sum),
@@ -154,7 +184,17 @@ fn row_dots(stmt: &Stmt) -> Option<Stmt> {
         Some((s, init)) => *init == segment_start && range.0 == Expr::Var(s.clone()),
         None => range.0 == segment_start,
     };
-    let rows_only = sum == t && stored == t && *at == r && starts && range.1 == segment_end;
+    // Hints for the row's own coordinates and weights, which the runtime gives itself.
+    let hinted = |s: &Stmt| {
+        matches!(s, Stmt::Prefetch { array, from }
+            if (array == crd || array == weights) && *from == range.0)
+    };
+    let rows_only = sum == t
+        && stored == t
+        && *at == r
+        && starts
+        && range.1 == segment_end
+        && hints.iter().all(hinted);
     rows_only.then(|| Stmt::RowDots {
         op: *op,
         vals: vals.clone(),
@@ -246,19 +286,21 @@ mod tests {
 
     #[test]
     fn an_spmv_row_is_one_dot_product() {
+        // DCSR's rows are not the output's: each stays a row, its sum one dot product.
         let ir = printed(quote! {
-            fn spmv; y(i) = A(i,j) * x(j); formats<A: csr>;
+            fn spmv; y(i) = A(i,j) * x(j); formats<A: dcsr>;
         });
-        let dot = "__t += dot(A.vals, x.vals[A.l1.crd], __pA1_start..A.l1.pos[__i + 1]);";
-        assert_eq!(ir.matches(dot).count(), 1, "with hints: {ir}");
+        let dot = "__t += dot(A.vals, x.vals[A.l1.crd], __pA1_start..A.l1.pos[__pA0 + 1]);";
+        assert_eq!(ir.matches(dot).count(), 2, "with hints and without: {ir}");
         assert!(!ir.contains("for __pA1"), "{ir}");
     }
 
     #[test]
-    fn a_loop_of_rows_without_hints_is_one_run_of_dot_products() {
+    fn a_loop_of_rows_hinted_or_not_is_one_run_of_dot_products() {
         let set = printed(quote! { fn spmv; y(i) = A(i,j) * x(j); formats<A: csr>; });
         let dots = "y.vals[0..y.shape[0]] = dots(A.vals, x.vals[A.l1.crd], A.l1.pos);";
         assert_eq!(set.matches(dots).count(), 1, "{set}");
+        assert!(!set.contains("hinted("), "the runtime hints a run itself: {set}");
         let add = printed(quote! { fn spmv; y(i) += A(i,j) * x(j); formats<A: csr>; });
         let dots = "y.vals[0..y.shape[0]] += dots(A.vals, x.vals[A.l1.crd], A.l1.pos);";
         assert_eq!(add.matches(dots).count(), 1, "{add}");

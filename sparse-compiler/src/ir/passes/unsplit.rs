@@ -90,7 +90,8 @@ mod tests {
             rows.contains("if len(A.vals) + len(x.vals) < unsplit_below {"),
             "{rows}"
         );
-        assert!(rows.contains("for __i in 0..y.shape[0] {"), "{rows}");
+        let serial = "y.vals[0..y.shape[0]] = dots(A.vals, x.vals[A.l1.crd], A.l1.pos);";
+        assert!(rows.contains(serial), "{rows}");
         assert!(rows.contains("parallel(threads"), "{rows}");
         // Min-plus keeps its two chains in both forms: the passes after this one see both.
         let minplus = ir(quote! {
