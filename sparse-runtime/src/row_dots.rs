@@ -49,7 +49,8 @@ pub(crate) unsafe fn each<T: Scalar>(
     }
 }
 
-/// As [`each`], for `f32`: each row in lanes where AVX2's gathers pay (`dot::gathers_pay`).
+/// As [`each`], for `f32`: each row in lanes where AVX2's gathers pay (`dot::gathers_pay`),
+/// elsewhere in four partial sums (`dot::four_sums`).
 ///
 /// # Safety
 /// As for [`each`].
@@ -70,11 +71,16 @@ pub(crate) unsafe fn f32s(
             })
         };
     }
-    // SAFETY: the caller's contract.
-    unsafe { each(x, crd, w, pos, out, add) }
+    // SAFETY: the caller's contract, which `four_sums` shares.
+    unsafe {
+        rows_by(x, crd, w, pos, out, add, |x, crd, w| {
+            crate::dot::four_sums(x, crd, w)
+        })
+    }
 }
 
-/// As [`each`], for `f64`: four rows at a time where AVX2's gathers pay (`dot::gathers_pay`).
+/// As [`each`], for `f64`: four rows at a time where AVX2's gathers pay (`dot::gathers_pay`),
+/// elsewhere each row in four partial sums (`dot::four_sums`).
 ///
 /// # Safety
 /// As for [`each`].
@@ -92,8 +98,12 @@ pub(crate) unsafe fn f64s(
         // the caller's contract.
         return unsafe { x86::f64x4_rows(x, crd, w, pos, out, add) };
     }
-    // SAFETY: the caller's contract.
-    unsafe { each(x, crd, w, pos, out, add) }
+    // SAFETY: the caller's contract, which `four_sums` shares.
+    unsafe {
+        rows_by(x, crd, w, pos, out, add, |x, crd, w| {
+            crate::dot::four_sums(x, crd, w)
+        })
+    }
 }
 
 /// Every row with `dot`, the row loop copied with and without prefetch hints for each row's

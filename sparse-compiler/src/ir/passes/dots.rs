@@ -300,7 +300,10 @@ mod tests {
         let set = printed(quote! { fn spmv; y(i) = A(i,j) * x(j); formats<A: csr>; });
         let dots = "y.vals[0..y.shape[0]] = dots(A.vals, x.vals[A.l1.crd], A.l1.pos);";
         assert_eq!(set.matches(dots).count(), 1, "{set}");
-        assert!(!set.contains("hinted("), "the runtime hints a run itself: {set}");
+        assert!(
+            !set.contains("hinted("),
+            "the runtime hints a run itself: {set}"
+        );
         let add = printed(quote! { fn spmv; y(i) += A(i,j) * x(j); formats<A: csr>; });
         let dots = "y.vals[0..y.shape[0]] += dots(A.vals, x.vals[A.l1.crd], A.l1.pos);";
         assert_eq!(add.matches(dots).count(), 1, "{add}");
