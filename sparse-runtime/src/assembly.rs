@@ -285,10 +285,17 @@ pub fn copy_structure<T: Scalar, F: Format, G: Format>(
         })?;
     }
     if G::LEVELS.get(..n) != Some(F::LEVELS) {
-        let levels = crate::pattern::converted_levels(F::LEVELS, tensor.shape(), source)?;
-        crate::validate::validate(F::LEVELS, tensor.shape(), &levels, parent_len)?;
-        tensor.levels = levels;
-        tensor.levels_changed();
+        let converted = crate::pattern::converted_levels(F::LEVELS, tensor.shape(), source)?;
+        // As below: the structure an earlier call installed is compared, not rebuilt.
+        if !crate::pattern::holds(&converted, &tensor.levels) {
+            let levels: Vec<Level> = converted
+                .into_iter()
+                .map(crate::pattern::Converted::into_level)
+                .collect();
+            crate::validate::validate(F::LEVELS, tensor.shape(), &levels, parent_len)?;
+            tensor.levels = levels;
+            tensor.levels_changed();
+        }
     } else if tensor.levels.as_slice() == source {
         // The structure an earlier call installed (validated then): a comparison, not a copy
         // and a validation, on every call of a kernel that keeps its output.
@@ -410,6 +417,29 @@ mod tests {
             assert_eq!(a.levels(), source.levels());
             assert_eq!(a.values(), vec![0.0; source.nnz()].as_slice());
             assert_eq!(a.nnz(), source.nnz());
+        }
+    }
+
+    /// A CSR output taking a CSF input's first two levels (TTV): a call with the same input keeps
+    /// the converted structure, a call with another input replaces it.
+    #[test]
+    fn copy_structure_converts_again_only_for_another_input() {
+        use crate::Csf;
+        let b = Tensor::<f64, Csf<3>>::from_entries([4, 3, 2], [([1, 2, 0], 1.0), ([3, 0, 1], 2.0)])
+            .unwrap();
+        let c = Tensor::<f64, Csf<3>>::from_entries([4, 3, 2], [([0, 1, 1], 3.0)]).unwrap();
+        let mut a = Tensor::<f64, Csr>::zeros([4, 3]);
+        for (source, pos, crd) in [
+            (&b, &[0, 0, 1, 1, 2][..], &[2, 0][..]),
+            (&b, &[0, 0, 1, 1, 2], &[2, 0]),
+            (&c, &[0, 1, 1, 1, 1], &[1]),
+            (&b, &[0, 0, 1, 1, 2], &[2, 0]),
+        ] {
+            copy_structure(&mut a, source).unwrap();
+            assert_eq!(a.level(1).pos(), pos);
+            assert_eq!(a.level(1).crd(), crd);
+            assert_eq!(a.values(), vec![0.0; crd.len()].as_slice());
+            assert_eq!(a.nnz(), crd.len());
         }
     }
 

@@ -10,15 +10,60 @@ use sparse_format::{Coord, LevelKind, LevelSpec};
 use crate::FormatError;
 use crate::storage::{Idx, Level};
 
+/// One level of `source` as the output stores it: the compressed levels keep the input's
+/// coordinates, borrowed until the output needs its own copy (`into_level`), so that a kernel
+/// called again with the same input compares its output's structure instead of rebuilding and
+/// revalidating it.
+#[derive(Debug)]
+pub(crate) enum Converted<'a> {
+    /// A dense level that enumerates what a compressed one stored.
+    Dense { size: usize },
+    /// The input's coordinates with `pos` spread over the new parents.
+    Spread { pos: Vec<Idx>, crd: &'a [Idx] },
+    /// The input's level as it is.
+    Same(&'a Level),
+}
+
+impl Converted<'_> {
+    /// Whether `held` is this level.
+    pub(crate) fn is(&self, held: &Level) -> bool {
+        match (self, held) {
+            (Self::Dense { size }, Level::Dense { size: s }) => size == s,
+            (Self::Spread { pos, crd }, Level::Compressed { pos: p, crd: c }) => {
+                pos == p && crd == &c.as_slice()
+            }
+            (Self::Same(level), held) => *level == held,
+            _ => false,
+        }
+    }
+
+    /// The level, owning its arrays.
+    pub(crate) fn into_level(self) -> Level {
+        match self {
+            Self::Dense { size } => Level::Dense { size },
+            Self::Spread { pos, crd } => Level::Compressed {
+                pos,
+                crd: crd.to_vec(),
+            },
+            Self::Same(level) => level.clone(),
+        }
+    }
+}
+
+/// Whether `held` are the levels `converted` describes.
+pub(crate) fn holds(converted: &[Converted<'_>], held: &[Level]) -> bool {
+    converted.len() == held.len() && converted.iter().zip(held).all(|(c, h)| c.is(h))
+}
+
 /// `source`'s levels stored as `specs` says: a dense spec over a compressed level becomes a dense
 /// level, a compressed spec keeps the source's `crd` with `pos` spread over the new parents, and
 /// any other spec must match its level with no dense level converted above it. `source` is a
 /// validated tensor's.
-pub(crate) fn converted_levels(
+pub(crate) fn converted_levels<'a>(
     specs: &[LevelSpec],
     shape: &[usize],
-    source: &[Level],
-) -> Result<Vec<Level>, FormatError> {
+    source: &'a [Level],
+) -> Result<Vec<Converted<'a>>, FormatError> {
     // The output position of each source position of the level above (none: the same).
     let mut parents: Option<Vec<usize>> = None;
     let (mut source_len, mut out_len) = (1usize, 1usize);
@@ -40,7 +85,7 @@ pub(crate) fn converted_levels(
                 out_len = out_len.checked_mul(size).ok_or_else(too_large)?;
                 source_len = crd.len();
                 parents = Some(next);
-                levels.push(Level::Dense { size });
+                levels.push(Converted::Dense { size });
             }
             (LevelKind::Compressed, Level::Compressed { pos, crd }) => {
                 let mut spread: Vec<Idx> = Vec::with_capacity(out_len + 1);
@@ -54,15 +99,12 @@ pub(crate) fn converted_levels(
                 spread.resize(out_len + 1, closed);
                 (source_len, out_len) = (crd.len(), crd.len());
                 parents = None;
-                levels.push(Level::Compressed {
-                    pos: spread,
-                    crd: crd.clone(),
-                });
+                levels.push(Converted::Spread { pos: spread, crd });
             }
             (kind, level) if kind == level.kind() && parents.is_none() => {
                 source_len = level.positions(source_len).ok_or_else(too_large)?;
                 out_len = source_len;
-                levels.push(level.clone());
+                levels.push(Converted::Same(level));
             }
             _ => return Err(unconvertible(k)),
         }
@@ -92,13 +134,41 @@ mod tests {
     use super::*;
     use crate::{Csf, Csr, Dcsr, Format, Tensor};
 
+    fn owned(converted: Vec<Converted<'_>>) -> Vec<Level> {
+        converted.into_iter().map(Converted::into_level).collect()
+    }
+
+    /// A structure compares equal to its own conversion and to no other: another input's
+    /// coordinates, positions or sizes.
+    #[test]
+    fn held_levels_are_recognised_only_when_they_are_the_conversion() {
+        let b = Tensor::<f64, Csf<3>>::from_entries([6, 4, 3], [([1, 0, 2], 1.0), ([4, 1, 1], 3.0)])
+            .unwrap();
+        let held = owned(converted_levels(Csr::LEVELS, &[6, 4], &b.levels[..2]).unwrap());
+        let again = converted_levels(Csr::LEVELS, &[6, 4], &b.levels[..2]).unwrap();
+        assert!(holds(&again, &held));
+        let others = [
+            [([1, 1, 2], 1.0), ([4, 1, 1], 3.0)],
+            [([2, 0, 2], 1.0), ([4, 1, 1], 3.0)],
+            [([1, 0, 2], 1.0), ([1, 1, 1], 3.0)],
+        ];
+        for entries in others {
+            let c = Tensor::<f64, Csf<3>>::from_entries([6, 4, 3], entries).unwrap();
+            let other = converted_levels(Csr::LEVELS, &[6, 4], &c.levels[..2]).unwrap();
+            assert!(!holds(&other, &held), "{entries:?}");
+        }
+        let wider = converted_levels(Csr::LEVELS, &[7, 4], &b.levels[..2]).unwrap();
+        assert!(!holds(&wider, &held));
+        assert!(!holds(&again[..1], &held));
+    }
+
     /// The pattern of a CSF tensor's first two levels as CSR: the rows it does not store (at the
     /// start, in a run, at the end) get empty segments, the columns and positions stay.
     #[test]
     fn csf_rows_spread_over_dense_rows() {
         let entries = [([1, 0, 2], 1.0), ([1, 3, 0], 2.0), ([4, 1, 1], 3.0)];
         let b = Tensor::<f64, Csf<3>>::from_entries([6, 4, 3], entries).unwrap();
-        let levels = converted_levels(Csr::LEVELS, &[6, 4], &b.levels[..2]).unwrap();
+        let levels = owned(converted_levels(Csr::LEVELS, &[6, 4], &b.levels[..2]).unwrap());
         assert_eq!(levels[0], Level::Dense { size: 6 });
         assert_eq!(levels[1].pos(), &[0, 0, 2, 2, 2, 3, 3]);
         assert_eq!(levels[1].crd(), b.level(1).crd());
@@ -107,11 +177,11 @@ mod tests {
     #[test]
     fn the_empty_tensor_gives_empty_rows_and_same_levels_are_copied() {
         let b = Tensor::<f64, Dcsr>::zeros([3, 2]);
-        let levels = converted_levels(Csr::LEVELS, &[3, 2], &b.levels).unwrap();
+        let levels = owned(converted_levels(Csr::LEVELS, &[3, 2], &b.levels).unwrap());
         assert_eq!(levels[1].pos(), &[0, 0, 0, 0]);
         let b = Tensor::<f64, Dcsr>::from_entries([3, 2], [([2, 1], 1.0)]).unwrap();
         assert_eq!(
-            converted_levels(Dcsr::LEVELS, &[3, 2], &b.levels).unwrap(),
+            owned(converted_levels(Dcsr::LEVELS, &[3, 2], &b.levels).unwrap()),
             b.levels
         );
         // A compressed output level over a dense input level cannot take its structure.
