@@ -425,8 +425,9 @@ mod tests {
     #[test]
     fn copy_structure_converts_again_only_for_another_input() {
         use crate::Csf;
-        let b = Tensor::<f64, Csf<3>>::from_entries([4, 3, 2], [([1, 2, 0], 1.0), ([3, 0, 1], 2.0)])
-            .unwrap();
+        let b =
+            Tensor::<f64, Csf<3>>::from_entries([4, 3, 2], [([1, 2, 0], 1.0), ([3, 0, 1], 2.0)])
+                .unwrap();
         let c = Tensor::<f64, Csf<3>>::from_entries([4, 3, 2], [([0, 1, 1], 3.0)]).unwrap();
         let mut a = Tensor::<f64, Csr>::zeros([4, 3]);
         for (source, pos, crd) in [

@@ -142,8 +142,9 @@ mod tests {
     /// coordinates, positions or sizes.
     #[test]
     fn held_levels_are_recognised_only_when_they_are_the_conversion() {
-        let b = Tensor::<f64, Csf<3>>::from_entries([6, 4, 3], [([1, 0, 2], 1.0), ([4, 1, 1], 3.0)])
-            .unwrap();
+        let b =
+            Tensor::<f64, Csf<3>>::from_entries([6, 4, 3], [([1, 0, 2], 1.0), ([4, 1, 1], 3.0)])
+                .unwrap();
         let held = owned(converted_levels(Csr::LEVELS, &[6, 4], &b.levels[..2]).unwrap());
         let again = converted_levels(Csr::LEVELS, &[6, 4], &b.levels[..2]).unwrap();
         assert!(holds(&again, &held));

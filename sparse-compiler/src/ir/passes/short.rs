@@ -38,7 +38,10 @@
 
 use super::Locals;
 use super::segment::{self, Loop};
-use crate::ir::{Array, BinOp, Expr, Kernel, Literal, ReduceOp, Stmt, Type, bin, visit::operands};
+use crate::ir::{
+    Array, BinOp, Expr, Kernel, Literal, Place, ReduceOp, Stmt, Type, UpdateOp, Var, bin,
+    visit::operands,
+};
 
 /// The most positions a segment may hold to run as straight-line steps.
 const WIDTH: usize = 4;
@@ -46,7 +49,7 @@ const WIDTH: usize = 4;
 /// `kernel` with every candidate loop rewritten.
 pub(super) fn short_segments(kernel: Kernel) -> Kernel {
     segment::rewrite_for_loops(kernel, &mut |l, names| match identity_of(&l.body)
-        .filter(|_| deep(&l.hi))
+        .filter(|_| deep(&l.hi) && !gathered_dot(&l.var, &l.body))
     {
         Some(identity) => Ok(rewritten(l, identity, names)),
         None => Err(Box::new(l)),
@@ -61,6 +64,38 @@ pub(super) fn short_segments(kernel: Kernel) -> Kernel {
 fn deep(hi: &Expr) -> bool {
     let here = matches!(hi, Expr::Load(Array::Pos { level, .. }, _) if *level >= 2);
     here || operands(hi).into_iter().any(deep)
+}
+
+/// Whether `body` is a dot product's step, `let j = B.lk.crd[p]; t += B.vals[p] * c.vals[j]`
+/// (TTV's fiber): the `dots` pass makes a loop of such fibers one run of dot products, which
+/// the runtime sums in one pass over their positions where they are short (`row_dots.rs`).
+/// On the Zen 3 EPYC, with TTV's fibers of 2.3 nonzeros, four steps a fiber took 1.3 times the
+/// time of a plain loop per fiber, the one pass 0.87 of it (BENCHMARKS.md, "TTV's fibers as one
+/// pass").
+fn gathered_dot(p: &Var, body: &[Stmt]) -> bool {
+    let [
+        Stmt::Let {
+            var: j,
+            init: Expr::Load(Array::Crd { param, .. }, at),
+            ..
+        },
+        Stmt::Update {
+            place: Place::Var(_),
+            op: UpdateOp::Reduce(ReduceOp::Add),
+            value: Expr::Binary(BinOp::Mul, a, b),
+            ..
+        },
+    ] = body
+    else {
+        return false;
+    };
+    let position = Expr::Var(p.clone());
+    let weight = Expr::Load(Array::Vals { param: *param }, Box::new(position.clone()));
+    let gathered = |e: &Expr| {
+        matches!(e, Expr::Load(Array::Vals { param: q }, k)
+            if *q != *param && **k == Expr::Var(j.clone()))
+    };
+    **at == position && ((**a == weight && gathered(b)) || (**b == weight && gathered(a)))
 }
 
 /// The exact identity of the reduction that ends `body`, if the body is `let`s and then that
@@ -164,7 +199,7 @@ mod tests {
     #[test]
     fn a_fiber_sum_runs_as_steps_when_short_and_as_the_loop_otherwise() {
         let ir = printed(quote! {
-            fn ttv; A(i,j) = B(i,j,k) * c(k); formats< A: csr, B: csf, c: dense >;
+            fn ttv2; A(i,j) = B(i,j,k) * c(k) * c(k); formats< A: csr, B: csf, c: dense >;
         });
         assert!(
             ir.contains("if __seg_end <= __pB2_start + 4 && __pB2_start < __seg_end"),
@@ -180,9 +215,20 @@ mod tests {
             "{ir}"
         );
         assert!(ir.contains(": T(-0.0);"), "{ir}");
-        // The long fibers' loop, as the `dots` pass leaves it.
-        let long = "__t += dot(B.vals, c.vals[B.l2.crd], __pB2_start..__seg_end);";
-        assert!(ir.contains(long), "{ir}");
+        assert!(ir.contains("for __pB2 in __pB2_start..__seg_end {"), "{ir}");
+    }
+
+    /// TTV's fibers are dot products: the `dots` pass makes the loop over them one run, which
+    /// the runtime sums in one pass, so they get no steps.
+    #[test]
+    fn fibers_that_are_dot_products_are_one_run() {
+        let ir = printed(quote! {
+            fn ttv; A(i,j) = B(i,j,k) * c(k); formats< A: csr, B: csf, c: dense >;
+        });
+        assert!(!ir.contains("for __q in 0..4 {"), "{ir}");
+        let run =
+            "A.vals[__pB1_start..B.l1.pos[__pB0 + 1]] = dots(B.vals, c.vals[B.l2.crd], B.l2.pos);";
+        assert!(ir.contains(run), "{ir}");
     }
 
     #[test]
