@@ -10,6 +10,7 @@
 //! tensor until its levels change. Where one is not, it reads as plain indexing does, checked.
 #![allow(unsafe_code)]
 
+use crate::atomic::AtomicCell;
 use crate::{Format, Idx, Scalar, Tensor};
 
 /// The values `vals` read at the coordinates of one level of a tensor: [`Gather::at`]`(crd, p)`
@@ -150,6 +151,41 @@ impl<T: Scalar> Gather<'_, T> {
         self.rows(crd, weights, pos, rows, out, first, true);
     }
 
+    /// As [`Gather::dot_rows`], into the cells of an output that other threads write elsewhere:
+    /// each row's sum is stored into `cells[r]` (added to it when `add`) with a plain move,
+    /// for rows no other thread writes meanwhile (the rows a nonzero split's task holds whole).
+    /// The rows are summed 64 at a time into a buffer on the stack, as `dot_rows` sums them.
+    ///
+    /// # Panics
+    /// As [`Gather::dot`].
+    pub fn dot_rows_cells(
+        &self,
+        crd: &[Idx],
+        weights: &[T],
+        pos: &[Idx],
+        rows: std::ops::Range<usize>,
+        cells: &[T::Atomic],
+        add: bool,
+    ) {
+        const CHUNK: usize = 64;
+        let mut buf = [T::ZERO; CHUNK];
+        let end = (rows.end).min(cells.len()).min(pos.len().saturating_sub(1));
+        let mut r = rows.start;
+        while r < end {
+            let hi = end.min(r + CHUNK);
+            let sums = &mut buf[..hi - r];
+            self.rows(crd, weights, pos, r..hi, sums, r, false);
+            for (cell, &sum) in cells[r..hi].iter().zip(sums.iter()) {
+                if add {
+                    cell.add_exclusive(sum);
+                } else {
+                    cell.set(sum);
+                }
+            }
+            r = hi;
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn rows(
@@ -206,6 +242,32 @@ mod tests {
         assert!(g.in_bounds);
         let got: Vec<f64> = (0..4).map(|p| g.at(a.level(1).crd(), p)).collect();
         assert_eq!(got, vec![40.0, 10.0, 30.0, 20.0]);
+    }
+
+    /// Rows into shared cells: set or added, more rows than one buffer of 64 (rows of one to
+    /// five entries and empty ones), the range clamped to the cells and to `pos`.
+    #[test]
+    fn rows_into_cells_agree_with_rows_into_a_slice() {
+        let entries = (0..150usize)
+            .flat_map(|r| (0..r % 6).map(move |k| ([r, (r + 3 * k) % 9], (r + k) as f64 - 70.0)));
+        let a = Tensor::<f64, Csr>::from_entries([150, 9], entries).unwrap();
+        let x: Vec<f64> = (0..9).map(|j| j as f64 * 0.5 - 2.0).collect();
+        let (crd, w, pos) = (a.level(1).crd(), a.values(), a.level(1).pos());
+        let g = Gather::new(&a, 1, crd, &x);
+        for add in [false, true] {
+            for rows in [3..140, 0..150, 140..400, 80..20] {
+                let mut want: Vec<f64> = (0..150).map(|r| r as f64).collect();
+                let mut cells = want.clone();
+                if add {
+                    g.dot_rows_add(crd, w, pos, rows.clone(), &mut want, 0);
+                } else {
+                    g.dot_rows(crd, w, pos, rows.clone(), &mut want, 0);
+                }
+                let shared = crate::atomic::as_atomic(&mut cells);
+                g.dot_rows_cells(crd, w, pos, rows.clone(), shared, add);
+                assert_eq!(cells, want, "{rows:?}, add {add}");
+            }
+        }
     }
 
     #[test]

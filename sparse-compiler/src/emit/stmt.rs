@@ -314,6 +314,11 @@ impl Emitter<'_> {
                 let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
                 (quote! { #rows }, quote! { #offset })
             }
+            Some(Writes::Scattered) => {
+                let cells = self.local("__out_cells");
+                let add = matches!(op, UpdateOp::Reduce(_));
+                return quote! { #name.dot_rows_cells(#crd, #weights, #pos, #lo..#hi, #cells, #add); };
+            }
             Some(_) => return internal_error("rows of dot products outside owned rows"),
         };
         let method = match op {

@@ -335,7 +335,15 @@ impl<'k> Verifier<'k> {
             }
             Stmt::AppendEntry { .. } => matches!(output, None | Some(OutputAccess::EntryParts)),
             // Whole rows of the output, which only a thread that owns them may write.
-            Stmt::RowDots { .. } | Stmt::RowAxpys { .. } => {
+            // A run of dot products also through a region's shared cells: the rows a nonzero
+            // split's task holds whole, which no other task writes.
+            Stmt::RowDots { .. } => {
+                matches!(
+                    output,
+                    None | Some(OutputAccess::Blocks { .. } | OutputAccess::Scattered)
+                ) && self.regions.iter().all(|(r, _)| r.unit == Unit::CpuThread)
+            }
+            Stmt::RowAxpys { .. } => {
                 matches!(output, None | Some(OutputAccess::Blocks { .. }))
                     && self.regions.iter().all(|(r, _)| r.unit == Unit::CpuThread)
             }
@@ -466,9 +474,15 @@ mod tests {
         assert_eq!(check(vec![rows(1)]), Ok(()));
         assert!(check(vec![rows(0)]).is_err(), "bounds of another level");
         let shared = region(Unit::CpuThread, OutputAccess::Scattered, vec![rows(1)]);
+        assert_eq!(
+            check(vec![shared]),
+            Ok(()),
+            "through a region's shared cells"
+        );
+        let parts = region(Unit::CpuThread, OutputAccess::EntryParts, vec![rows(1)]);
         assert!(
-            check(vec![shared]).is_err(),
-            "rows shared by a region's iterations"
+            check(vec![parts]).is_err(),
+            "rows of a region that writes no values"
         );
     }
 

@@ -116,32 +116,55 @@ fn spmv_positions<T: ::sparse::Scalar>(
                     );
                     let __p_tile_first: usize = __A_segment;
                     while __p_cursor < __p_stop {
-                        __A_segment_end = __A_l1_pos[__A_segment + 1] as usize;
-                        let __i: usize = __A_segment;
-                        let __p_run_end: usize = ::core::cmp::min(
-                            __A_segment_end,
-                            __p_stop,
-                        );
-                        let mut __segment_sum: T = <T as ::sparse::Scalar>::ZERO;
-                        ::sparse::__private::prefetch_ahead(__A_l1_crd, __p_cursor);
-                        ::sparse::__private::prefetch_ahead(__A_vals, __p_cursor);
-                        __segment_sum
-                            += __x_at_A_l1
-                                .dot(__A_l1_crd, __A_vals, __p_cursor, __p_run_end);
-                        if __A_segment == __p_tile_first || __p_stop < __A_segment_end {
-                            ::sparse::__private::AtomicCell::add(
-                                &__out_cells[__A_segment],
-                                __segment_sum,
+                        if __A_segment != __p_tile_first
+                            && (__A_l1_pos[__A_segment + 1] as usize) <= __p_stop
+                        {
+                            let __rows_end: usize = ::core::cmp::max(
+                                __A_l1_pos
+                                    .partition_point(|&__x| (__x as usize) <= __p_stop) - 1,
+                                __A_segment + 1,
                             );
+                            __x_at_A_l1
+                                .dot_rows_cells(
+                                    __A_l1_crd,
+                                    __A_vals,
+                                    __A_l1_pos,
+                                    __A_segment..__rows_end,
+                                    __out_cells,
+                                    false,
+                                );
+                            __p_cursor = __A_l1_pos[__rows_end] as usize;
+                            __A_segment = __rows_end;
                         } else {
-                            ::sparse::__private::AtomicCell::set(
-                                &__out_cells[__A_segment],
-                                __segment_sum,
+                            __A_segment_end = __A_l1_pos[__A_segment + 1] as usize;
+                            let __i: usize = __A_segment;
+                            let __p_run_end: usize = ::core::cmp::min(
+                                __A_segment_end,
+                                __p_stop,
                             );
-                        }
-                        __p_cursor = __p_run_end;
-                        if __p_run_end == __A_segment_end {
-                            __A_segment += 1;
+                            let mut __segment_sum: T = <T as ::sparse::Scalar>::ZERO;
+                            ::sparse::__private::prefetch_ahead(__A_l1_crd, __p_cursor);
+                            ::sparse::__private::prefetch_ahead(__A_vals, __p_cursor);
+                            __segment_sum
+                                += __x_at_A_l1
+                                    .dot(__A_l1_crd, __A_vals, __p_cursor, __p_run_end);
+                            if __A_segment == __p_tile_first
+                                || __p_stop < __A_segment_end
+                            {
+                                ::sparse::__private::AtomicCell::add(
+                                    &__out_cells[__A_segment],
+                                    __segment_sum,
+                                );
+                            } else {
+                                ::sparse::__private::AtomicCell::set(
+                                    &__out_cells[__A_segment],
+                                    __segment_sum,
+                                );
+                            }
+                            __p_cursor = __p_run_end;
+                            if __p_run_end == __A_segment_end {
+                                __A_segment += 1;
+                            }
                         }
                     }
                 },

@@ -324,12 +324,6 @@ mod tests {
             quote! { fn f; y(i) = A(i,j) * x(j); formats<A: dcsr>; },
             // The row's sum is scaled before it is stored.
             quote! { fn f; y(i) = A(i,j) * x(j) * 2; formats<A: csr>; },
-            // Rows shared by the threads of a nonzero split.
-            quote! {
-                fn f; y(i) = A(i,j) * x(j); formats<A: csr>;
-                schedule<collapse(i,j,f).pos(f,p,A).split(p,p0,p1,Down,16)
-                    .parallelize(p0,CpuThread,Atomics)>;
-            },
         ] {
             let ir = printed(kernel);
             // (A split's serial copy for small inputs is a plain loop of rows.)

@@ -27,6 +27,8 @@
 //!   them where the runtime would skip them (arrays that fit in the caches);
 //! - `dots`: sums a segment's values times an input gathered at its coordinates (an SpMV row)
 //!   as one dot product, which the runtime computes in SIMD lanes;
+//! - `task_rows`: runs the rows a nonzero split's task holds whole as one run of dot products,
+//!   as a row split's block runs its rows;
 //! - `tiers`: runs the tiles' tiers (widths) each over all the rows of the loop around them,
 //!   instead of each row testing every tier;
 //! - `axpy`: sums a register tile over a segment's rows of a dense input (an SpMM row) as one
@@ -49,6 +51,7 @@ mod hints;
 mod lanes;
 mod segment;
 mod short;
+mod task_rows;
 mod tiers;
 mod tile;
 mod unsplit;
@@ -65,7 +68,7 @@ use super::{Kernel, Stmt, Unit, Var, declared_names, verify};
 type Pass = (&'static str, fn(Kernel) -> Kernel, verify::Stage);
 
 /// The passes, in the order they run.
-const PASSES: [Pass; 14] = [
+const PASSES: [Pass; 15] = [
     ("lanes", lanes::shape, verify::Stage::Lowered),
     ("tile", tile::tile, verify::Stage::Lowered),
     ("zero", zero::in_blocks, verify::Stage::Lowered),
@@ -77,6 +80,7 @@ const PASSES: [Pass; 14] = [
     ("gather", gather::gathers, verify::Stage::Lowered),
     ("hints", hints::unswitch, verify::Stage::Lowered),
     ("dots", dots::dot_products, verify::Stage::Lowered),
+    ("task rows", task_rows::whole_rows, verify::Stage::Lowered),
     ("tiers", tiers::hoist, verify::Stage::Lowered),
     ("axpy", axpy::gathered_rows, verify::Stage::Lowered),
     ("assembly", assembly::split_phases, verify::Stage::Final),
