@@ -255,7 +255,8 @@ mod tests {
         let (crd, w, pos) = (a.level(1).crd(), a.values(), a.level(1).pos());
         let g = Gather::new(&a, 1, crd, &x);
         for add in [false, true] {
-            for rows in [3..140, 0..150, 140..400, 80..20] {
+            let (high, low) = (80, 20);
+            for rows in [3..140, 0..150, 140..400, high..low] {
                 let mut want: Vec<f64> = (0..150).map(|r| r as f64).collect();
                 let mut cells = want.clone();
                 if add {
