@@ -7,7 +7,10 @@
 //! positions with no rows at all took 0.4-0.55 of it. For `f64`, where AVX2's gathers pay
 //! (`dot::gathers_pay`), the rows here go four at a time: each row's tail is one more masked gather into its lanes (no in-order steps), and
 //! the four rows' lanes are summed together, two horizontal adds and one store of four results
-//! (BENCHMARKS.md, "SpMV rows four at a time"). Other types take the rows one by one.
+//! (BENCHMARKS.md, "SpMV rows four at a time"). Other types take the rows one by one. A run of
+//! rows of two or three positions (TTV's fibers) is summed without a branch on each row's end:
+//! `f64` rows four positions at a time under a mask (`four_steps`), other types in one pass
+//! over the positions (`one_pass`).
 //!
 //! Segments are clamped as the caller cannot be trusted to have done: a row's end to the length
 //! of `crd`, its start to its end. What rests on the caller is the invariant of `dot.rs`: every
@@ -79,8 +82,9 @@ pub(crate) unsafe fn f32s(
     }
 }
 
-/// As [`each`], for `f64`: four rows at a time where AVX2's gathers pay (`dot::gathers_pay`),
-/// elsewhere each row in four partial sums (`dot::four_sums`).
+/// As [`each`], for `f64`: a run of short rows by [`four_steps`]; otherwise four rows at a time
+/// where AVX2's gathers pay (`dot::gathers_pay`), elsewhere each row in four partial sums
+/// (`dot::four_sums`).
 ///
 /// # Safety
 /// As for [`each`].
@@ -92,6 +96,11 @@ pub(crate) unsafe fn f64s(
     out: &mut [f64],
     add: bool,
 ) {
+    let rows = out.len().min(pos.len().saturating_sub(1));
+    if !add && short_rows(crd, pos, rows) {
+        // SAFETY: `rows < pos.len()`; the rest is the contract.
+        return unsafe { four_steps(x, crd, w, pos, &mut out[..rows]) };
+    }
     #[cfg(target_arch = "x86_64")]
     if crate::dot::gathers_apply(x.len()) {
         // SAFETY: AVX2 and FMA are present and `x.len() <= i32::MAX` (checked); the rest is
@@ -144,17 +153,18 @@ unsafe fn rows_by<T: Scalar>(
     }
 }
 
-/// Rows shorter than this on average are summed by [`one_pass`] (TTV's fibers: 2.3); the SpMV
-/// rows of the comparison harness's matrices, 3.6 and more, keep a loop per row.
+/// Rows shorter than this on average are summed by [`four_steps`] (`f64`) or [`one_pass`]
+/// (TTV's fibers: 2.3); the SpMV rows of the comparison harness's matrices, 3.6 and more, keep a
+/// loop per row.
 const SHORT_ROWS: usize = 3;
 
-/// The fewest rows a run must have to be summed by [`one_pass`]: TTV's runs (the fibers under
-/// one `i`, 173 on the harness's tensor) take it; a row split's blocks of 32 rows keep the loop
-/// per row, for which the one pass was not measured.
+/// The fewest rows a run must have to be summed by [`four_steps`] or [`one_pass`]: TTV's runs
+/// (the fibers under one `i`, 173 on the harness's tensor) take them; a row split's blocks of 32
+/// rows keep the loop per row, for which neither was measured.
 const ONE_PASS_MIN_ROWS: usize = 64;
 
-/// Whether the first `rows` rows are a run for [`one_pass`]: at least [`ONE_PASS_MIN_ROWS`] of
-/// them, fewer than [`SHORT_ROWS`] positions each on average.
+/// Whether the first `rows` rows are a run for [`four_steps`] or [`one_pass`]: at least
+/// [`ONE_PASS_MIN_ROWS`] of them, fewer than [`SHORT_ROWS`] positions each on average.
 fn short_rows(crd: &[Idx], pos: &[Idx], rows: usize) -> bool {
     let bound = |r: usize| pos.get(r).map_or(0, |&p| (p as usize).min(crd.len()));
     let positions = bound(rows).saturating_sub(bound(0));
@@ -208,6 +218,66 @@ unsafe fn one_pass<T: Scalar>(x: &[T], crd: &[Idx], w: &[T], pos: &[Idx], out: &
     }
     out[f] = sum;
     out[f + 1..].fill(T::ZERO);
+}
+
+/// The `f64` rows of `out` for a run of [`short_rows`], each row's first four positions in one
+/// vector: the four weights are loaded together, the four values of `x` one by one, and the
+/// products of the positions past the row's end are masked to zero, so that a row of one to
+/// four positions costs no branch on its length (past four, the rest is a plain loop). Rows of
+/// two or three positions end at unpredictable places, and a branch on each row's end costs
+/// more than its arithmetic: on the Zen 3 EPYC, TTV's 34,611 fibers of 2.3 nonzeros took 0.40
+/// of the time of [`one_pass`] (BENCHMARKS.md, "TTV's fibers four positions at a time"). The
+/// masking is a vector `and`, where a scalar select of a loaded value would be compiled to the
+/// very branch it replaces. The four lanes are added in order (a masked lane adds `+0.0`,
+/// which changes no sum that starts from `+0.0`), so every row's sum is the ordered sum of its
+/// positions, bit for bit, as [`one_pass`]'s.
+///
+/// A row that starts fewer than four positions from the end of `crd` takes the plain loop, so
+/// every read is inside `crd` and `w`, and `pos` may be anything (segments are clamped).
+///
+/// # Safety
+/// As for [`rows_by`], and `out.len() < pos.len()`.
+#[inline(always)]
+unsafe fn four_steps(x: &[f64], crd: &[Idx], w: &[f64], pos: &[Idx], out: &mut [f64]) {
+    use wide::f64x4;
+    let n = crd.len();
+    let steps = f64x4::new([0.0, 1.0, 2.0, 3.0]);
+    // SAFETY (of every `product`): called with `p < n = crd.len() <= w.len()`; `crd[p]` is
+    // below `x.len()` (the contract).
+    let product = |p: usize| unsafe {
+        let c = *crd.get_unchecked(p) as usize;
+        debug_assert!(c < x.len());
+        *w.get_unchecked(p) * *x.get_unchecked(c)
+    };
+    for (r, y) in out.iter_mut().enumerate() {
+        // SAFETY: `r + 1 <= out.len() < pos.len()`.
+        let (lo, hi) = unsafe { segment(pos, r, n) };
+        let (mut sum, mut p) = (0.0, lo);
+        if lo + 4 <= n {
+            // SAFETY: `lo + 4 <= n = crd.len() <= w.len()`, and every coordinate is below
+            // `x.len()` (the contract).
+            let (ws, xs) = unsafe {
+                let at = |q: usize| {
+                    let c = *crd.get_unchecked(lo + q) as usize;
+                    debug_assert!(c < x.len());
+                    c
+                };
+                (
+                    f64x4::new([0, 1, 2, 3].map(|q| *w.get_unchecked(lo + q))),
+                    f64x4::new([0, 1, 2, 3].map(|q| *x.get_unchecked(at(q)))),
+                )
+            };
+            let kept = steps.simd_lt(f64x4::splat((hi - lo) as i64 as f64));
+            let [t0, t1, t2, t3] = ((ws * xs) & kept).to_array();
+            sum = (((0.0 + t0) + t1) + t2) + t3;
+            p = lo + 4;
+        }
+        while p < hi {
+            sum += product(p);
+            p += 1;
+        }
+        *y = sum;
+    }
 }
 
 /// The row loop of [`rows_by`], with hints or without and setting or adding, for `out`'s rows.
@@ -513,6 +583,10 @@ mod tests {
             // `rows < pos.len()`.
             unsafe { one_pass(&x64, &crd, &w64, &pos, &mut got) };
             assert_eq!(got, want[..rows], "{rows} rows");
+            let mut got = vec![f64::NAN; rows];
+            // SAFETY: as above.
+            unsafe { four_steps(&x64, &crd, &w64, &pos, &mut got) };
+            assert_eq!(got, want[..rows], "{rows} rows, four steps");
         }
         let mut ints = vec![7; want.len() + 1];
         // SAFETY: as above.
@@ -553,7 +627,42 @@ mod tests {
             // `out.len() < pos.len()`.
             unsafe { one_pass(&x, &crd, &w, &pos, &mut out) };
             assert!(out.iter().all(|v| v.is_finite()), "{pos:?}: {out:?}");
+            let mut out = vec![f64::NAN; 5];
+            // SAFETY: as above.
+            unsafe { four_steps(&x, &crd, &w, &pos, &mut out) };
+            assert!(out.iter().all(|v| v.is_finite()), "{pos:?}: {out:?}");
         }
+    }
+
+    /// Four steps read past a row's end: what they read there, an infinite weight or `x`
+    /// value, a NaN, must not reach the row's sum; rows longer than four and rows too close to
+    /// the end of `crd` for a vector agree with the definition.
+    #[test]
+    fn four_steps_keep_what_they_read_past_a_row_out_of_its_sum() {
+        let x = vec![1.0, 2.0, f64::INFINITY, 4.0];
+        // Rows of positions: [0], [1 2] (an infinite weight), [3] (a NaN weight, an infinite
+        // `x`), [], [4..10] (six), [10 11], [12], [13].
+        let crd: Vec<Idx> = vec![0, 1, 1, 2, 1, 0, 1, 3, 1, 0, 3, 1, 3, 0];
+        let w = [2.0, 3.0, f64::INFINITY, f64::NAN, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0];
+        let w: Vec<f64> = w.into_iter().chain([6.0, 7.0, 8.0, 9.0]).collect();
+        let pos: Vec<Idx> = vec![0, 1, 3, 4, 4, 10, 12, 13, 14];
+        let mut out = vec![f64::NAN; pos.len() - 1];
+        // SAFETY: every coordinate is below 4 = x.len(); `w` is as long as `crd`;
+        // `out.len() < pos.len()`.
+        unsafe { four_steps(&x, &crd, &w, &pos, &mut out) };
+        let want = [2.0, f64::INFINITY, f64::NAN, 0.0, 31.0, 38.0, 32.0, 9.0];
+        assert_eq!(out[..2], want[..2], "{out:?}");
+        assert!(out[2].is_nan(), "a NaN weight in the row is the row's");
+        assert_eq!(out[3..], want[3..], "{out:?}");
+        // The empty row alone: its vector reads the next row's positions.
+        let mut one = [f64::NAN];
+        // SAFETY: as above.
+        unsafe { four_steps(&x, &crd, &w, &pos[3..5], &mut one) };
+        assert_eq!(one, [0.0]);
+        let mut first = [f64::NAN];
+        // SAFETY: as above.
+        unsafe { four_steps(&x, &crd, &w, &pos[..2], &mut first) };
+        assert_eq!(first, [2.0], "the infinite weight and NaN after the row stay out");
     }
 
     /// Arrays past the prefetch threshold take the hinted copy of the row loop (and the four
