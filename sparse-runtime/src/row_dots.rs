@@ -97,7 +97,7 @@ pub(crate) unsafe fn f64s(
     add: bool,
 ) {
     let rows = out.len().min(pos.len().saturating_sub(1));
-    if !add && short_rows(crd, pos, rows) {
+    if !add && short_rows(crd, pos, rows) && positions(crd, pos, rows) >= FOUR_STEPS_MIN * rows {
         // SAFETY: `rows < pos.len()`; the rest is the contract.
         return unsafe { four_steps(x, crd, w, pos, &mut out[..rows]) };
     }
@@ -163,12 +163,22 @@ const SHORT_ROWS: usize = 3;
 /// rows keep the loop per row, for which neither was measured.
 const ONE_PASS_MIN_ROWS: usize = 64;
 
+/// Short `f64` rows averaging at least this many positions are summed by [`four_steps`], shorter
+/// ones by [`one_pass`]: rows of mostly one position (`1138_bus` of the comparison harness, 1.3
+/// on average) end where the branch predictor expects, and four steps' four reads a row took 1.7
+/// of the time of the one pass there, where on TTV's fibers (2.3) they took 0.4 of it.
+const FOUR_STEPS_MIN: usize = 2;
+
 /// Whether the first `rows` rows are a run for [`four_steps`] or [`one_pass`]: at least
 /// [`ONE_PASS_MIN_ROWS`] of them, fewer than [`SHORT_ROWS`] positions each on average.
 fn short_rows(crd: &[Idx], pos: &[Idx], rows: usize) -> bool {
+    rows >= ONE_PASS_MIN_ROWS && positions(crd, pos, rows) < SHORT_ROWS * rows
+}
+
+/// The positions of the first `rows` rows, their ends clamped to `crd`.
+fn positions(crd: &[Idx], pos: &[Idx], rows: usize) -> usize {
     let bound = |r: usize| pos.get(r).map_or(0, |&p| (p as usize).min(crd.len()));
-    let positions = bound(rows).saturating_sub(bound(0));
-    rows >= ONE_PASS_MIN_ROWS && positions < SHORT_ROWS * rows
+    bound(rows).saturating_sub(bound(0))
 }
 
 /// The rows of `out` in one pass over their positions, each row's sum in order: where rows hold
@@ -663,6 +673,36 @@ mod tests {
         // SAFETY: as above.
         unsafe { four_steps(&x, &crd, &w, &pos[..2], &mut first) };
         assert_eq!(first, [2.0], "the infinite weight and NaN after the row stay out");
+    }
+
+    /// A run of rows averaging between two and three positions (TTV's fibers) takes four steps
+    /// through [`f64s`]; one of rows averaging under two takes the one pass. Both agree with the
+    /// definition.
+    #[test]
+    fn short_runs_through_f64s_agree_with_the_definition() {
+        for lens in [[1, 2, 3, 4, 2, 0, 5], [1, 1, 2, 1, 0, 1, 3]] {
+            let mut pos = vec![0];
+            let (mut crd, mut w) = (Vec::new(), Vec::new());
+            for r in 0..100 {
+                for p in 0..lens[r % lens.len()] {
+                    crd.push(((p * 3 + r) % 11) as Idx);
+                    w.push(((p + 2 * r) % 9) as i32 - 4);
+                }
+                pos.push(crd.len() as Idx);
+            }
+            let rows = pos.len() - 1;
+            assert!(short_rows(&crd, &pos, rows));
+            let x: Vec<i32> = (0..11).map(|j| 7 - j * 2).collect();
+            let want = reference(&x, &pos, &crd, &w);
+            let (x64, w64): (Vec<f64>, Vec<f64>) = (
+                x.iter().map(|&v| f64::from(v)).collect(),
+                w.iter().map(|&v| f64::from(v)).collect(),
+            );
+            let mut got = vec![f64::NAN; rows];
+            // SAFETY: every coordinate is below 11 = x.len(); `w` is as long as `crd`.
+            unsafe { f64s(&x64, &crd, &w64, &pos, &mut got, false) };
+            assert_eq!(got, want, "{lens:?}");
+        }
     }
 
     /// Arrays past the prefetch threshold take the hinted copy of the row loop (and the four
