@@ -235,7 +235,7 @@ unsafe fn one_pass<T: Scalar>(x: &[T], crd: &[Idx], w: &[T], pos: &[Idx], out: &
 /// products of the positions past the row's end are masked to zero, so that a row of one to
 /// four positions costs no branch on its length (past four, the rest is a plain loop). Rows of
 /// two or three positions end at unpredictable places, and a branch on each row's end costs
-/// more than its arithmetic: on the Zen 3 EPYC, TTV's 34,611 fibers of 2.3 nonzeros took 0.40
+/// more than its arithmetic: on the Zen 3 EPYC, TTV's 34,611 fibers of 2.3 nonzeros took 0.4-0.55
 /// of the time of [`one_pass`] (BENCHMARKS.md, "TTV's fibers four positions at a time"). The
 /// masking is a vector `and`, where a scalar select of a loaded value would be compiled to the
 /// very branch it replaces. The four lanes are added in order (a masked lane adds `+0.0`,
