@@ -653,8 +653,10 @@ mod tests {
         // Rows of positions: [0], [1 2] (an infinite weight), [3] (a NaN weight, an infinite
         // `x`), [], [4..10] (six), [10 11], [12], [13].
         let crd: Vec<Idx> = vec![0, 1, 1, 2, 1, 0, 1, 3, 1, 0, 3, 1, 3, 0];
-        let w = [2.0, 3.0, f64::INFINITY, f64::NAN, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0];
-        let w: Vec<f64> = w.into_iter().chain([6.0, 7.0, 8.0, 9.0]).collect();
+        let (inf, nan) = (f64::INFINITY, f64::NAN);
+        let w = vec![
+            2.0, 3.0, inf, nan, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0,
+        ];
         let pos: Vec<Idx> = vec![0, 1, 3, 4, 4, 10, 12, 13, 14];
         let mut out = vec![f64::NAN; pos.len() - 1];
         // SAFETY: every coordinate is below 4 = x.len(); `w` is as long as `crd`;
@@ -672,7 +674,7 @@ mod tests {
         let mut first = [f64::NAN];
         // SAFETY: as above.
         unsafe { four_steps(&x, &crd, &w, &pos[..2], &mut first) };
-        assert_eq!(first, [2.0], "the infinite weight and NaN after the row stay out");
+        assert_eq!(first, [2.0], "the infinity and NaN after the row stay out");
     }
 
     /// A run of rows averaging between two and three positions (TTV's fibers) takes four steps
