@@ -98,15 +98,21 @@ fn operands() -> Operands {
 fn fiber_sums_of_every_length_match_the_ordered_sum_bit_for_bit() {
     let (e, b, c, ct) = operands();
     let want = reference(&e, &c, 0.0, |v, x| v * x, |a, b| a + b);
-    let mut a = Tensor::zeros([SHAPE[0], SHAPE[1]]);
-    ttv(&mut a, &b, &ct).unwrap();
-    assert_eq!(bits(&a.to_dense()), bits(&want), "csr output");
-    let mut d = garbage([SHAPE[0], SHAPE[1]]);
-    ttv_dense_out(&mut d, &b, &ct).unwrap();
-    assert_eq!(bits(&d.to_dense()), bits(&want), "dense output");
-    let mut p = garbage([SHAPE[0], SHAPE[1]]);
-    ttv_par(&mut p, &b, &ct).unwrap();
-    assert_eq!(bits(&p.to_dense()), bits(&want), "slices over threads");
+    every_ttv_gives(&b, &ct, &want);
+}
+
+/// TTV of `b` and `c` into CSR, into a dense output and over threads: each is `want`, bit for bit.
+fn every_ttv_gives(b: &Tensor<f64, Csf<3>>, c: &Tensor<f64, DenseVec>, want: &[f64]) {
+    let shape = [b.shape()[0], b.shape()[1]];
+    let mut a = Tensor::zeros(shape);
+    ttv(&mut a, b, c).unwrap();
+    assert_eq!(bits(&a.to_dense()), bits(want), "csr output");
+    let mut d = garbage(shape);
+    ttv_dense_out(&mut d, b, c).unwrap();
+    assert_eq!(bits(&d.to_dense()), bits(want), "dense output");
+    let mut p = garbage(shape);
+    ttv_par(&mut p, b, c).unwrap();
+    assert_eq!(bits(&p.to_dense()), bits(want), "slices over threads");
 }
 
 #[test]
@@ -195,13 +201,5 @@ fn runs_of_short_fibers_match_the_ordered_sum_bit_for_bit() {
         want[at[0] * shape[1] + at[1]] += v * c[at[2]];
     }
     let ct = Tensor::from_vec([shape[2]], c).unwrap();
-    let mut a = Tensor::zeros([shape[0], shape[1]]);
-    ttv(&mut a, &b, &ct).unwrap();
-    assert_eq!(bits(&a.to_dense()), bits(&want), "csr output");
-    let mut d = garbage([shape[0], shape[1]]);
-    ttv_dense_out(&mut d, &b, &ct).unwrap();
-    assert_eq!(bits(&d.to_dense()), bits(&want), "dense output");
-    let mut p = garbage([shape[0], shape[1]]);
-    ttv_par(&mut p, &b, &ct).unwrap();
-    assert_eq!(bits(&p.to_dense()), bits(&want), "slices over threads");
+    every_ttv_gives(&b, &ct, &want);
 }
