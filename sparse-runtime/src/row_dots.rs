@@ -7,10 +7,10 @@
 //! positions with no rows at all took 0.4-0.55 of it. For `f64`, where AVX2's gathers pay
 //! (`dot::gathers_pay`), the rows here go four at a time: each row's tail is one more masked
 //! gather into its lanes (no in-order steps), and the four rows' lanes are summed together, two
-//! horizontal adds and one store of four results (BENCHMARKS.md, "SpMV rows four at a time"). Other types take the rows one by one. A run of
-//! rows of two or three positions (TTV's fibers) is summed without a branch on each row's end:
-//! `f64` rows four positions at a time under a mask (`four_steps`), other types in one pass
-//! over the positions (`one_pass`).
+//! horizontal adds and one store of four results (BENCHMARKS.md, "SpMV rows four at a time").
+//! Other types take the rows one by one. A run of rows of two or three positions (TTV's fibers)
+//! is summed without a branch on each row's end: `f64` rows four positions at a time under a
+//! mask (`four_steps`), other types in one pass over the positions (`one_pass`).
 //!
 //! Segments are clamped as the caller cannot be trusted to have done: a row's end to the length
 //! of `crd`, its start to its end. What rests on the caller is the invariant of `dot.rs`: every
@@ -235,12 +235,12 @@ unsafe fn one_pass<T: Scalar>(x: &[T], crd: &[Idx], w: &[T], pos: &[Idx], out: &
 /// products of the positions past the row's end are masked to zero, so that a row of one to
 /// four positions costs no branch on its length (past four, the rest is a plain loop). Rows of
 /// two or three positions end at unpredictable places, and a branch on each row's end costs
-/// more than its arithmetic: on the Zen 3 EPYC, TTV's 34,611 fibers of 2.3 nonzeros took 0.4-0.55
-/// of the time of [`one_pass`] (BENCHMARKS.md, "TTV's fibers four positions at a time"). The
-/// masking is a vector `and`, where a scalar select of a loaded value would be compiled to the
-/// very branch it replaces. The four lanes are added in order (a masked lane adds `+0.0`,
-/// which changes no sum that starts from `+0.0`), so every row's sum is the ordered sum of its
-/// positions, bit for bit, as [`one_pass`]'s.
+/// more than its arithmetic: on the Zen 3 EPYC, TTV's 34,611 fibers of 2.3 nonzeros took
+/// 0.4-0.55 of the time of [`one_pass`] (BENCHMARKS.md, "TTV's fibers four positions at a
+/// time"). The masking is a vector `and`, where a scalar select of a loaded value would be
+/// compiled to the very branch it replaces. The four lanes are added in order (a masked lane
+/// adds `+0.0`, which changes no sum that starts from `+0.0`), so every row's sum is the
+/// ordered sum of its positions, bit for bit, as [`one_pass`]'s.
 ///
 /// A row that starts fewer than four positions from the end of `crd` takes the plain loop, so
 /// every read is inside `crd` and `w`, and `pos` may be anything (segments are clamped).
