@@ -253,6 +253,37 @@ proptest! {
     }
 }
 
+/// A split binds its variable only in its inner loop. `reorder` that moves the inner loop (or
+/// the whole split) below a loop whose level of a tensor needs the variable first is refused
+/// with the mode-order error: the fuzzer found MTTKRP's `split(k, ..).reorder(j, v1, v2)`, which
+/// puts `l` above `k`'s inner loop, lowering to an internal error. Orders that keep both pieces
+/// above `l` still compile.
+#[test]
+fn a_split_moved_below_a_level_it_must_precede_is_refused() {
+    let head = "fn k; A(i,j) = B(i,k,l) * D(l,j) * C(k,j); formats<B: csf>;";
+    for chain in [
+        "split(k, v1, v2, Down, 1).reorder(j, v1, v2)",
+        "split(k, v1, v2, Down, 2).reorder(v1, j, v2)",
+        "split(k, v1, v2, Down, 4).reorder(v1, l, v2)",
+    ] {
+        let source = format!("{head} schedule<{chain}>;");
+        let error = compile(&source).expect_err(&source);
+        assert!(
+            error.contains("iterates `B` against its storage order"),
+            "{source}: {error}"
+        );
+    }
+    for chain in [
+        "split(k, v1, v2, Down, 2).reorder(v2, j, l)",
+        "split(k, v1, v2, Down, 2).reorder(v1, v2, j)",
+        "split(l, v1, v2, Down, 2).reorder(j, v1, v2)",
+        "reorder(i, j, k, l)",
+    ] {
+        let source = format!("{head} schedule<{chain}>;");
+        assert_eq!(compile(&source), Ok(()), "{source}");
+    }
+}
+
 /// `schedule<auto>` never turns a kernel that compiles into one that does not.
 #[test]
 fn auto_schedules_compile_on_every_kernel() {

@@ -49,14 +49,7 @@ impl State<'_> {
             order[slot] = *v;
         }
         for (a, b, t) in order_edges(self.program, &self.program.rhs) {
-            let position = |x: IndexVar| {
-                order
-                    .iter()
-                    .position(|&y| self.scheduled.underived(y).contains(&x))
-            };
-            if let (Some(pa), Some(pb)) = (position(a), position(b))
-                && pa > pb
-            {
+            if self.binds_after(&order, a, b) {
                 let tensor = self.program.tensors[t].name.clone();
                 return Err(Error::new(span, ErrorKind::ReorderModeOrder { tensor }));
             }
@@ -67,6 +60,21 @@ impl State<'_> {
         }
         self.cin = reorder_nest(&self.cin, &nest, &order);
         Ok(())
+    }
+
+    /// Whether loop order `order` binds `a` only after the first loop over `b`, whose level needs
+    /// `a` bound first: the first loop deriving from `b` is above the first deriving from `a`, or
+    /// above a loop that derives from `a` alone. A split of `a` binds it only in its inner loop:
+    /// `split(k, k0, k1, ..).reorder(k0, l, k1)` leaves `k` unknown in the loop over `l`. A loop
+    /// that fuses both (`collapse`) binds them together.
+    fn binds_after(&self, order: &[IndexVar], a: IndexVar, b: IndexVar) -> bool {
+        let derives = |y: IndexVar, x: IndexVar| self.scheduled.underived(y).contains(&x);
+        let first = |x: IndexVar| order.iter().position(|&y| derives(y, x));
+        let Some(pb) = first(b) else {
+            return false;
+        };
+        let a_alone = order.iter().rposition(|&y| derives(y, a) && !derives(y, b));
+        first(a).is_some_and(|pa| pa > pb) || a_alone.is_some_and(|pa| pa > pb)
     }
 
     /// Whether loop order `order` puts the inner part of a split output coordinate outside its
