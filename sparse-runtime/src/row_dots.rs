@@ -97,7 +97,8 @@ pub(crate) unsafe fn f64s(
     add: bool,
 ) {
     let rows = out.len().min(pos.len().saturating_sub(1));
-    if !add && short_rows(crd, pos, rows) && positions(crd, pos, rows) >= FOUR_STEPS_MIN * rows {
+    let short = short_rows(crd, pos, rows).filter(|_| !add);
+    if short.is_some_and(|positions| positions >= FOUR_STEPS_MIN * rows) {
         // SAFETY: `rows < pos.len()`; the rest is the contract.
         return unsafe { four_steps(x, crd, w, pos, &mut out[..rows]) };
     }
@@ -137,7 +138,7 @@ unsafe fn rows_by<T: Scalar>(
 ) {
     let rows = out.len().min(pos.len().saturating_sub(1));
     let out = &mut out[..rows];
-    if !add && short_rows(crd, pos, rows) {
+    if !add && short_rows(crd, pos, rows).is_some() {
         // SAFETY: `rows < pos.len()`; the rest is the contract.
         return unsafe { one_pass(x, crd, w, pos, out) };
     }
@@ -169,16 +170,13 @@ const ONE_PASS_MIN_ROWS: usize = 64;
 /// of the time of the one pass there, where on TTV's fibers (2.3) they took 0.4 of it.
 const FOUR_STEPS_MIN: usize = 2;
 
-/// Whether the first `rows` rows are a run for [`four_steps`] or [`one_pass`]: at least
-/// [`ONE_PASS_MIN_ROWS`] of them, fewer than [`SHORT_ROWS`] positions each on average.
-fn short_rows(crd: &[Idx], pos: &[Idx], rows: usize) -> bool {
-    rows >= ONE_PASS_MIN_ROWS && positions(crd, pos, rows) < SHORT_ROWS * rows
-}
-
-/// The positions of the first `rows` rows, their ends clamped to `crd`.
-fn positions(crd: &[Idx], pos: &[Idx], rows: usize) -> usize {
+/// The positions of the first `rows` rows (their ends clamped to `crd`) when they are a run for
+/// [`four_steps`] or [`one_pass`]: at least [`ONE_PASS_MIN_ROWS`] of them, fewer than
+/// [`SHORT_ROWS`] positions each on average.
+fn short_rows(crd: &[Idx], pos: &[Idx], rows: usize) -> Option<usize> {
     let bound = |r: usize| pos.get(r).map_or(0, |&p| (p as usize).min(crd.len()));
-    bound(rows).saturating_sub(bound(0))
+    let positions = bound(rows).saturating_sub(bound(0));
+    (rows >= ONE_PASS_MIN_ROWS && positions < SHORT_ROWS * rows).then_some(positions)
 }
 
 /// The rows of `out` in one pass over their positions, each row's sum in order: where rows hold
@@ -579,8 +577,8 @@ mod tests {
     #[test]
     fn short_rows_are_summed_in_one_pass_as_the_definition_says() {
         let (pos, crd, w) = short_matrix();
-        assert!(short_rows(&crd, &pos, pos.len() - 1));
-        assert!(!short_rows(&crd, &pos, 32), "a row split's block");
+        assert!(short_rows(&crd, &pos, pos.len() - 1).is_some());
+        assert!(short_rows(&crd, &pos, 32).is_none(), "a row split's block");
         let x: Vec<i32> = (0..11).map(|j| j * 3 - 14).collect();
         let want = reference(&x, &pos, &crd, &w);
         let (x64, w64): (Vec<f64>, Vec<f64>) = (
@@ -693,7 +691,7 @@ mod tests {
                 pos.push(crd.len() as Idx);
             }
             let rows = pos.len() - 1;
-            assert!(short_rows(&crd, &pos, rows));
+            assert!(short_rows(&crd, &pos, rows).is_some());
             let x: Vec<i32> = (0..11).map(|j| 7 - j * 2).collect();
             let want = reference(&x, &pos, &crd, &w);
             let (x64, w64): (Vec<f64>, Vec<f64>) = (
