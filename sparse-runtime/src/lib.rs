@@ -29,6 +29,7 @@ mod pattern;
 mod prefetch;
 mod row_axpy;
 mod row_dots;
+mod runs;
 mod scalar;
 mod search;
 mod storage;
@@ -67,6 +68,7 @@ pub mod __private {
     pub use crate::gather::Gather;
     pub use crate::parts::{AssemblyPart, TaskParts, part_count};
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather, prefetch_wanted};
+    pub use crate::runs::{Run, for_each_run};
     pub use crate::search::binary_search_after;
     pub use crate::team::{
         TEAM_MIN_WORK, for_each_block, for_each_block_balanced, for_each_task, set_unsplit_below,

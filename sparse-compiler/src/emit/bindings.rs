@@ -444,7 +444,10 @@ impl Walk<'_> {
             Stmt::Host(HostStep::ZeroOutput { .. })
             | Stmt::Parallel(Region {
                 output:
-                    OutputAccess::Blocks { .. } | OutputAccess::Scattered | OutputAccess::Reduced { .. },
+                    OutputAccess::Blocks { .. }
+                    | OutputAccess::Scattered
+                    | OutputAccess::Runs { .. }
+                    | OutputAccess::Reduced { .. },
                 ..
             }) => {
                 self.used.insert(Binding::Vals { param: 0 });

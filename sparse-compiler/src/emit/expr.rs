@@ -259,6 +259,10 @@ impl Emitter<'_> {
             let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
             return Operand::new(quote! { #rows[#index - #offset] }, Prec::Postfix);
         }
+        if matches!(array, Array::Vals { param: 0 }) && self.writes == Some(Writes::Runs) {
+            let (run, index) = (self.local("__out_run"), index);
+            return Operand::new(quote! { #run.get(#index) }, Prec::Postfix);
+        }
         // A shared output is borrowed as atomic cells for the region: read it through them.
         if matches!(array, Array::Vals { param: 0 }) && self.writes == Some(Writes::Scattered) {
             let cells = self.local("__out_cells");

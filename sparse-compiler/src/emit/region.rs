@@ -6,6 +6,9 @@
 //!   values viewed as atomic cells for the region's duration, so every iteration writes through a
 //!   shared borrow (a relaxed store or an unsynchronized add compiles to plain moves; only
 //!   `Atomic` updates pay for read-modify-writes);
+//! - the runs of a nonzero split's tasks: the runtime's `for_each_run`, which cuts the output
+//!   where the tasks' positions start and hands each task its own rows as a slice and the rows
+//!   it shares as atomic cells;
 //! - reduced over tasks: the range cut into one contiguous piece per thread, each adding into its
 //!   own zeroed copy of the values, the copies added into the output in piece order;
 //! - the count and fill phases of a row assembly: a parallel map collecting each iteration's row
@@ -19,12 +22,13 @@ use quote::quote;
 use super::bindings::lit;
 use super::expr::Prec;
 use super::stmt::{Emitter, Writes, internal_error};
-use crate::ir::{Array, OutputAccess, ReduceOp, Region, Scope, Stmt};
+use crate::ir::{Array, Expr, OutputAccess, ReduceOp, Region, Scope, Stmt};
 
 impl Emitter<'_> {
     pub(super) fn put_thread_region(&self, region: &Region) -> TokenStream {
         let writes = match &region.output {
             OutputAccess::Untouched | OutputAccess::Scattered => Writes::Scattered,
+            OutputAccess::Runs { .. } => Writes::Runs,
             OutputAccess::Blocks { .. } => Writes::Blocks,
             OutputAccess::Reduced {
                 scope: Scope::Tasks,
@@ -50,6 +54,7 @@ impl Emitter<'_> {
             (_, Writes::CountRows) => self.put_count_rows(region, body),
             (_, Writes::FillRows) => self.put_fill_rows(region, body),
             (_, Writes::Parts) => self.put_parts(region, body),
+            (OutputAccess::Runs { pos, start }, _) => self.put_runs(region, pos, start, body),
             _ => self.put_scattered(region, body),
         }
     }
@@ -88,7 +93,7 @@ impl Emitter<'_> {
     fn put_blocks(
         &self,
         region: &Region,
-        chunk: &crate::ir::Expr,
+        chunk: &Expr,
         balance: Option<&(Array, usize)>,
         body: TokenStream,
     ) -> TokenStream {
@@ -216,6 +221,34 @@ impl Emitter<'_> {
                 let #cells = #root::__private::as_atomic(&mut *#vals);
                 #root::__private::for_each_task(#lo..#hi, #work, |#var: usize| { #body });
             }
+        }
+    }
+
+    fn put_runs(
+        &self,
+        region: &Region,
+        pos: &Array,
+        start: &Expr,
+        body: TokenStream,
+    ) -> TokenStream {
+        let root = self.root;
+        let (lo, hi) = self.bounds(region);
+        let vals = self.put_array(&Array::Vals { param: 0 });
+        let (var, run) = (
+            super::bindings::ident(&region.var.0),
+            self.local("__out_run"),
+        );
+        let (work, pos) = (self.work(region), self.put_array(pos));
+        let start = self.put_expr(start).at(Prec::Or);
+        quote! {
+            #root::__private::for_each_run(
+                &mut *#vals,
+                #pos,
+                #lo..#hi,
+                #work,
+                |#var: usize| -> usize { #start },
+                |#var: usize, #run: &mut #root::__private::Run<'_, T>| { #body },
+            );
         }
     }
 

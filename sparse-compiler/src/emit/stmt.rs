@@ -26,6 +26,9 @@ pub(super) enum Writes {
     Blocks,
     /// Through the atomic cells `__out_cells`.
     Scattered,
+    /// Through the task's run of the output, `__out_run` (the runtime's `Run`): its own rows
+    /// plainly, the rows shared with other tasks atomically.
+    Runs,
     /// Into the task's own copy, `__out_cells`.
     Reduced,
     /// The count phase of a row assembly.
@@ -266,6 +269,17 @@ impl Emitter<'_> {
                 let (rows, offset) = (self.local("__out_rows"), self.local("__out_offset"));
                 update(quote! { #rows[#index - #offset] })
             }
+            (Some(Writes::Runs), UpdateOp::Set, _) => {
+                let run = self.local("__out_run");
+                quote! { #run.set(#index, #value); }
+            }
+            (Some(Writes::Runs), UpdateOp::Reduce(ReduceOp::Add), _) => {
+                let run = self.local("__out_run");
+                quote! { #run.add(#index, #value); }
+            }
+            (Some(Writes::Runs), ..) => {
+                internal_error("an update other than a sum in a task's run")
+            }
             (Some(Writes::Scattered), UpdateOp::Set, _) => {
                 quote! { #cell::set(&#cells[#index], #value); }
             }
@@ -318,6 +332,11 @@ impl Emitter<'_> {
                 let cells = self.local("__out_cells");
                 let add = matches!(op, UpdateOp::Reduce(_));
                 return quote! { #name.dot_rows_cells(#crd, #weights, #pos, #lo..#hi, #cells, #add); };
+            }
+            Some(Writes::Runs) => {
+                let run = self.local("__out_run");
+                let add = matches!(op, UpdateOp::Reduce(_));
+                return quote! { #run.dot_rows(&#name, #crd, #weights, #pos, #lo..#hi, #add); };
             }
             Some(_) => return internal_error("rows of dot products outside owned rows"),
         };
@@ -403,7 +422,7 @@ impl Emitter<'_> {
             Place::Elem(..) => false,
         };
         let shared = matches!(place, Place::Elem(Array::Vals { .. }, _))
-            && self.writes == Some(Writes::Scattered);
+            && matches!(self.writes, Some(Writes::Scattered | Writes::Runs));
         let sum = matches!(op, UpdateOp::Reduce(ReduceOp::Add));
         (sum && holds_values && !shared).then(|| (self.put_expr(a).tokens, self.put_expr(b).tokens))
     }

@@ -350,6 +350,18 @@ pub enum OutputAccess {
     /// The iterations write one shared output; each [`Stmt::Update`] of it says whether it
     /// synchronizes ([`Sync`]).
     Scattered,
+    /// As [`OutputAccess::Scattered`], for the tasks of a nonzero split over a dense vector
+    /// output whose rows are `pos`'s segments, iteration `v` walking the positions from `start`
+    /// (of `v`, ascending) to the next iteration's start: the rows that start and end inside an
+    /// iteration's positions are that iteration's own (plain stores, a run of dot products),
+    /// the rows at the iterations' starts are shared (atomic adds). Only sets and sums into the
+    /// output.
+    Runs {
+        /// The compressed level whose positions the iterations walk.
+        pos: Array,
+        /// An iteration's first position, in terms of the region's variable.
+        start: Expr,
+    },
     /// Each unit of `scope` updates its own copy of the output's values, which starts at the
     /// identity of `op`; after the region the copies are combined into the output with `op`, in
     /// a fixed order, so the result does not depend on scheduling (`Temporary`,

@@ -41,7 +41,9 @@ fn find_work(stmts: &[Stmt]) -> Option<Expr> {
             if r.unit == Unit::CpuThread
                 && matches!(
                     r.output,
-                    OutputAccess::Scattered | OutputAccess::Reduced { .. }
+                    OutputAccess::Scattered
+                        | OutputAccess::Runs { .. }
+                        | OutputAccess::Reduced { .. }
                 ) =>
         {
             r.work.clone()

@@ -288,7 +288,12 @@ impl<'k> Verifier<'k> {
         if sync == Sync::Atomic {
             let output_sum = matches!(place, Place::Elem(Array::Vals { param: 0 }, _))
                 && matches!(op, UpdateOp::Reduce(_));
-            let shared = inner.is_some_and(|(r, _)| r.output == OutputAccess::Scattered);
+            let shared = inner.is_some_and(|(r, _)| {
+                matches!(
+                    r.output,
+                    OutputAccess::Scattered | OutputAccess::Runs { .. }
+                )
+            });
             if !output_sum || !shared {
                 return Err("an atomic update that is not a sum into a shared output".into());
             }
@@ -340,7 +345,11 @@ impl<'k> Verifier<'k> {
             Stmt::RowDots { .. } => {
                 matches!(
                     output,
-                    None | Some(OutputAccess::Blocks { .. } | OutputAccess::Scattered)
+                    None | Some(
+                        OutputAccess::Blocks { .. }
+                            | OutputAccess::Scattered
+                            | OutputAccess::Runs { .. }
+                    )
                 ) && self.regions.iter().all(|(r, _)| r.unit == Unit::CpuThread)
             }
             Stmt::RowAxpys { .. } => {

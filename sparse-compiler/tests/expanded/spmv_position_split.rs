@@ -83,93 +83,83 @@ fn spmv_positions<T: ::sparse::Scalar>(
                 __y_vals[__bound_row] = <T as ::sparse::Scalar>::ZERO;
             }
         }
-        {
-            let __out_cells = ::sparse::__private::as_atomic(&mut *__y_vals);
-            ::sparse::__private::for_each_task(
-                0..(__p0_tiles + (__p0_per_task - 1)) / __p0_per_task,
-                __A_vals.len() + __x_vals.len(),
-                |__p0_task: usize| {
-                    let __y_shape0 = __y_shape0;
-                    let __A_shape0 = __A_shape0;
-                    let __A_shape1 = __A_shape1;
-                    let __x_shape0 = __x_shape0;
-                    let __A_l1_pos = __A_l1_pos;
-                    let __A_l1_crd = __A_l1_crd;
-                    let __A_vals = __A_vals;
-                    let __x_vals = __x_vals;
-                    let __x_at_A_l1 = __x_at_A_l1;
-                    let mut __A_segment: usize = __A_l1_pos
-                        .partition_point(|&__x| {
-                            (__x as usize) <= 0 + (__p0_task * __p0_per_task * 2048 + 0)
-                        }) - 1;
-                    let mut __A_segment_end: usize = if __A_segment + 1
-                        < __A_l1_pos.len()
+        ::sparse::__private::for_each_run(
+            &mut *__y_vals,
+            __A_l1_pos,
+            0..(__p0_tiles + (__p0_per_task - 1)) / __p0_per_task,
+            __A_vals.len() + __x_vals.len(),
+            |__p0_task: usize| -> usize { 0 + __p0_task * __p0_per_task * 2048 },
+            |__p0_task: usize, __out_run: &mut ::sparse::__private::Run<'_, T>| {
+                let __y_shape0 = __y_shape0;
+                let __A_shape0 = __A_shape0;
+                let __A_shape1 = __A_shape1;
+                let __x_shape0 = __x_shape0;
+                let __A_l1_pos = __A_l1_pos;
+                let __A_l1_crd = __A_l1_crd;
+                let __A_vals = __A_vals;
+                let __x_vals = __x_vals;
+                let __x_at_A_l1 = __x_at_A_l1;
+                let mut __A_segment: usize = __A_l1_pos
+                    .partition_point(|&__x| {
+                        (__x as usize) <= 0 + (__p0_task * __p0_per_task * 2048 + 0)
+                    }) - 1;
+                let mut __A_segment_end: usize = if __A_segment + 1 < __A_l1_pos.len() {
+                    __A_l1_pos[__A_segment + 1] as usize
+                } else {
+                    0
+                };
+                let mut __p_cursor: usize = 0 + __p0_task * __p0_per_task * 2048;
+                let __p_stop: usize = ::core::cmp::min(
+                    0 + __p0_task * __p0_per_task * 2048 + 2048 * __p0_per_task,
+                    __A_l1_crd.len(),
+                );
+                let __p_tile_first: usize = __A_segment;
+                while __p_cursor < __p_stop {
+                    if __A_segment != __p_tile_first
+                        && (__A_l1_pos[__A_segment + 1] as usize) <= __p_stop
                     {
-                        __A_l1_pos[__A_segment + 1] as usize
+                        let __rows_end: usize = ::core::cmp::max(
+                            __A_l1_pos.partition_point(|&__x| (__x as usize) <= __p_stop)
+                                - 1,
+                            __A_segment + 1,
+                        );
+                        __out_run
+                            .dot_rows(
+                                &__x_at_A_l1,
+                                __A_l1_crd,
+                                __A_vals,
+                                __A_l1_pos,
+                                __A_segment..__rows_end,
+                                false,
+                            );
+                        __p_cursor = __A_l1_pos[__rows_end] as usize;
+                        __A_segment = __rows_end;
                     } else {
-                        0
-                    };
-                    let mut __p_cursor: usize = 0 + __p0_task * __p0_per_task * 2048;
-                    let __p_stop: usize = ::core::cmp::min(
-                        0 + __p0_task * __p0_per_task * 2048 + 2048 * __p0_per_task,
-                        __A_l1_crd.len(),
-                    );
-                    let __p_tile_first: usize = __A_segment;
-                    while __p_cursor < __p_stop {
-                        if __A_segment != __p_tile_first
-                            && (__A_l1_pos[__A_segment + 1] as usize) <= __p_stop
-                        {
-                            let __rows_end: usize = ::core::cmp::max(
-                                __A_l1_pos
-                                    .partition_point(|&__x| (__x as usize) <= __p_stop) - 1,
-                                __A_segment + 1,
-                            );
-                            __x_at_A_l1
-                                .dot_rows_cells(
-                                    __A_l1_crd,
-                                    __A_vals,
-                                    __A_l1_pos,
-                                    __A_segment..__rows_end,
-                                    __out_cells,
-                                    false,
-                                );
-                            __p_cursor = __A_l1_pos[__rows_end] as usize;
-                            __A_segment = __rows_end;
+                        __A_segment_end = __A_l1_pos[__A_segment + 1] as usize;
+                        let __i: usize = __A_segment;
+                        let __p_run_end: usize = ::core::cmp::min(
+                            __A_segment_end,
+                            __p_stop,
+                        );
+                        let mut __segment_sum: T = <T as ::sparse::Scalar>::ZERO;
+                        ::sparse::__private::prefetch_ahead(__A_l1_crd, __p_cursor);
+                        ::sparse::__private::prefetch_ahead(__A_vals, __p_cursor);
+                        __segment_sum
+                            += __x_at_A_l1
+                                .dot(__A_l1_crd, __A_vals, __p_cursor, __p_run_end);
+                        if __A_segment == __p_tile_first || __p_stop < __A_segment_end {
+                            __out_run.add(__A_segment, __segment_sum);
                         } else {
-                            __A_segment_end = __A_l1_pos[__A_segment + 1] as usize;
-                            let __i: usize = __A_segment;
-                            let __p_run_end: usize = ::core::cmp::min(
-                                __A_segment_end,
-                                __p_stop,
-                            );
-                            let mut __segment_sum: T = <T as ::sparse::Scalar>::ZERO;
-                            ::sparse::__private::prefetch_ahead(__A_l1_crd, __p_cursor);
-                            ::sparse::__private::prefetch_ahead(__A_vals, __p_cursor);
-                            __segment_sum
-                                += __x_at_A_l1
-                                    .dot(__A_l1_crd, __A_vals, __p_cursor, __p_run_end);
-                            if __A_segment == __p_tile_first
-                                || __p_stop < __A_segment_end
-                            {
-                                ::sparse::__private::AtomicCell::add(
-                                    &__out_cells[__A_segment],
-                                    __segment_sum,
-                                );
-                            } else {
-                                ::sparse::__private::AtomicCell::set(
-                                    &__out_cells[__A_segment],
-                                    __segment_sum,
-                                );
-                            }
-                            __p_cursor = __p_run_end;
-                            if __p_run_end == __A_segment_end {
-                                __A_segment += 1;
-                            }
+                            __out_run.set(__A_segment, __segment_sum);
+                        }
+                        __p_cursor = __p_run_end;
+                        if __p_run_end == __A_segment_end {
+                            __A_segment += 1;
                         }
                     }
-                },
-            );
-        }
+                }
+            },
+        );
     }
     ::core::result::Result::Ok(())
 }

@@ -31,10 +31,16 @@
 //! the turn after the run starts at that row's first position, where the walk would have been.
 //! The partial rows at the task's ends keep their atomic adds. On the sixteenth harness run the
 //! walk took 1.2-2 times the row split's time on the large and LP matrices (BENCHMARKS.md).
+//!
+//! A thread region whose tasks are such a walk, and which writes nothing else of the output but
+//! sets and sums, reaches the output through the tasks' runs ([`OutputAccess::Runs`]): each
+//! task's rows between its first row and the next task's first row are its own slice, stored
+//! into without atomics, as a row split's block is.
 
 use super::Locals;
 use crate::ir::{
-    Array, BinOp, Expr, Kernel, OutputAccess, Place, ReduceOp, Stmt, Sync, Unit, UpdateOp, Var, bin,
+    Array, BinOp, Expr, Kernel, OutputAccess, Place, ReduceOp, Stmt, Sync, Unit, UpdateOp, Var,
+    bin, visit,
 };
 
 /// `kernel` with every such walk's whole rows run as one.
@@ -47,14 +53,83 @@ pub(super) fn whole_rows(mut kernel: Kernel) -> Kernel {
     kernel
 }
 
-fn block(stmts: &mut [Stmt], names: &mut Locals) {
+/// Rewrites the walks in `stmts`, at any depth; returns the cursor and the `pos` of each walk
+/// directly in `stmts`.
+fn block(stmts: &mut [Stmt], names: &mut Locals) -> Vec<(Var, Array)> {
+    let mut walks = Vec::new();
     for stmt in stmts {
         if let Some(walk) = Walk::of(stmt) {
+            if let Stmt::RowDots { pos, .. } = &walk.dots {
+                walks.push((walk.cursor.clone(), pos.clone()));
+            }
             *stmt = walk.rewritten(stmt, names);
         } else if plain_writes(stmt) {
-            stmt.bodies_mut().into_iter().for_each(|b| block(b, names));
+            let mut inner = Vec::new();
+            for body in stmt.bodies_mut() {
+                inner.extend(block(body, names));
+            }
+            if let (Stmt::Parallel(region), [(cursor, pos)]) = (stmt, inner.as_slice()) {
+                own_rows(region, cursor, pos);
+            }
         }
     }
+    walks
+}
+
+/// `region`, a thread region over a shared output whose tasks each run the walk of `cursor`
+/// over `pos`, reaching the output through the tasks' runs where it can: the walk's cursor
+/// starts at a position computed from the task alone, and the output is only set and summed
+/// into, never read.
+fn own_rows(region: &mut crate::ir::Region, cursor: &Var, pos: &Array) {
+    let start = region.body.iter().find_map(|s| match s {
+        Stmt::Let { var, init, .. } if var == cursor => Some(init),
+        _ => None,
+    });
+    let declared: Vec<&Var> = region.body.iter().filter_map(visit::declared).collect();
+    let Some(start) = start.filter(|e| !declared.iter().any(|v| visit::mentions(v, e))) else {
+        return;
+    };
+    if visit::any_stmt(&region.body, &|s| !sets_and_sums(s)) {
+        return;
+    }
+    region.output = OutputAccess::Runs {
+        pos: pos.clone(),
+        start: start.clone(),
+    };
+}
+
+/// Whether `stmt` (not counting the statements nested in it) writes the output only by sets
+/// and sums and does not read it.
+fn sets_and_sums(stmt: &Stmt) -> bool {
+    let output = |a: &Array| *a == Array::Vals { param: 0 };
+    let kind = match stmt {
+        Stmt::Update {
+            place: Place::Elem(array, _),
+            op,
+            ..
+        } if output(array) => matches!(op, UpdateOp::Set | UpdateOp::Reduce(ReduceOp::Add)),
+        Stmt::Let { .. }
+        | Stmt::Update { .. }
+        | Stmt::For { .. }
+        | Stmt::While { .. }
+        | Stmt::If { .. }
+        | Stmt::RowDots { .. }
+        | Stmt::Prefetch { .. }
+        | Stmt::PrefetchGather { .. } => true,
+        _ => false,
+    };
+    kind && !visit::stmt_exprs(stmt)
+        .into_iter()
+        .any(|e| reads(e, &output))
+}
+
+/// Whether `expr` loads from an array `is`.
+fn reads(expr: &Expr, is: &impl Fn(&Array) -> bool) -> bool {
+    let here = match expr {
+        Expr::Load(a, _) | Expr::Gather { vals: a, .. } | Expr::GatherDot { vals: a, .. } => is(a),
+        _ => false,
+    };
+    here || visit::operands(expr).into_iter().any(|e| reads(e, is))
 }
 
 /// Whether the output writes nested in `stmt` stay as the back end prints a run of rows: into
@@ -321,6 +396,9 @@ mod tests {
             ir.contains("atomic y.vals[__A_segment] += __segment_sum;"),
             "{ir}"
         );
+        // The tasks' own rows are theirs: the region reaches the output through their runs.
+        let runs = "parallel(threads, shared, own rows of A.l1.pos from 0 + __p0_task * __p0_per_task * 16,";
+        assert!(ir.contains(runs), "{ir}");
     }
 
     #[test]
@@ -339,6 +417,42 @@ mod tests {
         ] {
             let ir = printed(kernel);
             assert!(!ir.contains("__rows_end"), "{ir}");
+            assert!(!ir.contains("own rows"), "{ir}");
         }
+    }
+
+    #[test]
+    fn only_sets_and_sums_of_the_output_leave_its_rows_to_the_tasks() {
+        use super::{Array, Expr, Place, ReduceOp, Stmt, Sync, UpdateOp, Var, sets_and_sums};
+        let s = || Expr::Var(Var("s".into()));
+        let update = |array: Array, op: UpdateOp, value: Expr| Stmt::Update {
+            place: Place::Elem(array, Expr::Index(0)),
+            op,
+            value,
+            sync: Sync::Owned,
+        };
+        let (out, temp) = (Array::Vals { param: 0 }, Array::Temp(Var("w".into())));
+        let read = Expr::Load(out.clone(), Box::new(Expr::Index(1)));
+        assert!(sets_and_sums(&update(out.clone(), UpdateOp::Set, s())));
+        assert!(sets_and_sums(&update(
+            out.clone(),
+            UpdateOp::Reduce(ReduceOp::Add),
+            s()
+        )));
+        assert!(sets_and_sums(&update(
+            temp.clone(),
+            UpdateOp::Reduce(ReduceOp::Min),
+            s()
+        )));
+        assert!(!sets_and_sums(&update(
+            out.clone(),
+            UpdateOp::Reduce(ReduceOp::Min),
+            s()
+        )));
+        assert!(
+            !sets_and_sums(&update(temp, UpdateOp::Set, read.clone())),
+            "a read"
+        );
+        assert!(!sets_and_sums(&update(out, UpdateOp::Set, read)), "a read");
     }
 }

@@ -399,6 +399,11 @@ impl Printer<'_> {
                 }
             }
             OutputAccess::Scattered => how.push("shared".into()),
+            OutputAccess::Runs { pos, start } => how.push(format!(
+                "shared, own rows of {} from {}",
+                self.array(pos),
+                self.expr(start)
+            )),
             OutputAccess::Reduced { op, scope } => {
                 how.push(format!(
                     "reduced {} over {}",
