@@ -16,6 +16,8 @@
 //! `PREFETCH_MIN_BYTES` (2 MiB).
 #![allow(unsafe_code)]
 
+use crate::Idx;
+
 /// How far past a loop's first element [`prefetch_ahead`] asks for data, in bytes: sixteen cache
 /// lines. Measured on the stencil SpMV (one thread, 4,096,000 rows): 8 lines 25.3 ms, 16 lines
 /// 18.7 ms, 32 lines 18.1-19.0 ms, 64 lines 20.2 ms, none 30.3 ms; on two threads 16 lines were
@@ -75,13 +77,7 @@ pub fn prefetch_ahead<T>(slice: &[T], from: usize) {
 /// columns of a graph's adjacency matrix): each read of `values` waits on memory, and only as
 /// many overlap as the core keeps in flight. Asking for them well ahead overlaps more.
 #[inline(always)]
-pub fn prefetch_gather<T>(
-    values: &[T],
-    crd: &[crate::Idx],
-    at: usize,
-    offset: usize,
-    stride: usize,
-) {
+pub fn prefetch_gather<T>(values: &[T], crd: &[Idx], at: usize, offset: usize, stride: usize) {
     if size_of_val(values) < GATHER_HINT_MIN_BYTES {
         return;
     }
@@ -93,6 +89,73 @@ pub fn prefetch_gather<T>(
         for line in 0..lines {
             prefetch(first.cast::<u8>().wrapping_add(line * LINE));
         }
+    }
+}
+
+/// The hints of a run of SpMV rows (`row_dots.rs`): none, ...
+pub(crate) const NONE: u8 = 0;
+/// ... the streams of its coordinates and weights ([`prefetch_ahead`]), ...
+pub(crate) const STREAMS: u8 = 1;
+/// ... or those and the values its gathers read [`GATHER_AHEAD`] positions ahead
+/// ([`prefetch_row_gathers`]).
+pub(crate) const GATHERS: u8 = 2;
+
+/// How many positions ahead [`prefetch_row_gathers`] hints a gather: about two rows of 30
+/// positions, six of ten. Measured on a CSR SpMV of `uniform` and `powerlaw` (the comparison
+/// harness's, ten random columns a row, `x` of 8 MB) on the Zen 3 EPYC, time against none: 16
+/// positions 0.76-0.97, 32 0.76-0.96, 64 0.67-0.93, 128 0.68-0.96 (one and two threads).
+pub const GATHER_AHEAD: usize = 64;
+
+/// The size of `x` from which a run of SpMV rows whose gathers are scattered hints them: 6 MiB.
+/// Below it (CSR SpMV of ten random columns a row, `x` of 0.8, 2 and 4 MB, Zen 3 EPYC with a 32
+/// MiB last-level cache) the hints moved the time by -8% to +12%, as noise does; from 8 MB
+/// they took it to 0.86 (one thread) and 0.93 (two) on `uniform`, and to 0.65-0.80 with `x` of
+/// 16 MB.
+pub const ROW_GATHER_HINT_MIN_BYTES: usize = 6 << 20;
+
+/// Whether a run of `rows` SpMV rows over `crd` and `pos` should hint its gathers from `x`:
+/// `x` takes at least [`ROW_GATHER_HINT_MIN_BYTES`], and the rows read it at scattered places.
+/// Scattered: of up to four pairs of successive rows spread over the run, most read values of
+/// `x` more than [`WIDE_BYTES`] apart (between the smallest and the largest of the two rows'
+/// first and last coordinates). A row of a graph with random columns
+/// does; the rows of a banded or stencil matrix read `x` in a window, or in streams the hardware
+/// follows, and there the hints only cost (1.08-1.17 of the time on the harness's `banded`,
+/// whose rows read ten random columns within 2,000).
+pub(crate) fn row_gathers_wanted<T>(x: &[T], crd: &[Idx], pos: &[Idx], rows: usize) -> bool {
+    if size_of_val(x) < ROW_GATHER_HINT_MIN_BYTES || rows < 2 {
+        return false;
+    }
+    let ends = |r: usize| {
+        let (lo, hi) = (*pos.get(r)? as usize, *pos.get(r + 1)? as usize);
+        let (first, last) = (crd.get(lo)?, crd.get(hi.checked_sub(1)?)?);
+        (lo < hi).then_some((*first as usize, *last as usize))
+    };
+    let wide = WIDE_BYTES / size_of::<T>().max(1);
+    let (mut pairs, mut far) = (0, 0);
+    for r in (0..4).map(|k| k * (rows - 1) / 4) {
+        if let (Some(a), Some(b)) = (ends(r), ends(r + 1)) {
+            pairs += 1;
+            let reads = [a.0, a.1, b.0, b.1];
+            let (low, high) = (reads.iter().min(), reads.iter().max());
+            far += usize::from(high.zip(low).is_some_and(|(h, l)| h - l > wide));
+        }
+    }
+    far * 2 > pairs
+}
+
+/// Two rows whose reads of `x` lie further apart than this (a Zen 3 core's second-level cache,
+/// 512 KiB) read it at scattered places for [`row_gathers_wanted`].
+const WIDE_BYTES: usize = 512 << 10;
+
+/// Hints the values of `x` that the positions [`GATHER_AHEAD`] past `lo..hi` gather (none past
+/// the end of `crd`): called once per row before its dot product, it asks for the rows' gathers
+/// two or so rows ahead, which the hardware prefetcher cannot predict.
+#[inline(always)]
+pub(crate) fn prefetch_row_gathers<T>(x: &[T], crd: &[Idx], lo: usize, hi: usize) {
+    let end = hi.saturating_add(GATHER_AHEAD).min(crd.len());
+    let ahead = crd.get(lo.saturating_add(GATHER_AHEAD)..end).unwrap_or(&[]);
+    for &c in ahead {
+        prefetch(x.as_ptr().wrapping_add(c as usize));
     }
 }
 
@@ -139,7 +202,7 @@ mod tests {
         // Large enough to be hinted.
         let values: Vec<f64> = (0..GATHER_HINT_MIN_BYTES / 8).map(|v| v as f64).collect();
         let before = values.clone();
-        let crd = [0, 99, 100, 7_000_000, crate::Idx::MAX];
+        let crd = [0, 99, 100, 7_000_000, Idx::MAX];
         for at in [0, 1, 2, 3, 4, 5, 1000, usize::MAX] {
             for (offset, stride) in [(0, 0), (0, 1), (50, 64), (usize::MAX, usize::MAX)] {
                 prefetch_gather(&values, &crd, at, offset, stride);
@@ -149,5 +212,57 @@ mod tests {
         prefetch_gather::<f64>(&[], &crd, 4, 0, 1);
         prefetch_gather(&values, &[], 0, 0, 1);
         assert_eq!(values, before);
+    }
+
+    /// Rows of `len` coordinates each, row `r`'s `k`-th at `at(r, k)`, as `pos` and `crd`.
+    fn rows(count: usize, len: usize, at: impl Fn(usize, usize) -> usize) -> (Vec<Idx>, Vec<Idx>) {
+        let pos = (0..=count).map(|r| (r * len) as Idx).collect();
+        let crd = (0..count * len)
+            .map(|p| at(p / len, p % len) as Idx)
+            .collect();
+        (pos, crd)
+    }
+
+    #[test]
+    fn row_gathers_are_hinted_for_scattered_rows_of_a_large_x_only() {
+        let large = vec![0.0f64; ROW_GATHER_HINT_MIN_BYTES / 8];
+        let n = large.len();
+        // Ten columns spread over all of `x`, different in every row (a random graph's rows).
+        let (pos, spread) = rows(100, 10, |r, k| (k * n / 10 + r * 7919) % n);
+        assert!(row_gathers_wanted(&large, &spread, &pos, 100));
+        assert!(
+            !row_gathers_wanted(&large[..n - 1], &spread, &pos, 100),
+            "x too small"
+        );
+        assert!(!row_gathers_wanted(&large, &spread, &pos, 1), "one row");
+        // Ten columns within 2,000 of the row, rows next to each other (`banded`).
+        let (_, band) = rows(100, 10, |r, k| r * 50 + k * 200);
+        assert!(!row_gathers_wanted(&large, &band, &pos, 100));
+        // Rows of one column each, random: scattered too.
+        let (one, single) = rows(100, 1, |r, _| (r * 104_729) % n);
+        assert!(row_gathers_wanted(&large, &single, &one, 100));
+        // Empty rows and a `pos` past the end of `crd` decide nothing and read nothing outside.
+        let empty = vec![0 as Idx; 101];
+        assert!(!row_gathers_wanted(&large, &spread, &empty, 100));
+        let past: Vec<Idx> = (0..=100).map(|r| (r * 1000) as Idx).collect();
+        assert!(!row_gathers_wanted(&large, &spread, &past, 100));
+    }
+
+    #[test]
+    fn prefetch_row_gathers_is_a_no_op_on_any_row() {
+        let x: Vec<f64> = (0..1000).map(f64::from).collect();
+        let before = x.clone();
+        let crd = [0, 999, 5_000_000, Idx::MAX];
+        for (lo, hi) in [
+            (0, 4),
+            (3, 1),
+            (0, 0),
+            (2, usize::MAX),
+            (usize::MAX, usize::MAX),
+        ] {
+            prefetch_row_gathers(&x, &crd, lo, hi);
+            prefetch_row_gathers(&x, &[], lo, hi);
+        }
+        assert_eq!(x, before);
     }
 }

@@ -142,14 +142,21 @@ unsafe fn rows_by<T: Scalar>(
         // SAFETY: `rows < pos.len()`; the rest is the contract.
         return unsafe { one_pass(x, crd, w, pos, out) };
     }
-    let hint = crate::prefetch::prefetch_wanted(crd) || crate::prefetch::prefetch_wanted(w);
+    use crate::prefetch::{GATHERS, NONE, STREAMS, prefetch_wanted, row_gathers_wanted};
+    let hints = match prefetch_wanted(crd) || prefetch_wanted(w) {
+        true if row_gathers_wanted(x, crd, pos, rows) => GATHERS,
+        true => STREAMS,
+        false => NONE,
+    };
     // SAFETY: the contract, passed on.
     unsafe {
-        match (hint, add) {
-            (false, false) => hinted::<T, false, false>(x, crd, w, pos, out, &dot),
-            (false, true) => hinted::<T, false, true>(x, crd, w, pos, out, &dot),
-            (true, false) => hinted::<T, true, false>(x, crd, w, pos, out, &dot),
-            (true, true) => hinted::<T, true, true>(x, crd, w, pos, out, &dot),
+        match (hints, add) {
+            (NONE, false) => hinted::<T, NONE, false>(x, crd, w, pos, out, &dot),
+            (NONE, true) => hinted::<T, NONE, true>(x, crd, w, pos, out, &dot),
+            (STREAMS, false) => hinted::<T, STREAMS, false>(x, crd, w, pos, out, &dot),
+            (STREAMS, true) => hinted::<T, STREAMS, true>(x, crd, w, pos, out, &dot),
+            (_, false) => hinted::<T, GATHERS, false>(x, crd, w, pos, out, &dot),
+            (_, true) => hinted::<T, GATHERS, true>(x, crd, w, pos, out, &dot),
         }
     }
 }
@@ -288,12 +295,14 @@ unsafe fn four_steps(x: &[f64], crd: &[Idx], w: &[f64], pos: &[Idx], out: &mut [
     }
 }
 
-/// The row loop of [`rows_by`], with hints or without and setting or adding, for `out`'s rows.
+/// The row loop of [`rows_by`], with the hints `HINTS` (`prefetch.rs`: none, the streams of
+/// `crd` and `w`, or those and the gathers from `x` of the positions ahead) and setting or
+/// adding, for `out`'s rows.
 ///
 /// # Safety
 /// As for [`rows_by`], and `out.len() < pos.len()`.
 #[inline(always)]
-unsafe fn hinted<T: Scalar, const HINT: bool, const ADD: bool>(
+unsafe fn hinted<T: Scalar, const HINTS: u8, const ADD: bool>(
     x: &[T],
     crd: &[Idx],
     w: &[T],
@@ -306,9 +315,12 @@ unsafe fn hinted<T: Scalar, const HINT: bool, const ADD: bool>(
         // it is of `crd` and (the contract) of `w`, with coordinates inside `x`.
         let t = unsafe {
             let (lo, hi) = segment(pos, r, crd.len());
-            if HINT {
+            if HINTS != crate::prefetch::NONE {
                 crate::prefetch::prefetch_ahead(crd, lo);
                 crate::prefetch::prefetch_ahead(w, lo);
+            }
+            if HINTS == crate::prefetch::GATHERS {
+                crate::prefetch::prefetch_row_gathers(x, crd, lo, hi);
             }
             dot(x, crd.get_unchecked(lo..hi), w.get_unchecked(lo..hi))
         };
@@ -742,5 +754,42 @@ mod tests {
             unsafe { x86::f64x4_rows(&x64, &crd, &w64, &pos, &mut lanes, false) };
             assert_eq!(lanes, want, "four rows at a time");
         }
+    }
+
+    /// Rows scattered over an `x` past the gathers' hint threshold take the copy of the row loop
+    /// that hints them: the rows must not change.
+    #[test]
+    fn rows_whose_gathers_are_hinted_agree_with_the_definition() {
+        use crate::prefetch::{PREFETCH_MIN_BYTES, ROW_GATHER_HINT_MIN_BYTES, row_gathers_wanted};
+        let n = ROW_GATHER_HINT_MIN_BYTES / size_of::<i32>();
+        let positions = PREFETCH_MIN_BYTES / size_of::<Idx>() + 5;
+        // Rows of 3 to 17 entries, the last one shorter, at columns spread over all of `x`.
+        let mut pos = vec![0 as Idx];
+        while (*pos.last().unwrap() as usize) < positions {
+            let next = (*pos.last().unwrap() as usize + 3 + pos.len() % 15).min(positions);
+            pos.push(next as Idx);
+        }
+        let crd: Vec<Idx> = (0..positions)
+            .map(|p| ((p * 2_654_435) % n) as Idx)
+            .collect();
+        let w: Vec<i32> = (0..positions).map(|p| (p % 5) as i32 - 2).collect();
+        let x: Vec<i32> = (0..n).map(|j| (j % 9) as i32 - 4).collect();
+        let rows = pos.len() - 1;
+        assert!(row_gathers_wanted(&x, &crd, &pos, rows), "the hinted copy");
+        let want = reference(&x, &pos, &crd, &w);
+        let mut ints = vec![0; rows];
+        // SAFETY: every coordinate is below `n` = x.len(); `w` is as long as `crd`.
+        unsafe { each(&x, &crd, &w, &pos, &mut ints, false) };
+        assert!(ints.iter().zip(&want).all(|(&i, &v)| f64::from(i) == v));
+        let (x64, w64): (Vec<f64>, Vec<f64>) = (
+            x.iter().map(|&v| f64::from(v)).collect(),
+            w.iter().map(|&v| f64::from(v)).collect(),
+        );
+        assert!(row_gathers_wanted(&x64, &crd, &pos, rows));
+        let mut got = vec![1.0; rows];
+        // SAFETY: as above.
+        unsafe { f64s(&x64, &crd, &w64, &pos, &mut got, true) };
+        let added: Vec<f64> = want.iter().map(|v| v + 1.0).collect();
+        assert_eq!(got, added, "added to");
     }
 }
