@@ -41,8 +41,8 @@ impl<'a, T: Scalar> Run<'a, T> {
     /// If `row` is not one of the task's shared rows: the task's positions do not reach it
     /// (a generated kernel writes only rows its positions reach; its tensors' `pos` ascend).
     fn cell(&self, row: usize) -> &'a T::Atomic {
-        let shared = [self.first, self.last].into_iter().flatten();
-        match shared.into_iter().find(|&(r, _)| r == row) {
+        let mut shared = [self.first, self.last].into_iter().flatten();
+        match shared.find(|&(r, _)| r == row) {
             Some((_, cell)) => cell,
             None => {
                 panic!("a nonzero split's task wrote row {row}, which its positions do not reach")
