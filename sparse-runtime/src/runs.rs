@@ -331,45 +331,35 @@ mod tests {
         );
     }
 
+    /// Two tasks over rows of two positions each, the first from position 0 (rows 0 to 3), the
+    /// second from position 6 (rows 3 to 6).
+    fn two_tasks(y: &mut [f64], f: impl Fn(usize, &mut Run<'_, f64>) + Sync) {
+        let pos = [0, 2, 4, 6, 8, 10, 12];
+        for_each_run(y, &pos, 0..2, 0, |k| k * 6, f);
+    }
+
     #[test]
     fn a_row_outside_the_task_s_positions_is_refused() {
         let mut y = vec![0.0; 6];
-        let pos = [0, 2, 4, 6, 8, 10, 12];
         let reached = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            for_each_run(
-                &mut y,
-                &pos,
-                0..2,
-                0,
-                |k| k * 6,
-                |k, run: &mut Run<'_, f64>| {
-                    run.add(if k == 0 { 5 } else { 0 }, 1.0);
-                },
-            );
+            two_tasks(&mut y, |k, run| run.add(if k == 0 { 5 } else { 0 }, 1.0));
         }));
         assert!(
             reached.is_err(),
             "task 0 reaches rows 0..3, task 1 rows 3..6"
         );
-        for_each_run(
-            &mut y,
-            &pos,
-            0..2,
-            0,
-            |k| k * 6,
-            |k, run: &mut Run<'_, f64>| {
-                // Task 0 starts in row 0 and ends in row 3, which task 1 starts in.
-                // Every row it reaches twice: its own rows by plain adds, the shared ones atomically.
-                for row in [3 * k, 3 * k + 1, 3 * k + 2, 3 * k + 3]
-                    .into_iter()
-                    .filter(|&r| r < 6)
-                {
-                    run.add(row, 1.0);
-                    run.add(row, 1.0);
-                    assert!(run.get(row) >= 2.0);
-                }
-            },
-        );
+        two_tasks(&mut y, |k, run| {
+            // Task 0 starts in row 0 and ends in row 3, which task 1 starts in. Every row it
+            // reaches twice: its own rows by plain adds, the shared ones atomically.
+            for row in [3 * k, 3 * k + 1, 3 * k + 2, 3 * k + 3]
+                .into_iter()
+                .filter(|&r| r < 6)
+            {
+                run.add(row, 1.0);
+                run.add(row, 1.0);
+                assert!(run.get(row) >= 2.0);
+            }
+        });
         assert_eq!(y, vec![2.0, 2.0, 2.0, 4.0, 2.0, 2.0]);
     }
 
