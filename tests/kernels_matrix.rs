@@ -110,6 +110,37 @@ fn special(k: usize) -> f64 {
     }
 }
 
+/// SDDMM's rows of `C` and `D` are summed as one dense dot product each, eight partial sums at a
+/// time: lengths below, at and past a multiple of eight, against the sums in order (the values
+/// are small integers, so every order gives the same sum), on the sampling matrices of `cases`
+/// (empty, a single entry, sparse to dense, duplicates summed).
+#[test]
+fn sddmm_rows_of_any_length_agree_with_the_sums_in_order() {
+    let (m, n) = (6, 9);
+    for k in [1, 7, 8, 9, 32, 33] {
+        let c: Vec<f64> = (0..m * k).map(|p| ((p * 7) % 11) as f64 - 5.0).collect();
+        let d: Vec<f64> = (0..n * k).map(|p| ((p * 5) % 13) as f64 - 6.0).collect();
+        let (ct, dt) = (
+            Tensor::from_dense([m, k], &c).unwrap(),
+            Tensor::from_dense([n, k], &d).unwrap(),
+        );
+        for b in cases([m, n], 97) {
+            let db = dense([m, n], &b);
+            let want: Vec<f64> = (0..m * n)
+                .map(|p| {
+                    let (i, j) = (p / n, p % n);
+                    let sum = (0..k).fold(0.0, |s, l| s + c[i * k + l] * d[j * k + l]);
+                    if db[p] == 0.0 { 0.0 } else { db[p] * sum }
+                })
+                .collect();
+            let mut a = Tensor::<f64, Csr>::zeros([m, n]);
+            let bt = Tensor::from_entries([m, n], b.iter().copied()).unwrap();
+            sddmm_rows(&mut a, &bt, &ct, &dt).unwrap();
+            assert_eq!(a.to_dense(), want, "K = {k}, {} entries", b.len());
+        }
+    }
+}
+
 /// A factor that does not use the summed variable multiplies the sum once, after it: `B(i,j)` in
 /// SDDMM, `d(i)` (with a constant) in a row-scaled SpMV. The references compute that form,
 /// `f * Σ` with the sum in the loop's order: it equals the per-term sum up to rounding (none

@@ -16,6 +16,7 @@
 
 mod assembly;
 mod atomic;
+mod dense_dot;
 mod dot;
 mod entries;
 mod error;
@@ -64,6 +65,7 @@ pub mod __private {
         end_assembly, end_entries, levels_and_values_mut,
     };
     pub use crate::atomic::{AtomicCell, AtomicF32, AtomicF64, as_atomic};
+    pub use crate::dense_dot::dense_dot;
     pub use crate::error::check_fill;
     pub use crate::gather::Gather;
     pub use crate::parts::{AssemblyPart, TaskParts, part_count};

@@ -523,6 +523,10 @@ impl Walk<'_> {
                 self.gather(vals, crd)?;
             }
             Expr::Gather { vals, crd, .. } => self.gather(vals, crd)?,
+            Expr::DenseDot { a, b, .. } => {
+                self.array(a)?;
+                self.array(b)?;
+            }
             Expr::Load(array, _)
             | Expr::Len(array)
             | Expr::Hinted(array)

@@ -111,6 +111,15 @@ impl Emitter<'_> {
                 let call = quote! { #name.dot(#crd, #weights, #lo, #hi) };
                 Operand::new(call, Prec::Postfix)
             }
+            Expr::DenseDot { a, b, at, len } => {
+                let root = self.root;
+                let (a, b) = (self.put_array(a), self.put_array(b));
+                let a_at = self.put_expr(&at.0).at(Prec::Or);
+                let b_at = self.put_expr(&at.1).at(Prec::Or);
+                let len = self.put_expr(len).at(Prec::Or);
+                let call = quote! { #root::__private::dense_dot(#a, #a_at, #b, #b_at, #len) };
+                Operand::new(call, Prec::Postfix)
+            }
             Expr::Dim { param, dim } => {
                 let name = self.bindings.name(Binding::Dim {
                     param: *param,
@@ -410,6 +419,7 @@ pub(super) fn is_constant(expr: &Expr) -> bool {
         | Expr::Load(..)
         | Expr::Gather { .. }
         | Expr::GatherDot { .. }
+        | Expr::DenseDot { .. }
         | Expr::Dim { .. }
         | Expr::LevelSize { .. }
         | Expr::Len(_)

@@ -205,6 +205,18 @@ pub enum Expr {
         /// The first position and one past the last.
         range: Box<(Expr, Expr)>,
     },
+    /// `Σ a[at.0 + k] · b[at.1 + k]` over `k` in `0..len`, summed in any order (the `dots`
+    /// pass: SDDMM's product of a row of `C` and a row of `D`); reads stop at either array's end.
+    DenseDot {
+        /// The first input's values.
+        a: Array,
+        /// The second input's values.
+        b: Array,
+        /// Where the two rows start.
+        at: Box<(Expr, Expr)>,
+        /// How many products.
+        len: Box<Expr>,
+    },
     /// The size of dimension `dim` of parameter `param`.
     Dim {
         /// The parameter.

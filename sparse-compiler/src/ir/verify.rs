@@ -237,6 +237,15 @@ impl<'k> Verifier<'k> {
                 "a gather reads {vals:?} at {crd:?}: it reads an input's values at an input's \
                  coordinates"
             )),
+            Expr::DenseDot { a, b, .. }
+                if ![a, b]
+                    .iter()
+                    .all(|v| matches!(v, Array::Vals { param } if *param != 0)) =>
+            {
+                Err(format!(
+                    "a dense dot product of {a:?} and {b:?}: it reads two inputs' values"
+                ))
+            }
             Expr::GatherDot {
                 vals, crd, weights, ..
             } if !self.weighted_gather(vals, crd, weights) => Err(format!(

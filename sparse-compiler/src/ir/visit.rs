@@ -15,6 +15,7 @@ pub fn operands(expr: &Expr) -> Vec<&Expr> {
         Expr::Load(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Cast(_, a) => vec![a],
         Expr::Gather { at, .. } => vec![at],
         Expr::GatherDot { range, .. } => vec![&range.0, &range.1],
+        Expr::DenseDot { at, len, .. } => vec![&at.0, &at.1, len],
         Expr::CountUpTo { target, .. } => vec![target],
         Expr::BinarySearchAfter { lo, hi, target, .. } => vec![lo, hi, target],
         Expr::Binary(_, a, b) => vec![a, b],
@@ -55,6 +56,12 @@ pub fn map_operands(expr: &Expr, f: &mut impl FnMut(&Expr) -> Expr) -> Expr {
             crd: crd.clone(),
             weights: weights.clone(),
             range: Box::new((f(&range.0), f(&range.1))),
+        },
+        Expr::DenseDot { a, b, at, len } => Expr::DenseDot {
+            a: a.clone(),
+            b: b.clone(),
+            at: Box::new((f(&at.0), f(&at.1))),
+            len: Box::new(f(len)),
         },
         Expr::Neg(a) => Expr::Neg(g(a)),
         Expr::Not(a) => Expr::Not(g(a)),
@@ -263,6 +270,7 @@ pub fn inputs_read(body: &[Stmt]) -> BTreeSet<usize> {
         let read = match e {
             Expr::Load(array, _) | Expr::Gather { vals: array, .. } => vec![array],
             Expr::GatherDot { vals, weights, .. } => vec![vals, weights],
+            Expr::DenseDot { a, b, .. } => vec![a, b],
             _ => Vec::new(),
         };
         read.into_iter().for_each(|a| array(a, out));

@@ -105,15 +105,14 @@ fn sddmm<T: ::sparse::Scalar>(
                 let mut __t: T = <T as ::sparse::Scalar>::ZERO;
                 let __guard: T = __B_vals[__pB1];
                 if __guard != <T as ::sparse::Scalar>::ZERO {
-                    let __p_row = __C_vals.get(__i * __C_l1_size..).unwrap_or_default();
-                    let __p_1_row = __D_vals
-                        .get(__j * __D_l1_size..)
-                        .unwrap_or_default();
-                    for __k in 0..__C_shape1.min(__p_row.len()).min(__p_1_row.len()) {
-                        let __p: usize = __i * __C_l1_size + __k;
-                        let __p_1: usize = __j * __D_l1_size + __k;
-                        __t += __p_row[__k] * __p_1_row[__k];
-                    }
+                    __t
+                        += ::sparse::__private::dense_dot(
+                            __C_vals,
+                            __i * __C_l1_size,
+                            __D_vals,
+                            __j * __D_l1_size,
+                            __C_shape1,
+                        );
                 }
                 __A_vals[__pB1] = __B_vals[__pB1] * __t;
             }
@@ -137,15 +136,14 @@ fn sddmm<T: ::sparse::Scalar>(
                 let mut __t: T = <T as ::sparse::Scalar>::ZERO;
                 let __guard: T = __B_vals[__pB1];
                 if __guard != <T as ::sparse::Scalar>::ZERO {
-                    let __p_row = __C_vals.get(__i * __C_l1_size..).unwrap_or_default();
-                    let __p_1_row = __D_vals
-                        .get(__j * __D_l1_size..)
-                        .unwrap_or_default();
-                    for __k in 0..__C_shape1.min(__p_row.len()).min(__p_1_row.len()) {
-                        let __p: usize = __i * __C_l1_size + __k;
-                        let __p_1: usize = __j * __D_l1_size + __k;
-                        __t += __p_row[__k] * __p_1_row[__k];
-                    }
+                    __t
+                        += ::sparse::__private::dense_dot(
+                            __C_vals,
+                            __i * __C_l1_size,
+                            __D_vals,
+                            __j * __D_l1_size,
+                            __C_shape1,
+                        );
                 }
                 __A_vals[__pB1] = __B_vals[__pB1] * __t;
             }

@@ -29,12 +29,24 @@
 //! too: the runtime hints a run's rows itself when its arrays are larger than the caches, so the
 //! test `hints.rs` put before such a loop, whose two loops are then the same run, goes.
 //!
+//! A loop that sums the products of two inputs' values along a row of each (SDDMM's
+//! `Σ_k C(i,k) · D(j,k)`, a dense matrix times a vector),
+//!
+//! ```text
+//! for k in 0..n { let p = i * C.l1.size + k; let q = j * D.l1.size + k; t += C.vals[p] * D.vals[q]; }
+//! ```
+//!
+//! becomes one [`Expr::DenseDot`], `t += dense_dot(C.vals[i * C.l1.size..], D.vals[j *
+//! D.l1.size..], n)`, which the runtime sums in eight partial sums instead of one chain of
+//! dependent additions: the generated SDDMM on the harness's cache-resident matrices took
+//! 0.61-0.69 of its time (BENCHMARKS.md, "SDDMM's rows as dense dot products").
+//!
 //! The sum's order is no longer the positions' order, so floats may round differently, as
 //! under a nonzero split. Loops that give prefetch hints around them (arrays larger than the
 //! caches) are rewritten too: with the hints kept, the rows as dot products took 0.95-0.97 of
 //! the loop's time on the uniform matrix, 0.71-0.88 on the power law, and the same on the band.
 
-use crate::ir::visit::{mentions, substitute};
+use crate::ir::visit::{mentions, offset_of, substitute};
 use crate::ir::{
     Array, BinOp, Expr, Kernel, Literal, OutputAccess, Place, ReduceOp, Stmt, Sync, Type, Unit,
     UpdateOp, Var, bin,
@@ -218,7 +230,7 @@ pub(super) fn steps_with(e: &Expr, v: &Var) -> bool {
 
 fn block(stmts: &mut [Stmt]) {
     for stmt in stmts {
-        match dot_product(stmt) {
+        match dot_product(stmt).or_else(|| dense_dot(stmt)) {
             Some(dot) => *stmt = dot,
             None => stmt.bodies_mut().into_iter().for_each(|b| block(b)),
         }
@@ -262,6 +274,65 @@ fn dot_product(stmt: &Stmt) -> Option<Stmt> {
     })
 }
 
+/// The update `t += dense_dot(..)` that the loop `stmt` computes, if it is one: a loop over `k`
+/// from 0 whose body is `t += a.vals[p] * b.vals[q]`, two inputs' values at positions that step
+/// with `k` from bases that do not (`let p = base + k` before it, or `base + k` in the load).
+fn dense_dot(stmt: &Stmt) -> Option<Stmt> {
+    let Stmt::For { var, lo, hi, body } = stmt else {
+        return None;
+    };
+    let (
+        Stmt::Update {
+            place: place @ Place::Var(_),
+            op: op @ UpdateOp::Reduce(ReduceOp::Add),
+            value: Expr::Binary(BinOp::Mul, a, b),
+            sync,
+        },
+        lets,
+    ) = body.split_last()?
+    else {
+        return None;
+    };
+    if *lo != Expr::Index(0) {
+        return None;
+    }
+    let positions = (lets.iter())
+        .map(|s| match s {
+            Stmt::Let {
+                var: p,
+                init,
+                mutable: false,
+                ..
+            } => Some((p, offset_of(init, var)?)),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let row = |e: &Expr| -> Option<(Array, Expr)> {
+        let Expr::Load(array @ Array::Vals { param }, at) = e else {
+            return None;
+        };
+        let base = match &**at {
+            Expr::Var(p) if p == var => Expr::Index(0),
+            Expr::Var(p) => positions.iter().find(|(q, _)| *q == p)?.1.clone(),
+            at => offset_of(at, var)?.clone(),
+        };
+        let steps = mentions(var, &base) || positions.iter().any(|(p, _)| mentions(p, &base));
+        (*param != 0 && !steps).then(|| (array.clone(), base))
+    };
+    let ((a, a_at), (b, b_at)) = (row(a)?, row(b)?);
+    Some(Stmt::Update {
+        place: place.clone(),
+        op: *op,
+        value: Expr::DenseDot {
+            a,
+            b,
+            at: Box::new((a_at, b_at)),
+            len: Box::new(hi.clone()),
+        },
+        sync: *sync,
+    })
+}
+
 /// The values array `e` loads at position `p`, if it is such a load.
 fn weight<'e>(e: &'e Expr, p: &Var) -> Option<&'e Array> {
     match e {
@@ -283,6 +354,37 @@ mod tests {
     use quote::quote;
 
     use super::super::printed;
+
+    #[test]
+    fn an_sddmm_entry_is_one_dense_dot_product() {
+        let ir = printed(quote! {
+            fn sddmm; A(i,j) = B(i,j) * C(i,k) * D(j,k);
+            formats<A: csr, B: csr, C: dense, D: dense>;
+        });
+        let dot =
+            "__t += dense_dot(C.vals[__i * C.l1.size..], D.vals[__j * D.l1.size..], C.shape[1]);";
+        assert_eq!(ir.matches(dot).count(), 2, "with hints and without: {ir}");
+        assert!(!ir.contains("for __k"), "{ir}");
+        // A dense matrix times a vector: the vector's row starts at 0.
+        let gemv = printed(quote! { fn gemv; y(i) = A(i,j) * x(j); formats<A: dense>; });
+        assert!(
+            gemv.contains("dense_dot(A.vals[__i * A.l1.size..], x.vals[0..], "),
+            "{gemv}"
+        );
+    }
+
+    #[test]
+    fn products_that_are_not_two_rows_stay_loops() {
+        for kernel in [
+            // One factor does not step with `k`.
+            quote! { fn f; y(i) = A(i,k) * x(i); formats<A: dense>; },
+            // Three factors.
+            quote! { fn f; y(i) = A(i,k) * B(i,k) * x(k); formats<A: dense, B: dense>; },
+        ] {
+            let ir = printed(kernel);
+            assert!(!ir.contains("dense_dot"), "{ir}");
+        }
+    }
 
     #[test]
     fn an_spmv_row_is_one_dot_product() {

@@ -26,7 +26,8 @@
 //! - `hints`: runs a short loop nest whose iterations give prefetch hints as a copy without
 //!   them where the runtime would skip them (arrays that fit in the caches);
 //! - `dots`: sums a segment's values times an input gathered at its coordinates (an SpMV row)
-//!   as one dot product, which the runtime computes in SIMD lanes;
+//!   as one dot product, which the runtime computes in SIMD lanes, and a row of one input's
+//!   values times a row of another's (SDDMM's) as one dense dot product in eight partial sums;
 //! - `task_rows`: runs the rows a nonzero split's task holds whole as one run of dot products,
 //!   as a row split's block runs its rows;
 //! - `tiers`: runs the tiles' tiers (widths) each over all the rows of the loop around them,

@@ -554,6 +554,17 @@ impl Printer<'_> {
                 ),
                 Prec::Postfix,
             ),
+            Expr::DenseDot { a, b, at, len } => (
+                format!(
+                    "dense_dot({}[{}..], {}[{}..], {})",
+                    self.array(a),
+                    self.expr(&at.0),
+                    self.array(b),
+                    self.expr(&at.1),
+                    self.expr(len)
+                ),
+                Prec::Postfix,
+            ),
             Expr::CountUpTo { array, target } => (
                 format!("count_up_to({}, {})", self.array(array), self.expr(target)),
                 Prec::Postfix,
