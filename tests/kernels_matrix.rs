@@ -110,6 +110,18 @@ fn special(k: usize) -> f64 {
     }
 }
 
+/// `B(i,j) * Σ_k C(i,k) D(j,k)` (`C` m x k, `D` n x k, row-major), the sum in order; zero where
+/// `B(i,j)` is, whatever the sum.
+fn sddmm_reference([m, k, n]: [usize; 3], b: &[f64], c: &[f64], d: &[f64]) -> Vec<f64> {
+    (0..m * n)
+        .map(|p| {
+            let (i, j) = (p / n, p % n);
+            let sum = (0..k).fold(0.0, |s, l| s + c[i * k + l] * d[j * k + l]);
+            if b[p] == 0.0 { 0.0 } else { b[p] * sum }
+        })
+        .collect()
+}
+
 /// SDDMM's rows of `C` and `D` are summed as one dense dot product each, eight partial sums at a
 /// time: lengths below, at and past a multiple of eight, against the sums in order (the values
 /// are small integers, so every order gives the same sum), on the sampling matrices of `cases`
@@ -125,14 +137,7 @@ fn sddmm_rows_of_any_length_agree_with_the_sums_in_order() {
             Tensor::from_dense([n, k], &d).unwrap(),
         );
         for b in cases([m, n], 97) {
-            let db = dense([m, n], &b);
-            let want: Vec<f64> = (0..m * n)
-                .map(|p| {
-                    let (i, j) = (p / n, p % n);
-                    let sum = (0..k).fold(0.0, |s, l| s + c[i * k + l] * d[j * k + l]);
-                    if db[p] == 0.0 { 0.0 } else { db[p] * sum }
-                })
-                .collect();
+            let want = sddmm_reference([m, k, n], &dense([m, n], &b), &c, &d);
             let mut a = Tensor::<f64, Csr>::zeros([m, n]);
             let bt = Tensor::from_entries([m, n], b.iter().copied()).unwrap();
             sddmm_rows(&mut a, &bt, &ct, &dt).unwrap();
@@ -155,14 +160,7 @@ fn factors_outside_the_sum_with_nan_and_infinities() {
         let mut entries = cases([m, n], 79);
         entries.push((0..m * n).map(|p| ([p / n, p % n], special(p))).collect());
         for b in entries {
-            let db = dense([m, n], &b);
-            let want: Vec<f64> = (0..m * n)
-                .map(|p| {
-                    let (i, j) = (p / n, p % n);
-                    let sum = (0..k).fold(0.0, |s, l| s + c[i * k + l] * d[j * k + l]);
-                    if db[p] == 0.0 { 0.0 } else { db[p] * sum }
-                })
-                .collect();
+            let want = sddmm_reference([m, k, n], &dense([m, n], &b), &c, &d);
             let mut a = Tensor::<f64, Csr>::zeros([m, n]);
             let ct = Tensor::from_dense([m, k], &c).unwrap();
             let dt = Tensor::from_dense([n, k], &d).unwrap();
