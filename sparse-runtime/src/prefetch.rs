@@ -113,7 +113,9 @@ pub const GATHER_AHEAD: usize = 64;
 /// 16 MB.
 pub const ROW_GATHER_HINT_MIN_BYTES: usize = 6 << 20;
 
-/// Whether a run of `rows` SpMV rows over `crd` and `pos` should hint its gathers from `x`:
+/// Whether a run of `rows` SpMV rows over `crd` and `pos` should hint its gathers from `x`
+/// (the rows summed one by one: `f32`, integers, and `f64` without AVX2; the `f64` lanes of
+/// `row_dots/x86.rs` do not, since on a Zen 5 EPYC these hints cost):
 /// `x` takes at least [`ROW_GATHER_HINT_MIN_BYTES`], and the rows read it at scattered places.
 /// Scattered: of up to four pairs of successive rows spread over the run, most read values of
 /// `x` more than [`WIDE_BYTES`] apart (between the smallest and the largest of the two rows'
