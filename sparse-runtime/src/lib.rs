@@ -71,7 +71,7 @@ pub mod __private {
     pub use crate::parts::{AssemblyPart, TaskParts, part_count};
     pub use crate::prefetch::{prefetch_ahead, prefetch_gather, prefetch_wanted};
     pub use crate::runs::{Run, for_each_run};
-    pub use crate::search::binary_search_after;
+    pub use crate::search::{binary_search_after, count_up_to};
     pub use crate::team::{
         TEAM_MIN_WORK, for_each_block, for_each_block_balanced, for_each_task, set_unsplit_below,
         unsplit_below,

@@ -170,7 +170,7 @@ pub const ROW_LINES: usize = 4;
 
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn prefetch<T>(at: *const T) {
+pub(crate) fn prefetch<T>(at: *const T) {
     use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
     // SAFETY: the intrinsic needs SSE, which every x86_64 target has. It is LLVM's
     // `llvm.prefetch`, which "does not modify the behavior of the program" and "cannot trap": any
@@ -181,7 +181,7 @@ fn prefetch<T>(at: *const T) {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn prefetch<T>(_at: *const T) {}
+pub(crate) fn prefetch<T>(_at: *const T) {}
 
 #[cfg(test)]
 mod tests {

@@ -167,7 +167,7 @@ pub fn for_each_run<T, S, F>(
 /// The row position `p` falls in: the last row that starts at or before it (rows with no
 /// positions before it are skipped), as the walk of a task finds it.
 fn start_row(pos: &[Idx], p: usize) -> usize {
-    pos.partition_point(|&q| q as usize <= p).saturating_sub(1)
+    crate::search::count_up_to(pos, p).saturating_sub(1)
 }
 
 /// `out` cut into the runs of tasks starting in rows `first_rows`: each task's start row is a

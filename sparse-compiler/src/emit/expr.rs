@@ -189,9 +189,9 @@ impl Emitter<'_> {
             }
             Expr::CountUpTo { array, target } => {
                 let array = self.put_array(array);
-                let target = self.put_expr(target).at(Prec::Compare);
-                let x = self.local("__x");
-                let tokens = quote! { #array.partition_point(|&#x| (#x as usize) <= #target) };
+                let target = self.put_expr(target).tokens;
+                let root = self.root;
+                let tokens = quote! { #root::__private::count_up_to(#array, #target) };
                 Operand::new(tokens, Prec::Postfix)
             }
             Expr::BinarySearchAfter {

@@ -69,13 +69,15 @@ fn spmv_positions<T: ::sparse::Scalar>(
                 __bound_run * __p0_per_task * 2048,
                 __A_l1_crd.len(),
             );
-            let __bound_upto: usize = __A_l1_pos
-                .partition_point(|&__x| (__x as usize) <= __bound);
+            let __bound_upto: usize = ::sparse::__private::count_up_to(
+                __A_l1_pos,
+                __bound,
+            );
             for __bound_row in ::core::cmp::min(
                 if __bound == 0 {
                     0
                 } else {
-                    __A_l1_pos.partition_point(|&__x| (__x as usize) <= __bound - 1)
+                    ::sparse::__private::count_up_to(__A_l1_pos, __bound - 1)
                 },
                 __bound_upto - 1,
             )..::core::cmp::min(__bound_upto, __A_l1_pos.len() - 1).min(__y_vals.len())
@@ -99,10 +101,10 @@ fn spmv_positions<T: ::sparse::Scalar>(
                 let __A_vals = __A_vals;
                 let __x_vals = __x_vals;
                 let __x_at_A_l1 = __x_at_A_l1;
-                let mut __A_segment: usize = __A_l1_pos
-                    .partition_point(|&__x| {
-                        (__x as usize) <= 0 + (__p0_task * __p0_per_task * 2048 + 0)
-                    }) - 1;
+                let mut __A_segment: usize = ::sparse::__private::count_up_to(
+                    __A_l1_pos,
+                    0 + (__p0_task * __p0_per_task * 2048 + 0),
+                ) - 1;
                 let mut __A_segment_end: usize = if __A_segment + 1 < __A_l1_pos.len() {
                     __A_l1_pos[__A_segment + 1] as usize
                 } else {
@@ -119,8 +121,7 @@ fn spmv_positions<T: ::sparse::Scalar>(
                         && (__A_l1_pos[__A_segment + 1] as usize) <= __p_stop
                     {
                         let __rows_end: usize = ::core::cmp::max(
-                            __A_l1_pos.partition_point(|&__x| (__x as usize) <= __p_stop)
-                                - 1,
+                            ::sparse::__private::count_up_to(__A_l1_pos, __p_stop) - 1,
                             __A_segment + 1,
                         );
                         __out_run
