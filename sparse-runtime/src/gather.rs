@@ -116,7 +116,7 @@ impl<T: Scalar> Gather<'_, T> {
     }
 
     /// [`Gather::dot`] of every row `r` in `rows`, the positions `pos[r]..pos[r + 1]`, into
-    /// `out[r - first]`: a run of SpMV rows in one call (see `row_dots.rs`). Rows outside
+    /// `out[r - first]`: a run of SpMV rows in one call (see `row_dots`). Rows outside
     /// `first..first + out.len()` or past the end of `pos` are skipped.
     ///
     /// # Panics

@@ -68,7 +68,7 @@ fn deep(hi: &Expr) -> bool {
 
 /// Whether `body` is a dot product's step, `let j = B.lk.crd[p]; t += B.vals[p] * c.vals[j]`
 /// (TTV's fiber): the `dots` pass makes a loop of such fibers one run of dot products, which
-/// the runtime sums without a branch on each fiber's end where they are short (`row_dots.rs`).
+/// the runtime sums without a branch on each fiber's end where they are short (`row_dots`).
 /// On the Zen 3 EPYC, with TTV's fibers of 2.3 nonzeros, four straight-line steps a fiber took
 /// 1.3 times the time of a plain loop per fiber, the runtime's one pass 0.87 of it and its
 /// masked vectors of four positions 0.4-0.55 (BENCHMARKS.md, "TTV's fibers as one pass" and
