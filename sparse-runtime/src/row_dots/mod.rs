@@ -8,8 +8,8 @@
 //! and FMA, the rows here go four at a time (`x86.rs`): each row's tail is one more masked
 //! vector in its lanes (no in-order steps), and the four rows' lanes are summed together, two
 //! horizontal adds and one store of four results (BENCHMARKS.md, "SpMV rows four at a time"
-//! and "SpMV rows in loaded lanes"). Other types take the rows one by one. A run of rows of two or three positions (TTV's fibers)
-//! is summed without a branch on each row's end: `f64` rows four positions at a time under a
+//! and "SpMV rows in loaded lanes"). Other types take the rows one by one. A run of rows of two
+//! or three positions (TTV's fibers) is summed without a branch on each row's end: `f64` rows four positions at a time under a
 //! mask (`four_steps`), other types in one pass over the positions (`one_pass`).
 //!
 //! Segments are clamped as the caller cannot be trusted to have done: a row's end to the length
@@ -161,9 +161,15 @@ unsafe fn rows_by<T: Scalar>(
         // SAFETY: `rows < pos.len()`; the rest is the contract.
         return unsafe { one_pass(x, crd, w, pos, out) };
     }
+    use crate::prefetch::{prefetch_wanted, row_gathers_wanted};
+    let hints = match prefetch_wanted(crd) || prefetch_wanted(w) {
+        true if row_gathers_wanted(x, crd, pos, rows) => GATHERS,
+        true => STREAMS,
+        false => NONE,
+    };
     // SAFETY: the contract, passed on.
     unsafe {
-        match (hints(x, crd, w, pos, rows), add) {
+        match (hints, add) {
             (NONE, false) => hinted::<T, NONE, false>(x, crd, w, pos, out, &dot),
             (NONE, true) => hinted::<T, NONE, true>(x, crd, w, pos, out, &dot),
             (STREAMS, false) => hinted::<T, STREAMS, false>(x, crd, w, pos, out, &dot),
@@ -171,18 +177,6 @@ unsafe fn rows_by<T: Scalar>(
             (_, false) => hinted::<T, GATHERS, false>(x, crd, w, pos, out, &dot),
             (_, true) => hinted::<T, GATHERS, true>(x, crd, w, pos, out, &dot),
         }
-    }
-}
-
-/// The hints of a run of `rows` rows (`prefetch.rs`): none while its coordinates and weights
-/// fit the caches, the streams of both past that, and the gathers from `x` too where the rows
-/// read it at scattered places and it is larger than the caches.
-fn hints<T>(x: &[T], crd: &[Idx], w: &[T], pos: &[Idx], rows: usize) -> u8 {
-    use crate::prefetch::{prefetch_wanted, row_gathers_wanted};
-    match prefetch_wanted(crd) || prefetch_wanted(w) {
-        true if row_gathers_wanted(x, crd, pos, rows) => GATHERS,
-        true => STREAMS,
-        false => NONE,
     }
 }
 

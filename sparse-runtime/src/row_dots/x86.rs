@@ -178,8 +178,8 @@ unsafe fn row<const GATHER: bool, const HINTS: u8>(
         prefetch_ahead(crd, segment.0);
         prefetch_ahead(w, segment.0);
     }
-    // SAFETY: the contract. Arrays that take hints are larger than the caches, and the rows of
-    // a large `x` keep their reads inside the row (see `loaded`).
+    // SAFETY: the contract. Where the arrays take hints they are larger than the caches, and
+    // loaded lanes keep their reads of `x` inside the row (`in_row`, see `loaded_lanes`).
     unsafe {
         match GATHER {
             true => gathered_lanes(x, crd, w, segment),
@@ -282,19 +282,17 @@ pub(super) unsafe fn f64x4_rows<const GATHER: bool, const HINTS: u8>(
     }
     for y in &mut out[r..rows] {
         let segment = next();
-        if !room(segment.1) {
-            let t = in_order(segment);
-            *y = if add { *y + t } else { t };
-            continue;
-        }
-        // SAFETY: as above.
-        let t = unsafe {
-            let lanes = row::<GATHER, HINTS>(x, crd, w, segment);
-            let pair = _mm_add_pd(
-                _mm256_castpd256_pd128(lanes),
-                _mm256_extractf128_pd::<1>(lanes),
-            );
-            _mm_cvtsd_f64(_mm_add_sd(pair, _mm_unpackhi_pd(pair, pair)))
+        let t = match room(segment.1) {
+            // SAFETY: as above.
+            true => unsafe {
+                let lanes = row::<GATHER, HINTS>(x, crd, w, segment);
+                let pair = _mm_add_pd(
+                    _mm256_castpd256_pd128(lanes),
+                    _mm256_extractf128_pd::<1>(lanes),
+                );
+                _mm_cvtsd_f64(_mm_add_sd(pair, _mm_unpackhi_pd(pair, pair)))
+            },
+            false => in_order(segment),
         };
         *y = if add { *y + t } else { t };
     }
