@@ -9,8 +9,9 @@
 //! vector in its lanes (no in-order steps), and the four rows' lanes are summed together, two
 //! horizontal adds and one store of four results (BENCHMARKS.md, "SpMV rows four at a time"
 //! and "SpMV rows in loaded lanes"). Other types take the rows one by one. A run of rows of two
-//! or three positions (TTV's fibers) is summed without a branch on each row's end: `f64` rows four positions at a time under a
-//! mask (`four_steps`), other types in one pass over the positions (`one_pass`).
+//! or three positions (TTV's fibers) is summed without a branch on each row's end: `f64` rows
+//! four positions at a time under a mask (`four_steps`), other types in one pass over the
+//! positions (`one_pass`).
 //!
 //! Segments are clamped as the caller cannot be trusted to have done: a row's end to the length
 //! of `crd`, its start to its end. What rests on the caller is the invariant of `dot.rs`: every

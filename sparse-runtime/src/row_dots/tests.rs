@@ -196,8 +196,8 @@ fn short_rows_are_summed_in_one_pass_as_the_definition_says() {
     );
 }
 
-/// A `pos` that goes down or past `crd` gives wrong sums (short runs or four rows at a time), but reads and writes nothing out
-/// of bounds.
+/// A `pos` that goes down or past `crd` gives wrong sums (short runs or four rows at a time),
+/// but reads and writes nothing out of bounds.
 #[test]
 fn rows_of_a_corrupt_pos_stay_in_bounds() {
     let crd: Vec<Idx> = vec![0, 1, 2, 0, 1];
