@@ -73,18 +73,22 @@ unsafe fn masked(x: &[f64], crd: &[Idx], w: &[f64], p: usize, left: usize) -> __
 }
 
 /// The lanes of row `lo..hi` with the values of `x` loaded: its first four positions in one
-/// masked vector (a row of one to four costs no branch on its length), then four at a time,
-/// then the last one to three in one more masked vector. What the masked vectors read past the
-/// row is, mostly, the next row's first values of `x`, read a little early: where the arrays
-/// are larger than the caches, tails summed in order took 1.10-1.12 of the time of a serial
-/// SpMV on the comparison harness's `uniform` (rows of ten, each value of `x` a miss) and
-/// 1.02 on its `powerlaw` (BENCHMARKS.md, "Masked tails past the caches").
+/// masked vector (a row of one to four costs no branch on its length), then four at a time.
+/// The last one to three positions are one more masked vector, or, where `in_row`, a sum in
+/// order in lane 0: the masked vector reads `x` past the row, and where the arrays are larger
+/// than the caches each such read is a miss of its own.
 ///
 /// # Safety
 /// AVX2 and FMA; `lo <= hi` and `hi + 4 <= crd.len() <= w.len()`; every coordinate is below
 /// `x.len()`.
 #[inline(always)]
-unsafe fn loaded_lanes(x: &[f64], crd: &[Idx], w: &[f64], (lo, hi): (usize, usize)) -> __m256d {
+unsafe fn loaded_lanes(
+    x: &[f64],
+    crd: &[Idx],
+    w: &[f64],
+    (lo, hi): (usize, usize),
+    in_row: bool,
+) -> __m256d {
     // SAFETY: `lo + 4 <= hi + 4 <= crd.len()`; the rest is the contract.
     let mut acc = unsafe { masked(x, crd, w, lo, hi - lo) };
     let mut p = lo + 4;
@@ -104,7 +108,16 @@ unsafe fn loaded_lanes(x: &[f64], crd: &[Idx], w: &[f64], (lo, hi): (usize, usiz
         return acc;
     }
     // SAFETY: `p < hi`, so `p + 4 <= hi + 4 <= crd.len()`; the rest is the contract.
-    unsafe { _mm256_add_pd(acc, masked(x, crd, w, p, hi - p)) }
+    unsafe {
+        let tail = match in_row {
+            true => {
+                let sum = crate::dot::in_order(x, crd.get_unchecked(p..hi), w.get_unchecked(p..hi));
+                _mm256_setr_pd(sum, 0.0, 0.0, 0.0)
+            }
+            false => masked(x, crd, w, p, hi - p),
+        };
+        _mm256_add_pd(acc, tail)
+    }
 }
 
 /// The lanes of row `lo..hi` with the values of `x` gathered: four positions per gather, then
@@ -165,11 +178,12 @@ unsafe fn row<const GATHER: bool, const HINTS: u8>(
         prefetch_ahead(crd, segment.0);
         prefetch_ahead(w, segment.0);
     }
-    // SAFETY: the contract.
+    // SAFETY: the contract. Where the arrays take hints they are larger than the caches, and
+    // loaded lanes keep their reads of `x` inside the row (`in_row`, see `loaded_lanes`).
     unsafe {
         match GATHER {
             true => gathered_lanes(x, crd, w, segment),
-            false => loaded_lanes(x, crd, w, segment),
+            false => loaded_lanes(x, crd, w, segment, HINTS != NONE),
         }
     }
 }
