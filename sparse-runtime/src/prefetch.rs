@@ -115,16 +115,21 @@ pub const ROW_GATHER_HINT_MIN_BYTES: usize = 6 << 20;
 
 /// Whether a run of `rows` SpMV rows over `crd` and `pos` should hint its gathers from `x`
 /// (the rows summed one by one: `f32`, integers, and `f64` without AVX2; the `f64` lanes of
-/// `row_dots/x86.rs` do not, since on a Zen 5 EPYC these hints cost):
-/// `x` takes at least [`ROW_GATHER_HINT_MIN_BYTES`], and the rows read it at scattered places.
-/// Scattered: of up to four pairs of successive rows spread over the run, most read values of
-/// `x` more than [`WIDE_BYTES`] apart (between the smallest and the largest of the two rows'
-/// first and last coordinates). A row of a graph with random columns
-/// does; the rows of a banded or stencil matrix read `x` in a window, or in streams the hardware
-/// follows, and there the hints only cost (1.08-1.17 of the time on the harness's `banded`,
-/// whose rows read ten random columns within 2,000).
+/// `row_dots/x86.rs` do not, since on a Zen 5 EPYC these hints cost): `x` takes at least
+/// [`ROW_GATHER_HINT_MIN_BYTES`], and the rows read it at [`scattered`] places.
 pub(crate) fn row_gathers_wanted<T>(x: &[T], crd: &[Idx], pos: &[Idx], rows: usize) -> bool {
-    if size_of_val(x) < ROW_GATHER_HINT_MIN_BYTES || rows < 2 {
+    size_of_val(x) >= ROW_GATHER_HINT_MIN_BYTES && scattered::<T>(crd, pos, rows)
+}
+
+/// Whether a run of `rows` SpMV rows over `crd` and `pos` reads an `x` of `T` at scattered
+/// places: of up to four pairs of successive rows spread over the run, most read values of `x`
+/// more than [`WIDE_BYTES`] apart (between the smallest and the largest of the two rows' first
+/// and last coordinates). A row of a graph with random columns does; the rows of a banded or stencil
+/// matrix read `x` in a window, or in streams the hardware follows, and there the hints of
+/// their gathers only cost (1.08-1.17 of the time on the comparison harness's `banded`, whose
+/// rows read ten random columns within 2,000).
+pub(crate) fn scattered<T>(crd: &[Idx], pos: &[Idx], rows: usize) -> bool {
+    if rows < 2 {
         return false;
     }
     let ends = |r: usize| {
@@ -146,7 +151,7 @@ pub(crate) fn row_gathers_wanted<T>(x: &[T], crd: &[Idx], pos: &[Idx], rows: usi
 }
 
 /// Two rows whose reads of `x` lie further apart than this (a Zen 3 core's second-level cache,
-/// 512 KiB) read it at scattered places for [`row_gathers_wanted`].
+/// 512 KiB) read it at scattered places for [`scattered`].
 const WIDE_BYTES: usize = 512 << 10;
 
 /// Hints the values of `x` that the positions [`GATHER_AHEAD`] past `lo..hi` gather (none past

@@ -85,9 +85,9 @@ pub(crate) unsafe fn f32s(
 }
 
 /// As [`each`], for `f64`: a run of short rows by [`four_steps`]; otherwise four rows at a time
-/// in AVX2 lanes where the processor has AVX2 and FMA (`x86.rs`: the values of `x` gathered
-/// where gathers pay, `dot::gathers_pay`, loaded one by one elsewhere), and without them each row
-/// in four partial sums (`dot::four_sums`). The lanes give the hints of the streams of `crd` and
+/// in AVX2 lanes where the processor has AVX2 and FMA (`x86.rs`: the values of `x` gathered or
+/// loaded one by one, [`gathered_rows`]), and without them each row in four partial sums
+/// (`dot::four_sums`). The lanes give the hints of the streams of `crd` and
 /// `w` past the caches, never those of the gathers from `x` (`prefetch::row_gathers_wanted`):
 /// on a Zen 5 EPYC those took the comparison harness's `powerlaw` to 1.6-1.7 times the time
 /// without them, and `uniform` to 1.0-1.07, where on a Zen 3 EPYC they had paid.
@@ -112,7 +112,7 @@ pub(crate) unsafe fn f64s(
     if crate::dot::lanes_present() {
         use crate::prefetch::prefetch_wanted;
         use x86::{GATHERED, LOADED, f64x4_rows};
-        let gathered = crate::dot::gathers_apply(x.len());
+        let gathered = gathered_rows(x, crd, pos, rows, short.is_some());
         // Short rows (under two positions on average) loaded one by one take `one_pass`, in
         // `rows_by`.
         if gathered || short.is_none() {
@@ -135,6 +135,30 @@ pub(crate) unsafe fn f64s(
         })
     }
 }
+
+/// Whether the lanes of a run of `rows` rows gather their values of `x` (AVX2's gather) rather
+/// than load them one by one: always where gathers pay (`dot::gathers_pay`: Intel), and
+/// elsewhere where the rows are not short and read an `x` of at least [`GATHERED_X_MIN_BYTES`]
+/// at scattered places (`prefetch::scattered`), each value a miss of the core's caches. On a
+/// Zen 5 EPYC the gathers keep more of those misses in flight: loaded lanes took 1.11-1.29 of
+/// the gathered lanes' time on the comparison harness's `uniform` and `powerlaw` (serial, row
+/// split and nonzero split), where on its `banded` (rows within a window of `x`) the gathers
+/// took 1.5-1.7 of the loaded lanes' time, and 1.2-1.6 on its cache-resident matrices
+/// (BENCHMARKS.md, "Gathered lanes where `x` misses").
+#[cfg(target_arch = "x86_64")]
+fn gathered_rows(x: &[f64], crd: &[Idx], pos: &[Idx], rows: usize, short: bool) -> bool {
+    let missed = || {
+        size_of_val(x) >= GATHERED_X_MIN_BYTES && crate::prefetch::scattered::<f64>(crd, pos, rows)
+    };
+    crate::dot::gathers_apply(x.len()) || (x.len() <= i32::MAX as usize && !short && missed())
+}
+
+/// The size of `x` from which rows that read it at scattered places gather it on processors
+/// whose gathers do not pay everywhere: 1 MiB, a Zen 5 core's second-level cache. CSR SpMV of
+/// ten random columns a row on a Zen 5 EPYC, loaded lanes' time against gathered lanes': `x` of
+/// 0.8 MB 0.87-0.91, 2 MB 1.10-1.14, 4 MB 1.17-1.19 (serial and row split).
+#[cfg(target_arch = "x86_64")]
+const GATHERED_X_MIN_BYTES: usize = 1 << 20;
 
 /// Every row with `dot`, the row loop copied with and without prefetch hints for each row's
 /// coordinates and weights, chosen once for the run (see `prefetch.rs`).

@@ -325,6 +325,28 @@ fn rows_of_arrays_larger_than_the_caches_agree_with_the_definition() {
     }
 }
 
+/// Where gathers do not pay everywhere (AMD), the `f64` lanes gather only for rows that read a
+/// large `x` at scattered places and are not short; where they pay (Intel), always.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn lanes_gather_scattered_rows_of_a_large_x() {
+    let n = GATHERED_X_MIN_BYTES / size_of::<f64>();
+    let (large, small) = (vec![0.0; n], vec![0.0; n - 1]);
+    let rows = |len: usize, at: &dyn Fn(usize, usize) -> usize| {
+        let pos: Vec<Idx> = (0..=100).map(|r| (r * len) as Idx).collect();
+        let crd: Vec<Idx> = (0..100 * len).map(|p| at(p / len, p % len) as Idx).collect();
+        (pos, crd)
+    };
+    // Ten columns spread over all of `x`, different in every row; ten within a band.
+    let (pos, spread) = rows(10, &|r, k| k * (n / 10) + r * 7919 % (n / 10));
+    let (_, band) = rows(10, &|r, k| r * 50 + k * 200);
+    let pays = crate::dot::gathers_pay();
+    assert!(gathered_rows(&large, &spread, &pos, 100, false));
+    assert_eq!(gathered_rows(&small, &spread, &pos, 100, false), pays, "x too small");
+    assert_eq!(gathered_rows(&large, &band, &pos, 100, false), pays, "a band");
+    assert_eq!(gathered_rows(&large, &spread, &pos, 100, true), pays, "short rows");
+}
+
 /// Rows scattered over an `x` past the gathers' hint threshold take the copy of the row loop
 /// that hints them: the rows must not change.
 #[test]
