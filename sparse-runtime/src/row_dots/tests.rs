@@ -334,7 +334,9 @@ fn lanes_gather_scattered_rows_of_a_large_x() {
     let (large, small) = (vec![0.0; n], vec![0.0; n - 1]);
     let rows = |len: usize, at: &dyn Fn(usize, usize) -> usize| {
         let pos: Vec<Idx> = (0..=100).map(|r| (r * len) as Idx).collect();
-        let crd: Vec<Idx> = (0..100 * len).map(|p| at(p / len, p % len) as Idx).collect();
+        let crd: Vec<Idx> = (0..100 * len)
+            .map(|p| at(p / len, p % len) as Idx)
+            .collect();
         (pos, crd)
     };
     // Ten columns spread over all of `x`, different in every row; ten within a band.
@@ -342,9 +344,21 @@ fn lanes_gather_scattered_rows_of_a_large_x() {
     let (_, band) = rows(10, &|r, k| r * 50 + k * 200);
     let pays = crate::dot::gathers_pay();
     assert!(gathered_rows(&large, &spread, &pos, 100, false));
-    assert_eq!(gathered_rows(&small, &spread, &pos, 100, false), pays, "x too small");
-    assert_eq!(gathered_rows(&large, &band, &pos, 100, false), pays, "a band");
-    assert_eq!(gathered_rows(&large, &spread, &pos, 100, true), pays, "short rows");
+    assert_eq!(
+        gathered_rows(&small, &spread, &pos, 100, false),
+        pays,
+        "x too small"
+    );
+    assert_eq!(
+        gathered_rows(&large, &band, &pos, 100, false),
+        pays,
+        "a band"
+    );
+    assert_eq!(
+        gathered_rows(&large, &spread, &pos, 100, true),
+        pays,
+        "short rows"
+    );
 }
 
 /// Rows scattered over an `x` past the gathers' hint threshold take the copy of the row loop

@@ -2,8 +2,9 @@
 //! rows' lanes summed together and stored as one vector of four results.
 //!
 //! The values of `x` come into the lanes in one of two ways, chosen by the caller for the
-//! processor (`dot::gathers_pay`): by AVX2's gather ([`GATHERED`], Intel's), or loaded one at a
-//! time ([`LOADED`], AMD's, whose gathers are sequenced in microcode). Loaded, four positions
+//! processor and the rows (`gathered_rows`): by AVX2's gather ([`GATHERED`]: Intel's, and AMD's
+//! where the rows' values of `x` miss the caches), or loaded one at a time ([`LOADED`]: AMD's
+//! elsewhere, where its gathers lose to loads). Loaded, four positions
 //! cost six loads (two 8-byte reads of four coordinates, four values) and one of four weights,
 //! where a loop over the positions pays three loads each; a row's first vector is masked, so a
 //! row of one to four positions costs no branch on its length. On the comparison harness's
