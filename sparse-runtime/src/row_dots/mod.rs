@@ -8,7 +8,8 @@
 //! and FMA, the rows here go four at a time (`x86.rs`): each row's tail is one more masked
 //! vector in its lanes (no in-order steps), and the four rows' lanes are summed together, two
 //! horizontal adds and one store of four results (BENCHMARKS.md, "SpMV rows four at a time"
-//! and "SpMV rows in loaded lanes"). Other types take the rows one by one. A run of rows of two
+//! and "SpMV rows in loaded lanes"); so do `f32` rows where the processor's gathers do not pay
+//! (AMD; "`f32` rows four at a time"). Other types take the rows one by one. A run of rows of two
 //! or three positions (TTV's fibers) is summed without a branch on each row's end: `f64` rows
 //! four positions at a time under a mask (`four_steps`), other types in one pass over the
 //! positions (`one_pass`).
@@ -54,8 +55,14 @@ pub(crate) unsafe fn each<T: Scalar>(
     }
 }
 
-/// As [`each`], for `f32`: each row in lanes where AVX2's gathers pay (`dot::gathers_pay`),
-/// elsewhere in four partial sums (`dot::four_sums`).
+/// As [`each`], for `f32`: each row in eight lanes where AVX2's gathers pay (`dot::gathers_pay`:
+/// Intel); elsewhere, with AVX2 and FMA, four rows at a time in four lanes as `f64`'s rows go,
+/// the values of `x` loaded one by one, but for runs of short rows; otherwise each row in four
+/// partial sums (`dot::four_sums`). On a Zen 5 EPYC the lanes took 0.76-0.95 of the time of the
+/// rows in four partial sums on the comparison harness's matrices but `1138_bus` (short rows,
+/// unchanged), serial or in a row split; gathered instead of loaded, they took 1.13-1.19 of the
+/// loaded lanes' time on ten random columns a row (`x` of 2 and 4 MB) and 0.93-0.96 on
+/// `powerlaw` (BENCHMARKS.md, "`f32` rows four at a time").
 ///
 /// # Safety
 /// As for [`each`].
@@ -75,6 +82,14 @@ pub(crate) unsafe fn f32s(
                 crate::dot::f32s(x, crd, w)
             })
         };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::dot::lanes_present() {
+        let rows = out.len().min(pos.len().saturating_sub(1));
+        if add || short_rows(crd, pos, rows).is_none() {
+            // SAFETY: AVX2 and FMA are present; the rest is the caller's contract.
+            return unsafe { in_lanes(x, crd, w, pos, out, add, false) };
+        }
     }
     // SAFETY: the caller's contract, which `four_sums` shares.
     unsafe {
@@ -110,22 +125,13 @@ pub(crate) unsafe fn f64s(
     }
     #[cfg(target_arch = "x86_64")]
     if crate::dot::lanes_present() {
-        use crate::prefetch::prefetch_wanted;
-        use x86::{GATHERED, LOADED, f64x4_rows};
         let gathered = gathered_rows(x, crd, pos, rows, short.is_some());
         // Short rows (under two positions on average) loaded one by one take `one_pass`, in
         // `rows_by`.
         if gathered || short.is_none() {
             // SAFETY: AVX2 and FMA are present, and `x.len() <= i32::MAX` where gathered
             // (checked); the rest is the caller's contract.
-            return unsafe {
-                match (gathered, prefetch_wanted(crd) || prefetch_wanted(w)) {
-                    (true, false) => f64x4_rows::<GATHERED, NONE>(x, crd, w, pos, out, add),
-                    (true, true) => f64x4_rows::<GATHERED, STREAMS>(x, crd, w, pos, out, add),
-                    (false, false) => f64x4_rows::<LOADED, NONE>(x, crd, w, pos, out, add),
-                    (false, true) => f64x4_rows::<LOADED, STREAMS>(x, crd, w, pos, out, add),
-                }
-            };
+            return unsafe { in_lanes(x, crd, w, pos, out, add, gathered) };
         }
     }
     // SAFETY: the caller's contract, which `four_sums` shares.
@@ -151,6 +157,35 @@ fn gathered_rows(x: &[f64], crd: &[Idx], pos: &[Idx], rows: usize, short: bool) 
         size_of_val(x) >= GATHERED_X_MIN_BYTES && crate::prefetch::scattered::<f64>(crd, pos, rows)
     };
     crate::dot::gathers_apply(x.len()) || (x.len() <= i32::MAX as usize && !short && missed())
+}
+
+/// The rows of `pos` four at a time in AVX2 lanes (`x86.rs`), the values of `x` gathered or
+/// loaded, with the hints of the streams of `crd` and `w` where they are larger than the caches.
+///
+/// # Safety
+/// AVX2 and FMA are present, and `x.len() <= i32::MAX` where `gathered`; the rest as for
+/// [`each`].
+#[cfg(target_arch = "x86_64")]
+unsafe fn in_lanes<T: lanes::FourLanes>(
+    x: &[T],
+    crd: &[Idx],
+    w: &[T],
+    pos: &[Idx],
+    out: &mut [T],
+    add: bool,
+    gathered: bool,
+) {
+    use crate::prefetch::prefetch_wanted;
+    use x86::{GATHERED, LOADED, rows4};
+    // SAFETY: the contract.
+    unsafe {
+        match (gathered, prefetch_wanted(crd) || prefetch_wanted(w)) {
+            (true, false) => rows4::<T, GATHERED, NONE>(x, crd, w, pos, out, add),
+            (true, true) => rows4::<T, GATHERED, STREAMS>(x, crd, w, pos, out, add),
+            (false, false) => rows4::<T, LOADED, NONE>(x, crd, w, pos, out, add),
+            (false, true) => rows4::<T, LOADED, STREAMS>(x, crd, w, pos, out, add),
+        }
+    }
 }
 
 /// The size of `x` from which rows that read it at scattered places gather it on processors
@@ -372,6 +407,8 @@ unsafe fn hinted<T: Scalar, const HINTS: u8, const ADD: bool>(
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 

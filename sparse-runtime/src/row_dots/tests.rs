@@ -1,33 +1,38 @@
 use super::*;
 
-/// `x86::f64x4_rows` on copies of `before`, the values of `x` gathered and loaded, with no hints
+#[cfg(target_arch = "x86_64")]
+use super::lanes::FourLanes;
+#[cfg(not(target_arch = "x86_64"))]
+use crate::Scalar as FourLanes;
+
+/// `x86::rows4` on copies of `before`, the values of `x` gathered and loaded, with no hints
 /// (`hints` is `NONE`) or the streams'; none where the processor lacks AVX2 and FMA.
 ///
 /// # Safety
 /// `w` is at least as long as `crd`, and every coordinate is below `x.len() <= i32::MAX`.
 #[allow(unused_variables)]
-unsafe fn four_rows(
-    x: &[f64],
+unsafe fn four_rows<T: FourLanes>(
+    x: &[T],
     crd: &[Idx],
-    w: &[f64],
+    w: &[T],
     pos: &[Idx],
-    before: &[f64],
+    before: &[T],
     add: bool,
     hints: u8,
-) -> Vec<(&'static str, Vec<f64>)> {
+) -> Vec<(&'static str, Vec<T>)> {
     #[cfg(target_arch = "x86_64")]
     if crate::dot::lanes_present() {
-        use x86::{GATHERED, LOADED, f64x4_rows};
+        use x86::{GATHERED, LOADED, rows4};
         let (mut gathered, mut loaded) = (before.to_vec(), before.to_vec());
         let (g, l) = (&mut gathered, &mut loaded);
         // SAFETY: AVX2 and FMA are present; the rest is the contract.
         unsafe {
             if hints == NONE {
-                f64x4_rows::<GATHERED, NONE>(x, crd, w, pos, g, add);
-                f64x4_rows::<LOADED, NONE>(x, crd, w, pos, l, add);
+                rows4::<_, GATHERED, NONE>(x, crd, w, pos, g, add);
+                rows4::<_, LOADED, NONE>(x, crd, w, pos, l, add);
             } else {
-                f64x4_rows::<GATHERED, STREAMS>(x, crd, w, pos, g, add);
-                f64x4_rows::<LOADED, STREAMS>(x, crd, w, pos, l, add);
+                rows4::<_, GATHERED, STREAMS>(x, crd, w, pos, g, add);
+                rows4::<_, LOADED, STREAMS>(x, crd, w, pos, l, add);
             }
         }
         return vec![("gathered", gathered), ("loaded", loaded)];
@@ -396,14 +401,31 @@ fn rows_whose_gathers_are_hinted_agree_with_the_definition() {
     unsafe { f64s(&x64, &crd, &w64, &pos, &mut got, true) };
     let added: Vec<f64> = want.iter().map(|v| v + 1.0).collect();
     assert_eq!(got, added, "added to");
+    let (x32, w32): (Vec<f32>, Vec<f32>) = (
+        x.iter().map(|&v| v as f32).collect(),
+        w.iter().map(|&v| v as f32).collect(),
+    );
+    let mut floats = vec![0.0f32; rows];
+    // SAFETY: as above.
+    unsafe { f32s(&x32, &crd, &w32, &pos, &mut floats, false) };
+    assert!(
+        floats.iter().zip(&want).all(|(&f, &v)| f64::from(f) == v),
+        "f32"
+    );
 }
 
 /// Loaded lanes read a row's last vector whole, past the row's end: what they read there (an
 /// infinite weight, a NaN, a coordinate of an infinite `x`) must not reach the row's sum, and
-/// rows ending fewer than four positions before the end of `crd` are read one by one.
+/// rows ending fewer than four positions before the end of `crd` are read one by one; `f64`
+/// and `f32`.
 #[test]
 fn lanes_keep_what_they_read_past_a_row_out_of_its_sum() {
-    let x = vec![1.0, 2.0, f64::INFINITY, 4.0];
+    lanes_keep_out::<f64>();
+    lanes_keep_out::<f32>();
+}
+
+fn lanes_keep_out<T: FourLanes>() {
+    let x: Vec<T> = [1.0, 2.0, f64::INFINITY, 4.0].map(T::from_f64).to_vec();
     let (mut pos, mut crd, mut w) = (vec![0 as Idx], Vec::new(), Vec::new());
     let mut finite = Vec::new();
     // Rows of one to nine finite entries, each followed by a row of one poisoned entry; then
@@ -411,22 +433,22 @@ fn lanes_keep_what_they_read_past_a_row_out_of_its_sum() {
     for len in (1..10).flat_map(|len| [len, 0]).chain([3, 2, 1]) {
         if len == 0 {
             crd.push(2);
-            w.push(f64::NAN);
+            w.push(T::from_f64(f64::NAN));
         }
         for p in 0..len {
             crd.push([0, 1, 3][(p + len) % 3]);
-            w.push((p % 5) as f64 - 2.0);
+            w.push(T::from_f64((p % 5) as f64 - 2.0));
         }
         finite.push(len > 0);
         pos.push(crd.len() as Idx);
     }
-    let want: Vec<f64> = (0..pos.len() - 1)
+    let want: Vec<T> = (0..pos.len() - 1)
         .map(|r| {
             let (lo, hi) = (pos[r] as usize, pos[r + 1] as usize);
-            (lo..hi).map(|p| w[p] * x[crd[p] as usize]).sum()
+            (lo..hi).fold(T::ZERO, |t, p| t + w[p] * x[crd[p] as usize])
         })
         .collect();
-    let before = vec![f64::NAN; want.len()];
+    let before = vec![T::from_f64(f64::NAN); want.len()];
     // Without hints the lanes past a row read `x` past it; with them, at the row's first.
     for hints in [NONE, STREAMS] {
         // SAFETY: every coordinate is below 4 = x.len(); `w` is as long as `crd`.
@@ -434,7 +456,7 @@ fn lanes_keep_what_they_read_past_a_row_out_of_its_sum() {
             for (r, keep) in finite.iter().enumerate() {
                 match keep {
                     true => assert_eq!(got[r], want[r], "{way}, row {r}: {got:?}"),
-                    false => assert!(got[r].is_nan(), "{way}, row {r}: its own NaN"),
+                    false => assert!(got[r].to_f64().is_nan(), "{way}, row {r}: its own NaN"),
                 }
             }
         }
@@ -442,30 +464,35 @@ fn lanes_keep_what_they_read_past_a_row_out_of_its_sum() {
 }
 
 /// Rows of every length up to five, empty ones among them, in every place near the end of
-/// `crd`, where a whole vector past a row's positions would read past `crd`.
+/// `crd`, where a whole vector past a row's positions would read past `crd`; `f64` and `f32`.
 #[test]
 fn rows_near_the_end_of_crd_read_nothing_past_it() {
-    let x: Vec<f64> = (0..5).map(|j| f64::from(j) - 1.5).collect();
+    rows_near_the_end::<f64>();
+    rows_near_the_end::<f32>();
+}
+
+fn rows_near_the_end<T: FourLanes>() {
+    let x: Vec<T> = (0..5).map(|j| T::from_f64(f64::from(j) - 1.5)).collect();
     for n in 0..10usize {
         let crd: Vec<Idx> = (0..n).map(|p| ((p * 3) % 5) as Idx).collect();
-        let w: Vec<f64> = (0..n).map(|p| (p % 4) as f64 + 0.5).collect();
+        let w: Vec<T> = (0..n).map(|p| T::from_f64((p % 4) as f64 + 0.5)).collect();
         for lens in [[0, 1, 2, 3, 4, 5], [5, 0, 0, 1, 2, 0], [2, 2, 0, 3, 1, 0]] {
             // The rows up to the end of `crd`, the last ones empty or cut short by it.
             let mut pos = vec![0 as Idx];
             for len in lens.iter().cycle().take(9) {
                 pos.push((pos[pos.len() - 1] as usize + len).min(n) as Idx);
             }
-            let want: Vec<f64> = pos
+            let want: Vec<T> = pos
                 .windows(2)
                 .map(|s| {
-                    (s[0] as usize..s[1] as usize)
-                        .map(|p| w[p] * x[crd[p] as usize])
-                        .sum()
+                    let products =
+                        (s[0] as usize..s[1] as usize).map(|p| w[p] * x[crd[p] as usize]);
+                    products.fold(T::ZERO, |t, v| t + v)
                 })
                 .collect();
             for (rows, hints) in (0..pos.len()).flat_map(|r| [(r, NONE), (r, STREAMS)]) {
                 let (pos, want) = (&pos[..rows + 1], &want[..rows]);
-                let doubled: Vec<f64> = want.iter().map(|v| v * 2.0).collect();
+                let doubled: Vec<T> = want.iter().map(|&v| v + v).collect();
                 // SAFETY: every coordinate is below 5 = x.len(); `w` is as long as `crd`.
                 for (way, got) in unsafe { four_rows(&x, &crd, &w, pos, want, true, hints) } {
                     assert_eq!(got, doubled, "{way}, {n} positions, rows {pos:?}");

@@ -1,58 +1,35 @@
-//! `f64` rows four at a time in AVX2 lanes: each row's positions four to a vector, the four
-//! rows' lanes summed together and stored as one vector of four results.
+//! `f64` and `f32` rows four at a time in AVX2 lanes: each row's positions four to a vector,
+//! the four rows' lanes summed together and stored as one vector of four results. The vector
+//! operations of each type are in `lanes.rs`; what is said below of `f64` was measured on it.
 //!
 //! The values of `x` come into the lanes in one of two ways, chosen by the caller for the
-//! processor and the rows (`gathered_rows`): by AVX2's gather ([`GATHERED`]: Intel's, and AMD's
-//! where the rows' values of `x` miss the caches), or loaded one at a time ([`LOADED`]: AMD's
-//! elsewhere, where its gathers lose to loads). Loaded, four positions
-//! cost six loads (two 8-byte reads of four coordinates, four values) and one of four weights,
-//! where a loop over the positions pays three loads each; a row's first vector is masked, so a
-//! row of one to four positions costs no branch on its length. On the comparison harness's
+//! processor and the rows (`gathered_rows`): by AVX2's gather ([`GATHERED`]: Intel's `f64`,
+//! whose `f32` rows go one by one in eight lanes instead, and AMD's where the rows' values of
+//! `x` miss the caches), or loaded one at a time ([`LOADED`]: AMD's elsewhere, where its
+//! gathers lose to loads). Loaded, four positions cost six loads (two 8-byte reads of four
+//! coordinates, four values) and one of four weights, where a loop over the positions pays
+//! three loads each; a row's first vector is masked, so a row of one to four positions costs no
+//! branch on its length. On the comparison harness's
 //! cache-resident matrices, whose time is the processor's loads, that took 0.74-1.0 of the time
 //! of the loop per row on a Zen 5 EPYC, and 0.94-0.99 on its `uniform` and `banded`
 //! (BENCHMARKS.md, "SpMV rows in loaded lanes"). Loaded lanes read a whole vector past a row's
 //! last positions (masked out of the sum), so rows that end fewer than four positions before
 //! the end of `crd` are summed one by one.
 //!
-//! Everything below [`f64x4_rows`] is `#[inline(always)]` rather than a `#[target_feature]`
+//! Everything below [`rows4`] is `#[inline(always)]` rather than a `#[target_feature]`
 //! function of its own: the compiler declined to inline a row's lanes into the row loop once
 //! they grew, and a call per row (its vector result through memory) took 1.5-2.4 times as long.
 
-use std::arch::x86_64::*;
-
 use crate::Idx;
 use crate::prefetch::{NONE, prefetch_ahead};
+
+use super::lanes::FourLanes;
 
 /// The values of `x` for a vector of positions come by AVX2's gather.
 pub(super) const GATHERED: bool = true;
 
 /// The values of `x` for a vector of positions are loaded one at a time into its lanes.
 pub(super) const LOADED: bool = false;
-
-/// `x` at the coordinates of positions `p..p + 4`, lane by lane, the coordinates read as two
-/// 8-byte pairs.
-///
-/// # Safety
-/// AVX2; `p + 4 <= crd.len()`; every coordinate is below `x.len()`.
-#[inline(always)]
-unsafe fn loaded(x: &[f64], crd: &[Idx], p: usize) -> __m256d {
-    debug_assert!(p + 4 <= crd.len(), "a vector past the end of `crd`");
-    // SAFETY: `p + 4 <= crd.len()`, so both pairs are inside `crd`, and each coordinate is
-    // inside `x` (the contract); AVX2 is present.
-    unsafe {
-        let at = crd.as_ptr().add(p);
-        let (low, high) = (
-            at.cast::<u64>().read_unaligned(),
-            at.add(2).cast::<u64>().read_unaligned(),
-        );
-        let value = |c: u64| {
-            debug_assert!((c as usize) < x.len());
-            x.as_ptr().add(c as usize)
-        };
-        let pair = |c: u64| _mm_loadh_pd(_mm_load_sd(value(c & 0xffff_ffff)), value(c >> 32));
-        _mm256_insertf128_pd::<1>(_mm256_castpd128_pd256(pair(low)), pair(high))
-    }
-}
 
 /// The products of the positions `p..p + left.min(4)` in the lanes `0..left.min(4)`, the other
 /// lanes zero: loaded as a whole vector, what is read past them (weights and values of `x`, an
@@ -61,15 +38,11 @@ unsafe fn loaded(x: &[f64], crd: &[Idx], p: usize) -> __m256d {
 /// # Safety
 /// AVX2; `p + 4 <= crd.len() <= w.len()`; every coordinate is below `x.len()`.
 #[inline(always)]
-unsafe fn masked(x: &[f64], crd: &[Idx], w: &[f64], p: usize, left: usize) -> __m256d {
+unsafe fn masked<T: FourLanes>(x: &[T], crd: &[Idx], w: &[T], p: usize, left: usize) -> T::V {
     // SAFETY: `p + 4 <= crd.len() <= w.len()`; the coordinates are inside `x`; AVX2 is present.
     unsafe {
-        let keep = _mm256_castsi256_pd(_mm256_cmpgt_epi64(
-            _mm256_set1_epi64x(left.min(4) as i64),
-            _mm256_setr_epi64x(0, 1, 2, 3),
-        ));
-        let products = _mm256_mul_pd(_mm256_loadu_pd(w.as_ptr().add(p)), loaded(x, crd, p));
-        _mm256_and_pd(products, keep)
+        let products = T::times(T::read(w.as_ptr().add(p)), T::loaded(x, crd, p));
+        T::both(products, T::keep(left))
     }
 }
 
@@ -83,13 +56,13 @@ unsafe fn masked(x: &[f64], crd: &[Idx], w: &[f64], p: usize, left: usize) -> __
 /// AVX2 and FMA; `lo <= hi` and `hi + 4 <= crd.len() <= w.len()`; every coordinate is below
 /// `x.len()`.
 #[inline(always)]
-unsafe fn loaded_lanes(
-    x: &[f64],
+unsafe fn loaded_lanes<T: FourLanes>(
+    x: &[T],
     crd: &[Idx],
-    w: &[f64],
+    w: &[T],
     (lo, hi): (usize, usize),
     in_row: bool,
-) -> __m256d {
+) -> T::V {
     // SAFETY: `lo + 4 <= hi + 4 <= crd.len()`; the rest is the contract.
     let mut acc = unsafe { masked(x, crd, w, lo, hi - lo) };
     let mut p = lo + 4;
@@ -100,8 +73,7 @@ unsafe fn loaded_lanes(
         // SAFETY: `p + 4 <= hi <= crd.len() <= w.len()`; the coordinates are inside `x`; AVX2
         // and FMA are present.
         unsafe {
-            let ws = _mm256_loadu_pd(w.as_ptr().add(p));
-            acc = _mm256_fmadd_pd(ws, loaded(x, crd, p), acc);
+            acc = T::times_plus(T::read(w.as_ptr().add(p)), T::loaded(x, crd, p), acc);
         }
         p += 4;
     }
@@ -113,11 +85,11 @@ unsafe fn loaded_lanes(
         let tail = match in_row {
             true => {
                 let sum = crate::dot::in_order(x, crd.get_unchecked(p..hi), w.get_unchecked(p..hi));
-                _mm256_setr_pd(sum, 0.0, 0.0, 0.0)
+                T::single(sum)
             }
             false => masked(x, crd, w, p, hi - p),
         };
-        _mm256_add_pd(acc, tail)
+        T::plus(acc, tail)
     }
 }
 
@@ -128,38 +100,27 @@ unsafe fn loaded_lanes(
 /// AVX2 and FMA; `lo <= hi <= crd.len() <= w.len()`; every coordinate is below
 /// `x.len() <= i32::MAX`.
 #[inline(always)]
-unsafe fn gathered_lanes(x: &[f64], crd: &[Idx], w: &[f64], (lo, hi): (usize, usize)) -> __m256d {
-    // SAFETY: AVX2 and FMA are present (the contract), as every intrinsic below needs.
-    let mut acc = unsafe { _mm256_setzero_pd() };
+unsafe fn gathered_lanes<T: FourLanes>(
+    x: &[T],
+    crd: &[Idx],
+    w: &[T],
+    (lo, hi): (usize, usize),
+) -> T::V {
+    // SAFETY: AVX2 and FMA are present (the contract), as every vector operation below needs.
+    let mut acc = unsafe { T::zero() };
     let mut p = lo;
     while p + 4 <= hi {
         // SAFETY: `p + 4 <= hi <= crd.len() <= w.len()`; the coordinates are below
-        // `x.len() <= i32::MAX`, so as signed offsets scaled by 8 they address `x`.
+        // `x.len() <= i32::MAX`.
         unsafe {
-            let at = _mm_loadu_si128(crd.as_ptr().add(p).cast());
-            let xs = _mm256_i32gather_pd::<8>(x.as_ptr(), at);
-            acc = _mm256_fmadd_pd(_mm256_loadu_pd(w.as_ptr().add(p)), xs, acc);
+            acc = T::times_plus(T::read(w.as_ptr().add(p)), T::gathered(x, crd, p), acc);
         }
         p += 4;
     }
-    let left = hi - p;
-    if left == 0 {
-        return acc;
-    }
-    // SAFETY: lanes below `left` are positions before `hi`, in bounds as above; the masked
-    // loads and gather neither read nor fault on the lanes masked off.
-    unsafe {
-        let keep = _mm_cmpgt_epi32(_mm_set1_epi32(left as i32), _mm_setr_epi32(0, 1, 2, 3));
-        let keep64 = _mm256_cvtepi32_epi64(keep);
-        let at = _mm_maskload_epi32(crd.as_ptr().add(p).cast(), keep);
-        let xs = _mm256_mask_i32gather_pd::<8>(
-            _mm256_setzero_pd(),
-            x.as_ptr(),
-            at,
-            _mm256_castsi256_pd(keep64),
-        );
-        let ws = _mm256_maskload_pd(w.as_ptr().add(p), keep64);
-        _mm256_fmadd_pd(ws, xs, acc)
+    match hi - p {
+        0 => acc,
+        // SAFETY: `p + left = hi <= crd.len() <= w.len()`; the rest is the contract.
+        left => unsafe { T::gathered_tail(x, crd, w, (p, left), acc) },
     }
 }
 
@@ -169,12 +130,12 @@ unsafe fn gathered_lanes(x: &[f64], crd: &[Idx], w: &[f64], (lo, hi): (usize, us
 /// # Safety
 /// As for [`gathered_lanes`] when `GATHER`, for [`loaded_lanes`] otherwise.
 #[inline(always)]
-unsafe fn row<const GATHER: bool, const HINTS: u8>(
-    x: &[f64],
+unsafe fn row<T: FourLanes, const GATHER: bool, const HINTS: u8>(
+    x: &[T],
     crd: &[Idx],
-    w: &[f64],
+    w: &[T],
     segment: (usize, usize),
-) -> __m256d {
+) -> T::V {
     if HINTS != NONE {
         prefetch_ahead(crd, segment.0);
         prefetch_ahead(w, segment.0);
@@ -189,23 +150,6 @@ unsafe fn row<const GATHER: bool, const HINTS: u8>(
     }
 }
 
-/// The horizontal sums of four rows' lanes, as one vector `[Σa0, Σa1, Σa2, Σa3]`.
-///
-/// # Safety
-/// AVX.
-#[inline(always)]
-unsafe fn sums(a0: __m256d, a1: __m256d, a2: __m256d, a3: __m256d) -> __m256d {
-    // SAFETY: AVX is present (the contract).
-    unsafe {
-        // [a0 01, a1 01, a0 23, a1 23] and the same for rows 2 and 3, then the halves.
-        let (h01, h23) = (_mm256_hadd_pd(a0, a1), _mm256_hadd_pd(a2, a3));
-        _mm256_add_pd(
-            _mm256_permute2f128_pd::<0x20>(h01, h23),
-            _mm256_permute2f128_pd::<0x31>(h01, h23),
-        )
-    }
-}
-
 /// Four rows at a time, the rest one by one, with the hints `HINTS` (`prefetch.rs`: `NONE` or
 /// `STREAMS`); `out[r]` is set, or added to when `add`. Each row's start is the end of the row
 /// before, clamped as `segment` clamps it, so a row reads one bound of `pos`, not two.
@@ -214,12 +158,12 @@ unsafe fn sums(a0: __m256d, a1: __m256d, a2: __m256d, a3: __m256d) -> __m256d {
 /// AVX2 and FMA; `w` is at least as long as `crd`; every coordinate is below `x.len()`, and
 /// below `i32::MAX` when `GATHER`.
 #[target_feature(enable = "avx2,fma")]
-pub(super) unsafe fn f64x4_rows<const GATHER: bool, const HINTS: u8>(
-    x: &[f64],
+pub(super) unsafe fn rows4<T: FourLanes, const GATHER: bool, const HINTS: u8>(
+    x: &[T],
     crd: &[Idx],
-    w: &[f64],
+    w: &[T],
     pos: &[Idx],
-    out: &mut [f64],
+    out: &mut [T],
     add: bool,
 ) {
     let rows = out.len().min(pos.len().saturating_sub(1));
@@ -260,24 +204,24 @@ pub(super) unsafe fn f64x4_rows<const GATHER: bool, const HINTS: u8>(
         // room past it (checked); the rest is the contract.
         let four = unsafe {
             let (a0, a1) = (
-                row::<GATHER, HINTS>(x, crd, w, s0),
-                row::<GATHER, HINTS>(x, crd, w, s1),
+                row::<T, GATHER, HINTS>(x, crd, w, s0),
+                row::<T, GATHER, HINTS>(x, crd, w, s1),
             );
             let (a2, a3) = (
-                row::<GATHER, HINTS>(x, crd, w, s2),
-                row::<GATHER, HINTS>(x, crd, w, s3),
+                row::<T, GATHER, HINTS>(x, crd, w, s2),
+                row::<T, GATHER, HINTS>(x, crd, w, s3),
             );
-            sums(a0, a1, a2, a3)
+            T::sums(a0, a1, a2, a3)
         };
         // SAFETY: `r + 4 <= rows <= out.len()`.
         unsafe {
             let at = out.as_mut_ptr().add(r);
             let four = if add {
-                _mm256_add_pd(_mm256_loadu_pd(at), four)
+                T::plus(T::read(at), four)
             } else {
                 four
             };
-            _mm256_storeu_pd(at, four);
+            T::write(at, four);
         }
         r += 4;
     }
@@ -285,14 +229,7 @@ pub(super) unsafe fn f64x4_rows<const GATHER: bool, const HINTS: u8>(
         let segment = next();
         let t = match room(segment.1) {
             // SAFETY: as above.
-            true => unsafe {
-                let lanes = row::<GATHER, HINTS>(x, crd, w, segment);
-                let pair = _mm_add_pd(
-                    _mm256_castpd256_pd128(lanes),
-                    _mm256_extractf128_pd::<1>(lanes),
-                );
-                _mm_cvtsd_f64(_mm_add_sd(pair, _mm_unpackhi_pd(pair, pair)))
-            },
+            true => unsafe { T::sum(row::<T, GATHER, HINTS>(x, crd, w, segment)) },
             false => in_order(segment),
         };
         *y = if add { *y + t } else { t };
