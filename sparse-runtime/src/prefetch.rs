@@ -124,10 +124,10 @@ pub(crate) fn row_gathers_wanted<T>(x: &[T], crd: &[Idx], pos: &[Idx], rows: usi
 /// Whether a run of `rows` SpMV rows over `crd` and `pos` reads an `x` of `T` at scattered
 /// places: of up to four pairs of successive rows spread over the run, most read values of `x`
 /// more than [`WIDE_BYTES`] apart (between the smallest and the largest of the two rows' first
-/// and last coordinates). A row of a graph with random columns does; the rows of a banded or stencil
-/// matrix read `x` in a window, or in streams the hardware follows, and there the hints of
-/// their gathers only cost (1.08-1.17 of the time on the comparison harness's `banded`, whose
-/// rows read ten random columns within 2,000).
+/// and last coordinates). A row of a graph with random columns does; the rows of a banded or
+/// stencil matrix read `x` in a window, or in streams the hardware follows, and there the hints
+/// of their gathers only cost (1.08-1.17 of the time on the comparison harness's `banded`,
+/// whose rows read ten random columns within 2,000).
 pub(crate) fn scattered<T>(crd: &[Idx], pos: &[Idx], rows: usize) -> bool {
     if rows < 2 {
         return false;

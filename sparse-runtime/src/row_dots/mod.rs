@@ -6,10 +6,11 @@
 //! (rows of 2 to 12 entries) that was more than half of an SpMV's time: a loop over the same
 //! positions with no rows at all took 0.4-0.55 of it. For `f64`, where the processor has AVX2
 //! and FMA, the rows here go four at a time (`x86.rs`): each row's tail is one more masked
-//! vector in its lanes (no in-order steps), and the four rows' lanes are summed together, two
-//! horizontal adds and one store of four results (BENCHMARKS.md, "SpMV rows four at a time"
-//! and "SpMV rows in loaded lanes"); so do `f32` rows where the processor's gathers do not pay
-//! (AMD; "`f32` rows four at a time"). Other types take the rows one by one. A run of rows of two
+//! vector in its lanes (summed in order instead where loaded lanes run past the caches), and
+//! the four rows' lanes are summed together, two horizontal adds and one store of four results
+//! (BENCHMARKS.md, "SpMV rows four at a time" and "SpMV rows in loaded lanes"); so do `f32`
+//! rows where the processor's gathers do not pay (AMD; "`f32` rows four at a time"). Other
+//! types take the rows one by one. A run of rows of two
 //! or three positions (TTV's fibers) is summed without a branch on each row's end: `f64` rows
 //! four positions at a time under a mask (`four_steps`), other types in one pass over the
 //! positions (`one_pass`).
